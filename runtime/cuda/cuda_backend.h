@@ -1,0 +1,22 @@
+// The CUDA backend: CUDA Driver API and NVRTC, both loaded with dlopen at run
+// time (never linked), using each device's primary context so memory and
+// streams are shared with PyTorch and every other CUDA library.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "runtime/backend.h"
+
+namespace kiln::runtime {
+
+// nullptr (and `why_not` filled) when no driver or no device answers.
+std::unique_ptr<Backend> make_cuda_backend(std::string* why_not);
+
+// NVRTC alone, for compiling without a GPU (CI proves generated source builds
+// for sm_90 this way). Throws Error if libnvrtc cannot be loaded, CompileError
+// with NVRTC's log if the source does not compile.
+CompiledModule nvrtc_compile(const CompileRequest& request, const std::string& arch);
+bool nvrtc_available(std::string* why_not);
+
+}  // namespace kiln::runtime

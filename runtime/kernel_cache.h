@@ -1,0 +1,65 @@
+// Compiled-module cache: memory first, then disk, then the compiler.
+//
+//   auto module = kernel_cache().get_or_compile(request, backend(), arch);
+//
+// Note [Cache keys]
+// key = SHA-256 over (cache format version, kiln version, backend name,
+// target arch, compiler identity, options, name expressions, source), each
+// field length-prefixed so no two field lists hash alike. Computing a key runs
+// no compiler: Backend::compiler_identity() answers from a version call or the
+// compiler binary's path, size and mtime.
+//
+// Note [Cache files]
+// Entries live at $KILN_CACHE_DIR (default ~/.cache/kiln)/v1/<key[0:2]>/<key>.
+// An entry is a header (magic, format version, payload length, payload
+// SHA-256) and the serialized CompiledModule. Writes go to a temporary file in
+// the same directory and are renamed into place, so readers see a whole entry
+// or none. A file that is truncated, corrupt or of another format is ignored,
+// recompiled and overwritten; it never crashes the process. An unwritable
+// cache directory degrades to the in-memory cache.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "runtime/backend.h"
+
+namespace kiln::runtime {
+
+std::string cache_key(const CompileRequest& request, std::string_view backend_name,
+                      std::string_view arch, std::string_view compiler_identity);
+
+std::string serialize_module(const CompiledModule& module);
+std::optional<CompiledModule> deserialize_module(std::string_view bytes);  // nullopt if invalid
+
+class KernelCache {
+ public:
+  struct Stats {
+    size_t memory_hits = 0, disk_hits = 0, compiles = 0, corrupt_entries = 0;
+  };
+
+  explicit KernelCache(std::string directory);  // "" = memory only
+  std::shared_ptr<const CompiledModule> get_or_compile(const CompileRequest& request,
+                                                       Backend& backend,
+                                                       const std::string& arch);
+  const std::string& directory() const { return directory_; }
+  std::string entry_path(const std::string& key) const;
+  Stats stats() const;
+  void clear_memory();  // drop the in-memory map (tests use it to force disk reads)
+
+ private:
+  std::string directory_;
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<const CompiledModule>> memory_;
+  Stats stats_;
+};
+
+// The process-wide cache rooted at $KILN_CACHE_DIR or ~/.cache/kiln.
+KernelCache& kernel_cache();
+
+}  // namespace kiln::runtime

@@ -1,0 +1,86 @@
+// Stream-ordered pooling allocator for device memory, one per device.
+//
+//   MemoryPool& pool = default_memory_pool(device);
+//   void* p = pool.allocate(1000, stream);   // rounded up to 512 bytes
+//   pool.deallocate(p);                      // cached for reuse, not freed
+//
+// Note [Pool layout]
+// Requests are rounded up to kRoundBytes. Memory comes from the backend in
+// segments (small requests share kSmallSegmentBytes segments, large ones get
+// a segment of their own rounded to kLargeRoundBytes). A segment is split into
+// chunks; a free chunk merges with free neighbours of the same segment and
+// sits in a size-ordered free set of the stream it was last used on.
+//
+// Note [Cross-stream reuse]
+// A chunk freed on stream S is reused at once by later allocations on S
+// (stream order makes that safe). Another stream may take it only when
+// backend.stream_done(S) says S has no work in flight.
+//
+// Note [Out of memory]
+// When the backend refuses a segment, or the limit would be exceeded, the
+// pool synchronizes the device, releases every wholly-free segment, and
+// retries once; a second failure throws OutOfMemory and leaves the pool
+// usable.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+
+#include "runtime/backend.h"
+
+namespace kiln::runtime {
+
+class MemoryPool {
+ public:
+  static constexpr size_t kRoundBytes = 512;
+  static constexpr size_t kSmallRequestBytes = 1 << 20;   // below: shared segments
+  static constexpr size_t kSmallSegmentBytes = 2 << 20;
+  static constexpr size_t kLargeRoundBytes = 2 << 20;
+
+  MemoryPool(Backend& backend, int device);
+  ~MemoryPool();  // returns every segment to the backend
+  MemoryPool(const MemoryPool&) = delete;
+  MemoryPool& operator=(const MemoryPool&) = delete;
+
+  // nbytes == 0 returns a valid, unique, non-null pointer of a 512-byte chunk.
+  void* allocate(size_t nbytes, StreamHandle stream);
+  void deallocate(void* ptr);  // ptr must come from allocate()
+
+  size_t used_bytes() const;   // bytes in chunks handed out (rounded sizes)
+  size_t total_bytes() const;  // bytes of all segments held from the backend
+  size_t free_bytes() const;   // total_bytes() - used_bytes()
+  size_t n_free_blocks() const;
+  void free_all_blocks();      // give wholly-free segments back to the backend
+  void set_limit(size_t bytes);  // 0 = no limit
+  size_t get_limit() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The pool of `device` for the selected backend; created on first use.
+MemoryPool& default_memory_pool(int device);
+
+// Page-locked host memory for transfers, cached by rounded size.
+class PinnedMemoryPool {
+ public:
+  explicit PinnedMemoryPool(Backend& backend);
+  ~PinnedMemoryPool();
+  PinnedMemoryPool(const PinnedMemoryPool&) = delete;
+  PinnedMemoryPool& operator=(const PinnedMemoryPool&) = delete;
+
+  void* allocate(size_t nbytes);
+  void deallocate(void* ptr);
+  size_t n_free_blocks() const;
+  void free_all_blocks();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+PinnedMemoryPool& default_pinned_memory_pool();
+
+}  // namespace kiln::runtime
