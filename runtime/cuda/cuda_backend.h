@@ -19,4 +19,8 @@ std::unique_ptr<Backend> make_cuda_backend(std::string* why_not);
 CompiledModule nvrtc_compile(const CompileRequest& request, const std::string& arch);
 bool nvrtc_available(std::string* why_not);
 
+// Extra folders to look for libnvrtc in (pip's nvidia-cuda-nvrtc wheels), tried
+// after $KILN_NVRTC_PATH and the loader's default search.
+void add_nvrtc_search_dir(std::string dir);
+
 }  // namespace kiln::runtime

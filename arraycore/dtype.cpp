@@ -1,0 +1,45 @@
+#include "arraycore/dtype.h"
+
+#include <array>
+
+namespace kiln::arraycore {
+namespace {
+
+// clang-format off
+constexpr std::array<DTypeInfo, kNumDTypes> kTable = {{
+  {DType::Bool,       "bool",       'b', '?', 1, "bool"},
+  {DType::Int8,       "int8",       'i', 'b', 1, "signed char"},
+  {DType::Int16,      "int16",      'i', 'h', 2, "short"},
+  {DType::Int32,      "int32",      'i', 'i', 4, "int"},
+  {DType::Int64,      "int64",      'i', 'q', 8, "long long"},
+  {DType::UInt8,      "uint8",      'u', 'B', 1, "unsigned char"},
+  {DType::UInt16,     "uint16",     'u', 'H', 2, "unsigned short"},
+  {DType::UInt32,     "uint32",     'u', 'I', 4, "unsigned int"},
+  {DType::UInt64,     "uint64",     'u', 'Q', 8, "unsigned long long"},
+  {DType::Float16,    "float16",    'f', 'e', 2, "__half"},
+  {DType::Float32,    "float32",    'f', 'f', 4, "float"},
+  {DType::Float64,    "float64",    'f', 'd', 8, "double"},
+  {DType::Complex64,  "complex64",  'c', 'F', 8, "complex<float>"},
+  {DType::Complex128, "complex128", 'c', 'D', 16, "complex<double>"},
+}};
+// clang-format on
+
+}  // namespace
+
+const DTypeInfo& dtype_info(DType dtype) { return kTable[static_cast<size_t>(dtype)]; }
+
+std::optional<DType> dtype_from_char(char char_code) {
+  for (const auto& row : kTable)
+    if (row.char_code == char_code) return row.dtype;
+  if (char_code == 'l') return DType::Int64;   // C long on LP64
+  if (char_code == 'L') return DType::UInt64;
+  return std::nullopt;
+}
+
+std::optional<DType> dtype_from_name(std::string_view name) {
+  for (const auto& row : kTable)
+    if (row.name == name) return row.dtype;
+  return std::nullopt;
+}
+
+}  // namespace kiln::arraycore

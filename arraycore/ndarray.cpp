@@ -1,0 +1,123 @@
+#include "arraycore/ndarray.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "runtime/backend.h"
+#include "runtime/stream.h"
+
+namespace kiln::arraycore {
+
+int64_t shape_size(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) throw std::invalid_argument("negative dimensions are not allowed");
+    n *= d;
+  }
+  return n;
+}
+
+Strides contiguous_strides(const Shape& shape, size_t itemsize, Order order) {
+  Strides strides(shape.size());
+  int64_t step = static_cast<int64_t>(itemsize);
+  if (order == Order::C) {
+    for (size_t i = shape.size(); i-- > 0;) {
+      strides[i] = step;
+      step *= std::max<int64_t>(shape[i], 1);
+    }
+  } else {
+    for (size_t i = 0; i < shape.size(); ++i) {
+      strides[i] = step;
+      step *= std::max<int64_t>(shape[i], 1);
+    }
+  }
+  return strides;
+}
+
+std::pair<int64_t, int64_t> byte_extent(const Shape& shape, const Strides& strides,
+                                        size_t itemsize) {
+  int64_t low = 0, high = 0;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0) return {0, 0};
+    int64_t reach = (shape[i] - 1) * strides[i];
+    (reach < 0 ? low : high) += reach;
+  }
+  return {low, high + static_cast<int64_t>(itemsize)};
+}
+
+NDArray::NDArray(std::shared_ptr<Memory> memory, DType dtype, Shape shape, Strides strides,
+                 int64_t offset_bytes)
+    : memory_(std::move(memory)),
+      dtype_(dtype),
+      shape_(std::move(shape)),
+      strides_(std::move(strides)),
+      offset_(offset_bytes) {}
+
+NDArray NDArray::empty(const Shape& shape, DType dtype, Order order) {
+  int64_t n = shape_size(shape);
+  size_t bytes = static_cast<size_t>(n) * arraycore::itemsize(dtype);
+  return NDArray(allocate_memory(bytes), dtype, shape,
+                 contiguous_strides(shape, arraycore::itemsize(dtype), order), 0);
+}
+
+NDArray NDArray::zeros(const Shape& shape, DType dtype, Order order) {
+  NDArray a = empty(shape, dtype, order);
+  if (a.nbytes() > 0)
+    runtime::backend().memset_async(a.data(), 0, a.nbytes(), runtime::current_stream());
+  return a;
+}
+
+int64_t NDArray::size() const { return shape_size(shape_); }
+
+bool NDArray::c_contiguous() const {
+  if (size() == 0) return true;
+  int64_t step = static_cast<int64_t>(itemsize());
+  for (size_t i = shape_.size(); i-- > 0;) {
+    if (shape_[i] == 1) continue;
+    if (strides_[i] != step) return false;
+    step *= shape_[i];
+  }
+  return true;
+}
+
+bool NDArray::f_contiguous() const {
+  if (size() == 0) return true;
+  int64_t step = static_cast<int64_t>(itemsize());
+  for (size_t i = 0; i < shape_.size(); ++i) {
+    if (shape_[i] == 1) continue;
+    if (strides_[i] != step) return false;
+    step *= shape_[i];
+  }
+  return true;
+}
+
+NDArray NDArray::reshape(Shape new_shape) const {
+  int unknown = -1;
+  int64_t known = 1;
+  for (size_t i = 0; i < new_shape.size(); ++i) {
+    if (new_shape[i] == -1) {
+      if (unknown >= 0) throw std::invalid_argument("can only specify one unknown dimension");
+      unknown = static_cast<int>(i);
+    } else if (new_shape[i] < 0) {
+      throw std::invalid_argument("negative dimensions are not allowed");
+    } else {
+      known *= new_shape[i];
+    }
+  }
+  int64_t total = size();
+  if (unknown >= 0) {
+    if (known == 0 || total % known != 0)
+      throw std::invalid_argument("cannot reshape array of size " + std::to_string(total) +
+                                  " into the requested shape");
+    new_shape[unknown] = total / known;
+  }
+  if (shape_size(new_shape) != total)
+    throw std::invalid_argument("cannot reshape array of size " + std::to_string(total) +
+                                " into the requested shape");
+  if (!c_contiguous())
+    throw std::logic_error("reshape of a non-contiguous array needs a copy (not yet supported)");
+  Strides strides = contiguous_strides(new_shape, itemsize(), Order::C);
+  return NDArray(memory_, dtype_, std::move(new_shape), std::move(strides), offset_);
+}
+
+}  // namespace kiln::arraycore

@@ -1,0 +1,43 @@
+// The one door between Python and the C++ layers: helpers shared by the
+// binding files, and each file's register function (called from module.cpp).
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+
+#include "arraycore/dtype.h"
+#include "arraycore/ndarray.h"
+#include "runtime/backend.h"
+
+namespace kiln::py_bind {
+
+namespace py = pybind11;
+
+// Anything numpy.dtype() accepts -> DType; TypeError for non-numeric dtypes.
+arraycore::DType to_dtype(py::handle obj);
+// DType -> the numpy.dtype object (cached singletons).
+py::object to_numpy_dtype(arraycore::DType dtype);
+// int or sequence of ints -> Shape; TypeError/ValueError like NumPy.
+arraycore::Shape to_shape(py::handle obj);
+py::tuple to_tuple(const std::vector<int64_t>& values);
+// operator.index(obj) as int64; Python's own TypeError/OverflowError otherwise.
+int64_t to_index(py::handle obj);
+// The Python type name of obj, for messages.
+std::string type_name(py::handle obj);
+// 'C' / 'F' (None = 'C'); ValueError otherwise.
+arraycore::Order to_order(py::handle obj);
+
+// Keeps a Python object alive from C++; the last owner drops it under the GIL.
+std::shared_ptr<void> keep_alive(py::object obj);
+
+// Stream argument: None = current stream, else a kiln.cuda.Stream.
+runtime::StreamHandle to_stream(py::handle obj);
+
+void register_errors(py::module_& m);
+void register_ndarray(py::module_& m);
+void register_memory(py::module_& m);
+void register_cuda(py::module_& m);
+void register_raw_kernel(py::module_& m);
+
+}  // namespace kiln::py_bind

@@ -1,0 +1,106 @@
+// Python <-> C++ conversions shared by the binding files.
+#include <pybind11/stl.h>
+
+#include <array>
+#include <mutex>
+#include <unordered_map>
+
+#include "pyfrontend/bindings.h"
+
+namespace kiln::py_bind {
+namespace {
+
+py::module_& numpy() {
+  static py::module_* np = new py::module_(py::module_::import("numpy"));
+  return *np;
+}
+
+// Note [dtype cache]: numpy.dtype() costs about a microsecond; the objects
+// users pass (np.float32, float, dtype('f') singletons) are few, so remember
+// them by identity, holding a reference so the address cannot be reused.
+std::unordered_map<PyObject*, arraycore::DType>& dtype_cache() {
+  static auto* cache = new std::unordered_map<PyObject*, arraycore::DType>();
+  return *cache;
+}
+
+}  // namespace
+
+arraycore::DType to_dtype(py::handle obj) {
+  auto& cache = dtype_cache();
+  if (auto it = cache.find(obj.ptr()); it != cache.end()) return it->second;
+  py::object descr = numpy().attr("dtype")(obj.is_none() ? py::handle(numpy().attr("float64")) : obj);
+  std::string ch = py::str(descr.attr("char"));
+  std::optional<arraycore::DType> dtype;
+  if (ch.size() == 1 && py::int_(descr.attr("itemsize")).cast<size_t>() > 0)
+    dtype = arraycore::dtype_from_char(ch[0]);
+  if (!dtype) {
+    throw py::type_error("kiln arrays hold numbers only: dtype " +
+                         std::string(py::str(py::repr(descr))) +
+                         " is not supported (use bool, integer, float or complex dtypes)");
+  }
+  // Cache type objects and dtype instances only (both live for the process).
+  if (PyType_Check(obj.ptr()) || py::isinstance(obj, numpy().attr("dtype"))) {
+    obj.inc_ref();
+    cache.emplace(obj.ptr(), *dtype);
+  }
+  return *dtype;
+}
+
+py::object to_numpy_dtype(arraycore::DType dtype) {
+  static std::array<PyObject*, arraycore::kNumDTypes> table{};
+  auto& slot = table[static_cast<size_t>(dtype)];
+  if (!slot) {
+    py::object d = numpy().attr("dtype")(std::string(arraycore::dtype_info(dtype).name));
+    slot = d.release().ptr();
+  }
+  return py::reinterpret_borrow<py::object>(slot);
+}
+
+std::string type_name(py::handle obj) { return Py_TYPE(obj.ptr())->tp_name; }
+
+int64_t to_index(py::handle obj) {
+  PyObject* index = PyNumber_Index(obj.ptr());
+  if (!index) throw py::error_already_set();
+  long long value = PyLong_AsLongLong(index);
+  Py_DECREF(index);
+  if (value == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return value;
+}
+
+arraycore::Shape to_shape(py::handle obj) {
+  arraycore::Shape shape;
+  if (!PySequence_Check(obj.ptr())) {
+    if (PyLong_Check(obj.ptr()) || PyIndex_Check(obj.ptr())) {
+      shape.push_back(to_index(obj));
+      return shape;
+    }
+    throw py::type_error("shape must be an int or a sequence of ints, not '" + type_name(obj) + "'");
+  }
+  for (py::handle item : obj) shape.push_back(to_index(item));
+  return shape;
+}
+
+py::tuple to_tuple(const std::vector<int64_t>& values) {
+  py::tuple t(values.size());
+  for (size_t i = 0; i < values.size(); ++i) t[i] = py::int_(values[i]);
+  return t;
+}
+
+arraycore::Order to_order(py::handle obj) {
+  if (obj.is_none()) return arraycore::Order::C;
+  std::string s = py::str(obj);
+  if (s == "C" || s == "c") return arraycore::Order::C;
+  if (s == "F" || s == "f") return arraycore::Order::F;
+  throw py::value_error("order must be one of 'C' or 'F', got '" + s + "'");
+}
+
+std::shared_ptr<void> keep_alive(py::object obj) {
+  auto* raw = obj.release().ptr();
+  return std::shared_ptr<void>(raw, [](void* p) {
+    if (!Py_IsInitialized()) return;
+    py::gil_scoped_acquire gil;
+    Py_DECREF(static_cast<PyObject*>(p));
+  });
+}
+
+}  // namespace kiln::py_bind

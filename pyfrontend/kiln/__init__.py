@@ -1,0 +1,46 @@
+"""kiln: NumPy-compatible arrays on GPUs, and kernels written in CUDA C++ or Python.
+
+Every kernel also runs on the CPU through the host backend, so kiln programs
+run on machines with no GPU. ``kiln.get_backend()`` says which backend runs.
+"""
+import numpy as _numpy
+
+from kiln import _loader
+from kiln import _core
+
+from kiln._core import ndarray, RawKernel, get_backend
+from kiln._creation import empty, zeros, arange, asarray, array, asnumpy
+from kiln._raw_module import RawModule
+from kiln import cuda
+from kiln.cuda.memory import MemoryPool, PinnedMemoryPool
+
+__version__ = _core.__version__
+
+# NumPy's scalar types are kiln's (a.dtype is a numpy.dtype).
+bool_ = _numpy.bool_
+int8, int16, int32, int64 = _numpy.int8, _numpy.int16, _numpy.int32, _numpy.int64
+uint8, uint16, uint32, uint64 = _numpy.uint8, _numpy.uint16, _numpy.uint32, _numpy.uint64
+float16, float32, float64 = _numpy.float16, _numpy.float32, _numpy.float64
+complex64, complex128 = _numpy.complex64, _numpy.complex128
+
+_default_memory_pool = MemoryPool()
+_default_pinned_memory_pool = PinnedMemoryPool()
+
+
+def get_default_memory_pool():
+    """The pool that serves device allocations (one per device underneath)."""
+    return _default_memory_pool
+
+
+def get_default_pinned_memory_pool():
+    """The pool of page-locked host memory used for transfers."""
+    return _default_pinned_memory_pool
+
+
+def ndarray_get(self, stream=None, order="C", out=None):
+    """Copy to the host: a new NumPy array, or into ``out`` when given."""
+    return asnumpy(self, stream=stream, order=order, out=out)
+
+
+ndarray.get = ndarray_get
+del ndarray_get

@@ -1,0 +1,11 @@
+"""Devices, streams, events, memory and compilation: kiln.cuda (cupy.cuda's place)."""
+from kiln import _core
+from kiln.cuda import compiler, memory, runtime
+from kiln.cuda.device import Device
+from kiln.cuda.stream import Stream, Event, get_current_stream, get_elapsed_time
+from kiln.cuda.memory import (MemoryPointer, Memory, UnownedMemory, alloc, set_allocator,
+                              get_allocator, OutOfMemoryError)
+
+__all__ = ["Device", "Stream", "Event", "get_current_stream", "get_elapsed_time",
+           "MemoryPointer", "Memory", "UnownedMemory", "alloc", "set_allocator",
+           "get_allocator", "OutOfMemoryError", "compiler", "memory", "runtime"]

@@ -1,0 +1,63 @@
+"""kiln.cuda.Device: a device, and a context manager that makes it current."""
+from kiln import _core
+
+
+class Device:
+    """Device ``device`` (default: the current one). ``with Device(1): ...``
+    makes it current for the block and restores the previous one after."""
+
+    def __init__(self, device=None):
+        if device is None:
+            device = _core.get_device()
+        device = int(device)
+        count = _core.get_device_count()
+        if not 0 <= device < count:
+            raise ValueError("device %d does not exist: %d device%s present"
+                             % (device, count, "" if count == 1 else "s"))
+        self.id = device
+        self._previous = []
+
+    def use(self):
+        """Make this device current for this thread."""
+        _core.set_device(self.id)
+
+    def synchronize(self):
+        """Wait until all work queued on this device has finished."""
+        with self:
+            _core.synchronize_device()
+
+    @property
+    def compute_capability(self):
+        """'90' for compute capability 9.0 (the host backend reports '0')."""
+        p = _core.device_properties(self.id)
+        return "%d%d" % (p["major"], p["minor"]) if p["major"] else "0"
+
+    @property
+    def name(self):
+        return _core.device_properties(self.id)["name"]
+
+    @property
+    def mem_info(self):
+        with self:
+            return tuple(_core.mem_get_info())
+
+    def __enter__(self):
+        self._previous.append(_core.get_device())
+        _core.set_device(self.id)
+        return self
+
+    def __exit__(self, *exc):
+        _core.set_device(self._previous.pop())
+        return False
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self):
+        return hash(("kiln.Device", self.id))
+
+    def __int__(self):
+        return self.id
+
+    def __repr__(self):
+        return "<CUDA Device %d>" % self.id

@@ -1,0 +1,80 @@
+"""Device memory: pools, pointers, user allocators (the RMM convention)."""
+from kiln import _core
+from kiln._core import MemoryPointer, Memory, alloc, OutOfMemoryError
+
+OutOfMemoryError.__module__ = "kiln.cuda.memory"
+
+_allocator = [None]
+
+
+class UnownedMemory:
+    """Device memory that another library owns: ``ptr``, ``size`` and the
+    ``owner`` object kept alive while kiln uses the memory."""
+
+    def __init__(self, ptr, size, owner, device_id=None):
+        self.ptr = int(ptr)
+        self.size = int(size)
+        self.owner = owner
+        self.device_id = device_id if device_id is not None else _core.get_device()
+
+
+def set_allocator(allocator=None):
+    """Route every device allocation through ``allocator(nbytes)``, which
+    returns an object with a ``.ptr`` (a MemoryPointer, say); kiln keeps that
+    object alive while the memory is in use. ``None`` restores the pool."""
+    if allocator is not None and not callable(allocator):
+        raise TypeError("allocator must be callable or None")
+    _core._set_allocator(allocator)
+    _allocator[0] = allocator
+
+
+def get_allocator():
+    """The allocator set with set_allocator, or None for the default pool."""
+    return _allocator[0]
+
+
+class MemoryPool:
+    """The stream-ordered pool of device memory (of the current device)."""
+
+    def malloc(self, size):
+        """A MemoryPointer to ``size`` bytes from the pool."""
+        return _core._pool_malloc(size)
+
+    def used_bytes(self):
+        return _core._pool_used_bytes()
+
+    def total_bytes(self):
+        return _core._pool_total_bytes()
+
+    def free_bytes(self):
+        return _core._pool_free_bytes()
+
+    def n_free_blocks(self):
+        return _core._pool_n_free_blocks()
+
+    def free_all_blocks(self, stream=None):
+        """Give every cached block that is not in use back to the device."""
+        _core._pool_free_all_blocks()
+
+    def set_limit(self, size=None, fraction=None):
+        """Cap the pool at ``size`` bytes, or ``fraction`` of device memory; 0 = none."""
+        if size is not None and fraction is not None:
+            raise ValueError("give size or fraction, not both")
+        if fraction is not None:
+            if not 0 <= fraction <= 1:
+                raise ValueError("fraction must be between 0 and 1, got %r" % (fraction,))
+            size = int(_core.mem_get_info()[1] * fraction)
+        _core._pool_set_limit(int(size or 0))
+
+    def get_limit(self):
+        return _core._pool_get_limit()
+
+
+class PinnedMemoryPool:
+    """The pool of page-locked host memory that staged transfers use."""
+
+    def n_free_blocks(self):
+        return _core._pinned_n_free_blocks()
+
+    def free_all_blocks(self):
+        _core._pinned_free_all_blocks()

@@ -1,0 +1,113 @@
+"""kiln.cuda.Stream and kiln.cuda.Event."""
+from kiln import _core
+
+
+class Stream:
+    """A CUDA stream. ``with stream:`` makes it current for kernels, copies and
+    allocations issued in the block. ``Stream.null`` is the default stream."""
+
+    null = None  # set below
+
+    def __init__(self, null=False, non_blocking=False, ptr=None):
+        self._impl = _core.Stream(null, non_blocking)
+        self.non_blocking = non_blocking
+
+    @property
+    def ptr(self):
+        return self._impl.ptr
+
+    @property
+    def device_id(self):
+        return self._impl.device_id
+
+    def synchronize(self):
+        """Wait until every operation queued on this stream has finished."""
+        self._impl.synchronize()
+
+    @property
+    def done(self):
+        """True when every operation queued on this stream has finished."""
+        return self._impl.done
+
+    def record(self, event=None):
+        """Record ``event`` (a new Event if None) on this stream and return it."""
+        if event is None:
+            event = Event()
+        event._impl.record(self._impl)
+        return event
+
+    def wait_event(self, event):
+        """Make later work on this stream wait for ``event``."""
+        self._impl.wait_event(event._impl)
+
+    def use(self):
+        """Make this stream current for this thread (outside a with block)."""
+        self._impl._use()
+        _current[0] = self
+        return self
+
+    def __enter__(self):
+        self._impl._push()
+        _stack.append(_current[0])
+        _current[0] = self
+        return self
+
+    def __exit__(self, *exc):
+        self._impl._pop()
+        _current[0] = _stack.pop()
+        return False
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and other.ptr == self.ptr
+
+    def __hash__(self):
+        return hash(("kiln.Stream", self.ptr))
+
+    def __repr__(self):
+        return "<kiln.cuda.Stream %s (device %d)>" % (
+            "null" if self.ptr == 0 else hex(self.ptr), self.device_id)
+
+
+Stream.null = Stream(null=True)
+_current = [Stream.null]
+_stack = []
+
+
+def get_current_stream():
+    """The stream work goes to on this thread (Stream.null unless changed)."""
+    current = _current[0]
+    if current.ptr != _core._current_stream_ptr():
+        return Stream.null
+    return current
+
+
+class Event:
+    """A CUDA event: mark a point in a stream, wait for it, time between two."""
+
+    def __init__(self, block=False, disable_timing=False, interprocess=False):
+        if interprocess:
+            raise NotImplementedError("interprocess events are not supported by kiln")
+        self._impl = _core.Event(disable_timing)
+
+    @property
+    def ptr(self):
+        return self._impl.ptr
+
+    def record(self, stream=None):
+        """Record on ``stream`` (default: the current stream)."""
+        if stream is None:
+            stream = get_current_stream()
+        self._impl.record(stream._impl)
+
+    def synchronize(self):
+        """Wait until the recorded work has finished."""
+        self._impl.synchronize()
+
+    @property
+    def done(self):
+        return self._impl.done
+
+
+def get_elapsed_time(start_event, end_event):
+    """Milliseconds between two recorded events."""
+    return _core.get_elapsed_time(start_event._impl, end_event._impl)

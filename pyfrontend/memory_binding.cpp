@@ -1,0 +1,103 @@
+// Memory pools, MemoryPointer and user allocators (kiln.cuda.set_allocator).
+#include <pybind11/stl.h>
+
+#include "arraycore/memory.h"
+#include "pyfrontend/bindings.h"
+#include "pyfrontend/memory_pointer.h"
+#include "runtime/memory_pool.h"
+#include "runtime/stream.h"
+
+namespace kiln::py_bind {
+namespace {
+
+using arraycore::Memory;
+
+runtime::MemoryPool& current_pool() {
+  return runtime::default_memory_pool(runtime::backend().current_device());
+}
+
+// Memory that a Python object owns (an allocator's result, UnownedMemory):
+// read its .ptr and keep the object alive as long as the Memory lives.
+std::shared_ptr<Memory> memory_from_python(py::object owner, size_t nbytes) {
+  py::object ptr_obj = owner.attr("ptr");
+  auto ptr = reinterpret_cast<void*>(ptr_obj.cast<uintptr_t>());
+  int device = runtime::backend().current_device();
+  if (py::hasattr(owner, "device_id")) {
+    py::object d = owner.attr("device_id");
+    if (!d.is_none()) device = d.cast<int>();
+  }
+  auto keep = keep_alive(std::move(owner));
+  return std::make_shared<Memory>(ptr, nbytes, device, [keep](void*) mutable { keep.reset(); });
+}
+
+}  // namespace
+
+void register_memory(py::module_& m) {
+  py::class_<Memory, std::shared_ptr<Memory>>(m, "Memory")
+      .def_property_readonly("ptr",
+                             [](const Memory& mem) { return reinterpret_cast<uintptr_t>(mem.ptr()); })
+      .def_property_readonly("size", &Memory::nbytes)
+      .def_property_readonly("device_id", &Memory::device);
+
+  py::class_<MemoryPointer>(m, "MemoryPointer")
+      .def(py::init([](py::object mem, int64_t offset) {
+             if (py::isinstance<Memory>(mem))
+               return MemoryPointer{mem.cast<std::shared_ptr<Memory>>(), offset};
+             size_t size = py::hasattr(mem, "size") ? mem.attr("size").cast<size_t>() : 0;
+             return MemoryPointer{memory_from_python(mem, size), offset};
+           }),
+           py::arg("mem"), py::arg("offset") = 0)
+      .def_property_readonly("ptr", &MemoryPointer::ptr)
+      .def_property_readonly("mem", [](const MemoryPointer& p) { return p.memory; })
+      .def_property_readonly("device_id",
+                             [](const MemoryPointer& p) { return p.memory ? p.memory->device() : 0; })
+      .def("__int__", &MemoryPointer::ptr)
+      .def("__repr__", [](const MemoryPointer& p) {
+        return "<kiln.cuda.MemoryPointer 0x" + py::str(py::int_(p.ptr()).attr("__format__")("x")).cast<std::string>() + ">";
+      });
+
+  m.def("alloc", [](size_t nbytes) { return MemoryPointer{arraycore::allocate_memory(nbytes), 0}; },
+        py::arg("size"), "Allocate device memory through the current allocator.");
+
+  m.def("_set_allocator", [](py::object fn) {
+    if (fn.is_none()) {
+      arraycore::set_allocator_hook({});
+      return;
+    }
+    auto keep = keep_alive(fn);
+    arraycore::set_allocator_hook([keep](size_t nbytes) {
+      py::gil_scoped_acquire gil;
+      auto callable = py::reinterpret_borrow<py::object>(static_cast<PyObject*>(keep.get()));
+      py::object result = callable(nbytes);
+      if (!py::hasattr(result, "ptr"))
+        throw py::type_error("the allocator set with kiln.cuda.set_allocator must return an "
+                             "object with a .ptr attribute (e.g. a MemoryPointer), got '" +
+                             type_name(result) + "'");
+      if (py::isinstance<MemoryPointer>(result)) {
+        auto p = result.cast<MemoryPointer>();
+        if (p.offset == 0 && p.memory) return p.memory;
+      }
+      return memory_from_python(result, nbytes);
+    });
+  });
+
+  // The default pool of the current device.
+  m.def("_pool_used_bytes", [] { return current_pool().used_bytes(); });
+  m.def("_pool_total_bytes", [] { return current_pool().total_bytes(); });
+  m.def("_pool_free_bytes", [] { return current_pool().free_bytes(); });
+  m.def("_pool_n_free_blocks", [] { return current_pool().n_free_blocks(); });
+  m.def("_pool_free_all_blocks", [] { current_pool().free_all_blocks(); });
+  m.def("_pool_set_limit", [](size_t bytes) { current_pool().set_limit(bytes); });
+  m.def("_pool_get_limit", [] { return current_pool().get_limit(); });
+  m.def("_pool_malloc", [](size_t nbytes) {
+    auto& pool = current_pool();
+    void* p = pool.allocate(nbytes, runtime::current_stream());
+    return MemoryPointer{std::make_shared<Memory>(p, nbytes, runtime::backend().current_device(),
+                                                  [&pool](void* q) { pool.deallocate(q); }),
+                         0};
+  });
+  m.def("_pinned_n_free_blocks", [] { return runtime::default_pinned_memory_pool().n_free_blocks(); });
+  m.def("_pinned_free_all_blocks", [] { runtime::default_pinned_memory_pool().free_all_blocks(); });
+}
+
+}  // namespace kiln::py_bind

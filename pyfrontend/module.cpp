@@ -1,0 +1,12 @@
+// kiln._core: the compiled half of the kiln package.
+#include "pyfrontend/bindings.h"
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "kiln's C++ core: arrays, memory, streams and kernels";
+  m.attr("__version__") = KILN_VERSION;
+  kiln::py_bind::register_errors(m);
+  kiln::py_bind::register_memory(m);
+  kiln::py_bind::register_cuda(m);
+  kiln::py_bind::register_ndarray(m);
+  kiln::py_bind::register_raw_kernel(m);
+}

@@ -1,0 +1,439 @@
+// kiln.RawKernel and kiln.RawModule: user CUDA C++ compiled, cached, launched.
+//
+// Note [Launch fast path]
+// A warm call reads the device, finds the kernel's launch plan (handle and
+// per-parameter size/kind) in a small per-device vector, writes each argument
+// into a stack buffer at its parameter's size, and calls Backend::launch. No
+// heap allocation and no Python objects are created on the way.
+//
+// Note [Scalar marshalling]
+// Python scalars take the size and kind of the parameter they reach: 5.0 to a
+// `float` parameter is 5.0f, 3 to a `long long` is 8 bytes, True to a `bool`
+// is one byte. NumPy scalars keep their own type and must match the
+// parameter's size (and kind, when the kind is known). Mismatches raise
+// TypeError naming the argument position and the parameter.
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pyfrontend/bindings.h"
+#include "runtime/cuda/cuda_backend.h"
+#include "runtime/loaded_module.h"
+#include "runtime/stream.h"
+
+namespace kiln::py_bind {
+namespace {
+
+using runtime::ParamInfo;
+using runtime::ParamKind;
+
+// What a RawKernel or RawModule compiles from: source or a file on disk.
+struct KernelSource {
+  std::optional<runtime::CompileRequest> request;
+  std::string path;
+  std::mutex mutex;
+  std::vector<std::shared_ptr<runtime::LoadedModule>> per_device;
+
+  std::shared_ptr<runtime::LoadedModule> module(int device) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (static_cast<int>(per_device.size()) <= device) per_device.resize(device + 1);
+    auto& slot = per_device[device];
+    if (!slot) {
+      if (request) {
+        record_source(*request);
+        slot = runtime::load_module_cached(*request, device);
+      } else {
+        slot = runtime::load_module_file(path, device);
+      }
+    }
+    return slot;
+  }
+
+  // Every source compiled in this process, when recording is on (the test
+  // suite compiles each one again with NVRTC for sm_90).
+  static void record_source(const runtime::CompileRequest& request);
+};
+
+bool g_record_sources = false;
+std::vector<runtime::CompileRequest> g_recorded_sources;
+
+void KernelSource::record_source(const runtime::CompileRequest& request) {
+  if (!g_record_sources) return;
+  for (const auto& r : g_recorded_sources)
+    if (r.source == request.source && r.options == request.options &&
+        r.name_expressions == request.name_expressions)
+      return;
+  g_recorded_sources.push_back(request);
+}
+
+struct LaunchPlan {
+  runtime::KernelFunction function;
+  bool ready = false;
+};
+
+const char* kind_name(ParamKind kind) {
+  switch (kind) {
+    case ParamKind::Pointer: return "pointer";
+    case ParamKind::SignedInt: return "signed integer";
+    case ParamKind::UnsignedInt: return "unsigned integer";
+    case ParamKind::Float: return "floating-point";
+    case ParamKind::Bool: return "bool";
+    case ParamKind::Complex: return "complex";
+    default: return "unknown";
+  }
+}
+
+uint16_t float_to_half_bits(float value) {
+  uint32_t x;
+  std::memcpy(&x, &value, 4);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  uint32_t exp = (x >> 23) & 0xffu;
+  uint32_t mant = x & 0x7fffffu;
+  if (exp == 0xff) return static_cast<uint16_t>(sign | 0x7c00u | (mant ? 0x200u : 0));
+  int e = static_cast<int>(exp) - 127 + 15;
+  if (e >= 31) return static_cast<uint16_t>(sign | 0x7c00u);
+  if (e <= 0) {
+    if (e < -10) return static_cast<uint16_t>(sign);
+    mant |= 0x800000u;
+    uint32_t shift = static_cast<uint32_t>(14 - e);
+    uint32_t half = mant >> shift;
+    uint32_t rem = mant & ((1u << shift) - 1);
+    uint32_t mid = 1u << (shift - 1);
+    if (rem > mid || (rem == mid && (half & 1))) ++half;
+    return static_cast<uint16_t>(sign | half);
+  }
+  uint32_t half = sign | (static_cast<uint32_t>(e) << 10) | (mant >> 13);
+  uint32_t rem = mant & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (half & 1))) ++half;
+  return static_cast<uint16_t>(half);
+}
+
+class RawKernel {
+ public:
+  RawKernel(std::shared_ptr<KernelSource> source, std::string name)
+      : source_(std::move(source)), name_(std::move(name)) {}
+
+  const std::string& name() const { return name_; }
+  const std::shared_ptr<KernelSource>& source() const { return source_; }
+
+  const LaunchPlan& plan(int device) {
+    if (device < static_cast<int>(plans_.size()) && plans_[device].ready) return plans_[device];
+    auto module = source_->module(device);
+    if (static_cast<int>(plans_.size()) <= device) plans_.resize(device + 1);
+    plans_[device].function = module->function(name_);
+    plans_[device].ready = true;
+    return plans_[device];
+  }
+
+  void call(py::handle grid, py::handle block, py::handle args, uint32_t shared_mem,
+            py::handle stream) {
+    runtime::Backend& be = runtime::backend();
+    runtime::Dim3 g = to_dim3(grid, "grid");
+    runtime::Dim3 b = to_dim3(block, "block");
+    runtime::StreamHandle s = to_stream(stream);
+    const LaunchPlan& p = plan(be.current_device());
+
+    if (!PyTuple_Check(args.ptr()) && !PyList_Check(args.ptr()))
+      throw py::type_error("RawKernel '" + name_ + "': args must be a tuple of arguments, not '" +
+                           type_name(args) + "'");
+    const size_t nargs = static_cast<size_t>(PySequence_Fast_GET_SIZE(args.ptr()));
+    const auto& params = p.function.params;
+    if (nargs != params.size())
+      throw py::type_error("RawKernel '" + name_ + "' takes " + std::to_string(params.size()) +
+                           " argument" + (params.size() == 1 ? "" : "s") + ", got " +
+                           std::to_string(nargs));
+
+    constexpr size_t kMaxParams = 256, kStorage = 4096;
+    alignas(16) unsigned char storage[kStorage];
+    void* pointers[kMaxParams];
+    std::vector<unsigned char> heap_storage;
+    std::vector<void*> heap_pointers;
+    unsigned char* buf = storage;
+    void** ptrs = pointers;
+    size_t total = 0;
+    for (const auto& prm : params) total += (prm.size + 15) & ~size_t{15};
+    if (nargs > kMaxParams || total > kStorage) {
+      heap_storage.resize(total + 16);
+      heap_pointers.resize(nargs);
+      buf = heap_storage.data();
+      ptrs = heap_pointers.data();
+    }
+    PyObject** items = PySequence_Fast_ITEMS(args.ptr());
+    size_t offset = 0;
+    for (size_t i = 0; i < nargs; ++i) {
+      ptrs[i] = buf + offset;
+      write_argument(items[i], params[i], i, p.function, buf + offset);
+      offset += (params[i].size + 15) & ~size_t{15};
+    }
+    runtime::FunctionHandle handle = p.function.handle;
+    if (be.name() == "host") {  // kernels run on this thread: let Python threads go on
+      py::gil_scoped_release nogil;
+      be.launch(handle, g, b, shared_mem, s, ptrs);
+    } else {
+      be.launch(handle, g, b, shared_mem, s, ptrs);
+    }
+  }
+
+ private:
+  static runtime::Dim3 to_dim3(py::handle obj, const char* what) {
+    uint32_t v[3] = {1, 1, 1};
+    auto one = [&](py::handle h, int i) {
+      if (!PyLong_Check(h.ptr()) && !PyIndex_Check(h.ptr()))
+        throw py::type_error(std::string(what) + " must be an int or a tuple of up to 3 ints, got '" +
+                             type_name(h) + "'");
+      long long x = to_index(h);
+      if (x <= 0 || x > std::numeric_limits<uint32_t>::max())
+        throw py::value_error(std::string(what) + " dimension " + std::to_string(i) +
+                              " must be positive and fit in 32 bits, got " + std::to_string(x));
+      v[i] = static_cast<uint32_t>(x);
+    };
+    if (PyTuple_Check(obj.ptr()) || PyList_Check(obj.ptr())) {
+      auto seq = py::reinterpret_borrow<py::sequence>(obj);
+      size_t n = py::len(seq);
+      if (n < 1 || n > 3)
+        throw py::value_error(std::string(what) + " must have 1 to 3 dimensions, got " + std::to_string(n));
+      for (size_t i = 0; i < n; ++i) one(seq[i], static_cast<int>(i));
+    } else {
+      one(obj, 0);
+    }
+    return {v[0], v[1], v[2]};
+  }
+
+  std::string describe(size_t i, const runtime::KernelFunction& f) const {
+    std::string s = "RawKernel '" + name_ + "' argument " + std::to_string(i);
+    if (i < f.param_types.size() && !f.param_types[i].empty())
+      s += " (parameter type '" + f.param_types[i] + "')";
+    else
+      s += " (" + std::to_string(f.params[i].size) + "-byte parameter)";
+    return s;
+  }
+
+  void write_integer(long long value, const ParamInfo& prm, size_t i,
+                     const runtime::KernelFunction& f, unsigned char* out, PyObject* obj) const {
+    if (prm.kind == ParamKind::Float) {
+      double d = static_cast<double>(value);
+      if (prm.size == 4) { float x = static_cast<float>(d); std::memcpy(out, &x, 4); return; }
+      if (prm.size == 8) { std::memcpy(out, &d, 8); return; }
+      if (prm.size == 2) { uint16_t h = float_to_half_bits(static_cast<float>(d)); std::memcpy(out, &h, 2); return; }
+    }
+    if (prm.kind == ParamKind::Pointer || prm.kind == ParamKind::Complex)
+      throw py::type_error(describe(i, f) + ": a Python int cannot be passed to a " +
+                           kind_name(prm.kind) + " parameter");
+    if (prm.size != 1 && prm.size != 2 && prm.size != 4 && prm.size != 8)
+      throw py::type_error(describe(i, f) + ": a Python int cannot fill a " +
+                           std::to_string(prm.size) + "-byte parameter");
+    bool is_unsigned = prm.kind == ParamKind::UnsignedInt || prm.kind == ParamKind::Bool;
+    int bits = static_cast<int>(prm.size) * 8;
+    bool fits;
+    if (prm.kind == ParamKind::Bool) {
+      fits = value == 0 || value == 1;
+    } else if (is_unsigned) {
+      fits = value >= 0 && (bits == 64 || static_cast<unsigned long long>(value) < (1ULL << bits));
+    } else if (prm.kind == ParamKind::SignedInt) {
+      fits = bits == 64 || (value >= -(1LL << (bits - 1)) && value < (1LL << (bits - 1)));
+    } else {  // unknown kind: either signedness
+      fits = bits == 64 || (value >= -(1LL << (bits - 1)) && value < (1LL << bits));
+    }
+    if (!fits)
+      throw py::value_error(describe(i, f) + ": " + std::string(py::str(obj)) +
+                            " does not fit the parameter");
+    std::memcpy(out, &value, prm.size);  // little-endian truncation
+  }
+
+  void write_argument(PyObject* obj, const ParamInfo& prm, size_t i,
+                      const runtime::KernelFunction& f, unsigned char* out) const {
+    static PyTypeObject* ndarray_type = nullptr;
+    static PyObject* numpy_generic = nullptr;
+    if (!ndarray_type) {
+      ndarray_type = reinterpret_cast<PyTypeObject*>(py::type::of<arraycore::NDArray>().ptr());
+      numpy_generic = py::object(py::module_::import("numpy").attr("generic")).release().ptr();
+    }
+    if (Py_TYPE(obj) == ndarray_type || PyObject_TypeCheck(obj, ndarray_type)) {
+      if (prm.size != sizeof(void*) || (prm.kind != ParamKind::Pointer && prm.kind != ParamKind::Unknown))
+        throw py::type_error(describe(i, f) + ": a kiln.ndarray is passed as a pointer, but the "
+                             "parameter is " + kind_name(prm.kind) + " of " + std::to_string(prm.size) + " bytes");
+      auto& a = py::handle(obj).cast<const arraycore::NDArray&>();
+      void* ptr = a.data();
+      std::memcpy(out, &ptr, sizeof(void*));
+      return;
+    }
+    if (PyBool_Check(obj)) {
+      write_integer(obj == Py_True ? 1 : 0, prm, i, f, out, obj);
+      return;
+    }
+    if (PyLong_Check(obj)) {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+      if (overflow > 0 && prm.size == 8 && prm.kind != ParamKind::SignedInt && prm.kind != ParamKind::Float) {
+        unsigned long long u = PyLong_AsUnsignedLongLong(obj);
+        if (PyErr_Occurred()) throw py::error_already_set();
+        std::memcpy(out, &u, 8);
+        return;
+      }
+      if (overflow)
+        throw py::value_error(describe(i, f) + ": " + std::string(py::str(obj)) + " does not fit the parameter");
+      write_integer(v, prm, i, f, out, obj);
+      return;
+    }
+    if (PyFloat_Check(obj)) {
+      double d = PyFloat_AS_DOUBLE(obj);
+      bool float_ok = prm.kind == ParamKind::Float || prm.kind == ParamKind::Unknown;
+      if (float_ok && prm.size == 4) { float x = static_cast<float>(d); std::memcpy(out, &x, 4); return; }
+      if (float_ok && prm.size == 8) { std::memcpy(out, &d, 8); return; }
+      if (prm.kind == ParamKind::Float && prm.size == 2) { uint16_t h = float_to_half_bits(static_cast<float>(d)); std::memcpy(out, &h, 2); return; }
+      throw py::type_error(describe(i, f) + ": a Python float cannot be passed to a " +
+                           std::string(kind_name(prm.kind)) + " parameter of " + std::to_string(prm.size) + " bytes");
+    }
+    if (PyComplex_Check(obj)) {
+      Py_complex c = PyComplex_AsCComplex(obj);
+      bool ok = prm.kind == ParamKind::Complex || prm.kind == ParamKind::Unknown;
+      if (ok && prm.size == 8) { float x[2] = {static_cast<float>(c.real), static_cast<float>(c.imag)}; std::memcpy(out, x, 8); return; }
+      if (ok && prm.size == 16) { double x[2] = {c.real, c.imag}; std::memcpy(out, x, 16); return; }
+      throw py::type_error(describe(i, f) + ": a Python complex cannot be passed to a " +
+                           std::string(kind_name(prm.kind)) + " parameter of " + std::to_string(prm.size) + " bytes");
+    }
+    if (PyObject_IsInstance(obj, numpy_generic) == 1) {
+      Py_buffer view;
+      if (PyObject_GetBuffer(obj, &view, PyBUF_FORMAT) != 0) throw py::error_already_set();
+      std::string format = view.format ? view.format : "B";
+      size_t len = static_cast<size_t>(view.len);
+      if (len != prm.size) {
+        PyBuffer_Release(&view);
+        throw py::type_error(describe(i, f) + ": NumPy " + type_name(obj) + " has " +
+                             std::to_string(len) + " bytes, the parameter " + std::to_string(prm.size));
+      }
+      char c = format.empty() ? 'B' : format.back();
+      ParamKind k = ParamKind::Unknown;
+      if (format.size() >= 2 && format[format.size() - 2] == 'Z') k = ParamKind::Complex;
+      else if (c == '?') k = ParamKind::Bool;
+      else if (c == 'e' || c == 'f' || c == 'd' || c == 'g') k = ParamKind::Float;
+      else if (c == 'b' || c == 'h' || c == 'i' || c == 'l' || c == 'q') k = ParamKind::SignedInt;
+      else if (c == 'B' || c == 'H' || c == 'I' || c == 'L' || c == 'Q') k = ParamKind::UnsignedInt;
+      bool int_like = [](ParamKind x) { return x == ParamKind::SignedInt || x == ParamKind::UnsignedInt; }(k);
+      bool prm_int_like = prm.kind == ParamKind::SignedInt || prm.kind == ParamKind::UnsignedInt;
+      bool compatible = prm.kind == ParamKind::Unknown || k == ParamKind::Unknown || k == prm.kind ||
+                        (int_like && prm_int_like);
+      if (!compatible) {
+        PyBuffer_Release(&view);
+        throw py::type_error(describe(i, f) + ": NumPy " + type_name(obj) + " is " + kind_name(k) +
+                             ", the parameter is " + kind_name(prm.kind));
+      }
+      std::memcpy(out, view.buf, len);
+      PyBuffer_Release(&view);
+      return;
+    }
+    throw py::type_error(describe(i, f) + ": unsupported argument type '" + type_name(obj) +
+                         "'; pass a kiln.ndarray, a NumPy scalar, or a Python int, float, bool or complex");
+  }
+
+  std::shared_ptr<KernelSource> source_;
+  std::string name_;
+  std::vector<LaunchPlan> plans_;
+};
+
+std::vector<std::string> to_strings(py::handle seq, const char* what) {
+  std::vector<std::string> out;
+  if (seq.is_none()) return out;
+  if (py::isinstance<py::str>(seq))
+    throw py::type_error(std::string(what) + " must be a sequence of strings, not a single string");
+  for (py::handle item : seq) {
+    if (!py::isinstance<py::str>(item))
+      throw py::type_error(std::string(what) + " must hold strings, got '" +
+                           type_name(item) + "'");
+    out.push_back(item.cast<std::string>());
+  }
+  return out;
+}
+
+std::shared_ptr<KernelSource> source_from_code(const std::string& code, py::handle options,
+                                               py::handle name_expressions,
+                                               const std::string& source_name) {
+  auto src = std::make_shared<KernelSource>();
+  runtime::CompileRequest request;
+  request.source = code;
+  request.options = to_strings(options, "options");
+  request.name_expressions = to_strings(name_expressions, "name_expressions");
+  request.source_name = source_name;
+  src->request = std::move(request);
+  return src;
+}
+
+}  // namespace
+
+void register_raw_kernel(py::module_& m) {
+  py::class_<RawKernel, std::shared_ptr<RawKernel>>(m, "RawKernel")
+      .def(py::init([](const std::string& code, const std::string& name, py::handle options) {
+             if (name.empty()) throw py::value_error("RawKernel needs the kernel's name");
+             return std::make_shared<RawKernel>(source_from_code(code, options, py::none(), name + ".cu"), name);
+           }),
+           py::arg("code"), py::arg("name"), py::arg("options") = py::tuple())
+      .def("__call__", &RawKernel::call, py::arg("grid"), py::arg("block"), py::arg("args"),
+           py::kw_only(), py::arg("shared_mem") = 0, py::arg("stream") = py::none())
+      .def("compile", [](RawKernel& k) { k.plan(runtime::backend().current_device()); },
+           "Compile and load now rather than at the first call.")
+      .def_property_readonly("name", &RawKernel::name)
+      .def_property_readonly("code", [](const RawKernel& k) {
+        return k.source()->request ? k.source()->request->source : std::string();
+      })
+      .def_property_readonly("options", [](const RawKernel& k) {
+        py::list out;
+        if (k.source()->request) for (auto& o : k.source()->request->options) out.append(o);
+        return py::tuple(out);
+      })
+      .def_property_readonly("param_sizes", [](RawKernel& k) {
+        std::vector<uint32_t> sizes;
+        for (auto& p : k.plan(runtime::backend().current_device()).function.params) sizes.push_back(p.size);
+        return sizes;
+      });
+
+  py::class_<KernelSource, std::shared_ptr<KernelSource>>(m, "_KernelSource");
+
+  m.def("_raw_module_from_code", [](const std::string& code, py::handle options, py::handle names) {
+    return source_from_code(code, options, names, "module.cu");
+  });
+  m.def("_raw_module_from_path", [](const std::string& path) {
+    auto src = std::make_shared<KernelSource>();
+    src->path = path;
+    return src;
+  });
+  m.def("_raw_module_compile", [](const std::shared_ptr<KernelSource>& src) {
+    src->module(runtime::backend().current_device());
+  });
+  m.def("_raw_module_get_function", [](const std::shared_ptr<KernelSource>& src, const std::string& name) {
+    auto kernel = std::make_shared<RawKernel>(src, name);
+    kernel->plan(runtime::backend().current_device());  // fail now if the name is unknown
+    return kernel;
+  });
+
+  m.def("_record_sources", [](bool on) { g_record_sources = on; });
+  m.def("_recorded_sources", [] {
+    py::list out;
+    for (const auto& r : g_recorded_sources)
+      out.append(py::make_tuple(r.source, r.options, r.name_expressions));
+    return out;
+  });
+  m.def("_compile_binary", [](const std::string& source, std::vector<std::string> options) {
+    auto& be = runtime::backend();
+    runtime::CompileRequest r{source, std::move(options), {}, "kernel.cu"};
+    return py::bytes(be.compile(r, be.target_arch(be.current_device())).binary);
+  }, "The current backend's binary for source: a cubin (cuda) or a shared object (host).");
+  m.def("_nvrtc_available", [] {
+    std::string why;
+    bool ok = runtime::nvrtc_available(&why);
+    return py::make_tuple(ok, why);
+  });
+  m.def("_nvrtc_compile", [](const std::string& source, std::vector<std::string> options,
+                             std::vector<std::string> names, const std::string& arch) {
+    runtime::CompileRequest r{source, std::move(options), std::move(names), "kernel.cu"};
+    auto compiled = runtime::nvrtc_compile(r, arch);
+    return py::bytes(compiled.binary);
+  });
+}
+
+}  // namespace kiln::py_bind

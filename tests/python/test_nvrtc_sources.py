@@ -1,0 +1,38 @@
+"""Every kernel source the suite compiled, and every stdlib_kernels header,
+also compiles with NVRTC for sm_90 (run last; needs libnvrtc, not a GPU)."""
+import os
+
+import pytest
+
+import kiln
+
+HAVE_NVRTC, WHY_NOT = kiln._core._nvrtc_available()
+INCLUDE_DIR = os.path.join(os.path.dirname(kiln.__file__), "include", "kiln")
+DEVICE_HEADERS = sorted(h for h in os.listdir(INCLUDE_DIR)
+                        if h.endswith(".h") and not h.startswith("host_")) if os.path.isdir(INCLUDE_DIR) else []
+
+
+@pytest.mark.run_last
+@pytest.mark.skipif(not HAVE_NVRTC, reason="NVRTC not loadable: %s" % WHY_NOT)
+def test_every_compiled_source_builds_for_sm90():
+    sources = kiln._core._recorded_sources()
+    assert len(sources) >= 10, "the suite should have compiled many kernels by now"
+    failures = []
+    for source, options, names in sources:
+        try:
+            binary = kiln._core._nvrtc_compile(source, list(options), list(names), "sm_90")
+            assert binary[:4] == b"\x7fELF"
+        except kiln.cuda.compiler.CompileException as e:
+            if "module.cu" in str(e) and source.count("{") != source.count("}"):
+                continue  # the seed text compiled on purpose to show the error
+            failures.append(str(e))
+    assert not failures, "\n\n".join(failures)
+
+
+@pytest.mark.run_last
+@pytest.mark.skipif(not HAVE_NVRTC, reason="NVRTC not loadable: %s" % WHY_NOT)
+@pytest.mark.parametrize("header", DEVICE_HEADERS)
+def test_stdlib_header_builds_for_sm90(header):
+    src = '#include <kiln/%s>\nextern "C" __global__ void probe(int* x) { x[0] = 1; }\n' % header
+    binary = kiln._core._nvrtc_compile(src, ["-I" + os.path.dirname(INCLUDE_DIR)], [], "sm_90")
+    assert binary[:4] == b"\x7fELF"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Set up (virtual environment, dependencies from PyPI, build) and then:
+#   tools/dev.sh example   run examples/quickstart.py on the default backend
+#   tools/dev.sh test      run the whole test suite: ctest (C++) then pytest
+# Works on a fresh machine with python3 (>= 3.9), a C++20 compiler and cmake.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what="${1:-test}"
+
+python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q numpy pytest pybind11 scikit-build-core ninja
+.venv/bin/python -m pip install -q --no-build-isolation --no-deps .
+
+case "$what" in
+  example)
+    .venv/bin/python examples/quickstart.py
+    ;;
+  test)
+    cmake -S . -B build/cpp -G Ninja -DKILN_BUILD_PYTHON=OFF -DKILN_BUILD_TESTS=ON \
+      -DCMAKE_MAKE_PROGRAM="$PWD/.venv/bin/ninja" >/dev/null
+    cmake --build build/cpp
+    ctest --test-dir build/cpp --output-on-failure -j2
+    .venv/bin/python -m pytest tests/python -q -p no:cacheprovider
+    ;;
+  *)
+    echo "usage: tools/dev.sh example|test" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# On the GPU machine (NVIDIA GPU, no network; Python 3.12 with NumPy 2,
+# pybind11, scikit-build-core, cmake, ninja, CuPy, PyTorch preinstalled):
+# build kiln with that machine's python, run the whole pytest suite with
+# KILN_BACKEND=cuda, then the benchmarks, and print a short summary last.
+# Logs go to $OUT (the device tool's output folder) or ./gpu-logs.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${OUT:-$PWD/gpu-logs}"
+mkdir -p "$out"
+export PYTHONUNBUFFERED=1 KILN_CACHE_DIR=/tmp/kiln-cache
+py=python3
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt" 2>&1
+site=/tmp/kiln_site
+rm -rf "$site"
+t0=$(date +%s)
+if ! $py -m pip install --no-build-isolation --no-deps --no-cache-dir --target "$site" . >"$out/build.log" 2>&1; then
+  tail -40 "$out/build.log"
+  echo "SUMMARY: build FAILED (see build.log)"
+  exit 1
+fi
+build_s=$(( $(date +%s) - t0 ))
+export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"
+
+KILN_BACKEND=cuda $py -m pytest tests/python -q -p no:cacheprovider --timeout=300 "$@" \
+  >"$out/pytest.log" 2>&1
+test_rc=$?
+KILN_BACKEND=cuda $py benchmarks/run.py >"$out/bench.log" 2>&1
+bench_rc=$?
+
+echo "=== pytest (KILN_BACKEND=cuda), failures first ==="
+grep -E "^(FAILED|ERROR)" "$out/pytest.log" | head -30
+tail -5 "$out/pytest.log"
+echo "=== benchmarks ==="
+cat "$out/bench.log" | tail -30
+echo "SUMMARY: gpu=$(cat "$out/gpu.txt") build=${build_s}s pytest_rc=$test_rc bench_rc=$bench_rc; $(tail -1 "$out/pytest.log")"
