@@ -8,7 +8,8 @@
 //
 // - "device" memory is malloc'd; live_bytes()/live_allocations() count what is
 //   outstanding, so tests can see memory go back to the backend.
-// - stream_done(s) is true unless set_stream_done(s, false) was called.
+// - stream_done(s) is true unless set_stream_done(s, false) was called;
+//   synchronize_stream(s) and synchronize_device() make streams done again.
 // - compile() counts calls, returns binary "fake-binary|<arch>|<source>" and
 //   lowers each name expression e to "_Z_" + e. A source containing
 //   "#error" throws CompileError with log "fake compile error".
@@ -70,7 +71,11 @@ class FakeBackend : public runtime::Backend {
     if (device != 0) throw runtime::InvalidArgument("fake: no device " + std::to_string(device));
   }
   int current_device() override { return 0; }
-  void synchronize_device() override { ++synchronize_calls; }
+  void synchronize_device() override {  // all streams finish
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++synchronize_calls;
+    for (auto& [stream, done] : stream_done_) done = true;
+  }
   std::pair<size_t, size_t> memory_info() override {
     std::lock_guard<std::mutex> lock(mutex_);
     return {budget_ ? budget_ - live_bytes_ : size_t(1) << 40, budget_ ? budget_ : size_t(1) << 40};
