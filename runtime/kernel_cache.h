@@ -4,8 +4,9 @@
 //
 // Note [Cache keys]
 // key = SHA-256 over (cache format version, kiln version, backend name,
-// target arch, compiler identity, options, name expressions, source), each
-// field length-prefixed so no two field lists hash alike. Computing a key runs
+// target arch, compiler identity, a fingerprint of the stdlib_kernels headers,
+// options, name expressions, source name, source), each field
+// length-prefixed so no two field lists hash alike. Computing a key runs
 // no compiler: Backend::compiler_identity() answers from a version call or the
 // compiler binary's path, size and mtime.
 //
