@@ -1,0 +1,83 @@
+// arraycore without a backend: the dtype table, strides, extents, reshape.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "arraycore/dtype.h"
+#include "arraycore/ndarray.h"
+
+namespace kiln::arraycore {
+namespace {
+
+std::shared_ptr<Memory> host_memory(size_t nbytes) {
+  auto* p = new char[nbytes ? nbytes : 1];
+  return std::make_shared<Memory>(p, nbytes, 0, [](void* q) { delete[] static_cast<char*>(q); });
+}
+
+TEST(DTypeTable, RowsMatchNumPy) {
+  EXPECT_EQ(dtype_info(DType::Float32).itemsize, 4);
+  EXPECT_EQ(dtype_info(DType::Float32).char_code, 'f');
+  EXPECT_EQ(dtype_info(DType::Complex128).itemsize, 16);
+  EXPECT_EQ(dtype_info(DType::UInt16).kind, 'u');
+  EXPECT_EQ(dtype_info(DType::Bool).name, "bool");
+  for (int i = 0; i < kNumDTypes; ++i) {
+    auto d = static_cast<DType>(i);
+    EXPECT_EQ(dtype_info(d).dtype, d) << "row " << i << " is out of order";
+    EXPECT_EQ(dtype_from_char(dtype_info(d).char_code), d);
+    EXPECT_EQ(dtype_from_name(dtype_info(d).name), d);
+  }
+  EXPECT_EQ(dtype_from_char('l'), DType::Int64);
+  EXPECT_FALSE(dtype_from_char('O').has_value());
+  EXPECT_FALSE(dtype_from_name("object").has_value());
+}
+
+TEST(Strides, ContiguousCAndF) {
+  EXPECT_EQ(contiguous_strides({2, 3, 4}, 8, Order::C), (Strides{96, 32, 8}));
+  EXPECT_EQ(contiguous_strides({2, 3, 4}, 8, Order::F), (Strides{8, 16, 48}));
+  EXPECT_EQ(contiguous_strides({}, 4, Order::C), Strides{});
+  EXPECT_EQ(contiguous_strides({3, 0, 2}, 4, Order::C), (Strides{8, 8, 4}));
+}
+
+TEST(Extent, CoversNegativeStridesAndEmpty) {
+  EXPECT_EQ(byte_extent({3, 4}, {16, 4}, 4), (std::pair<int64_t, int64_t>{0, 48}));
+  EXPECT_EQ(byte_extent({3}, {-8}, 4), (std::pair<int64_t, int64_t>{-16, 4}));
+  EXPECT_EQ(byte_extent({2, 0}, {4, 4}, 4), (std::pair<int64_t, int64_t>{0, 0}));
+  EXPECT_EQ(byte_extent({}, {}, 8), (std::pair<int64_t, int64_t>{0, 8}));
+}
+
+TEST(NDArrayCore, ContiguityFlags) {
+  NDArray c(host_memory(96), DType::Float32, {4, 6}, {24, 4}, 0);
+  EXPECT_TRUE(c.c_contiguous());
+  EXPECT_FALSE(c.f_contiguous());
+  NDArray f(host_memory(96), DType::Float32, {4, 6}, {4, 16}, 0);
+  EXPECT_TRUE(f.f_contiguous());
+  EXPECT_FALSE(f.c_contiguous());
+  NDArray strided(host_memory(96), DType::Float32, {4, 3}, {24, 8}, 0);
+  EXPECT_FALSE(strided.c_contiguous());
+  EXPECT_FALSE(strided.f_contiguous());
+  NDArray column(host_memory(96), DType::Float32, {4, 1}, {24, 4}, 0);
+  EXPECT_TRUE(column.c_contiguous());
+}
+
+TEST(NDArrayCore, ReshapeIsAViewWithInferredDim) {
+  NDArray a(host_memory(96), DType::Int32, {24}, {4}, 8);
+  NDArray b = a.reshape({2, -1, 4});
+  EXPECT_EQ(b.shape(), (Shape{2, 3, 4}));
+  EXPECT_EQ(b.strides(), (Strides{48, 16, 4}));
+  EXPECT_EQ(b.data(), a.data());
+  EXPECT_EQ(b.memory(), a.memory());
+  EXPECT_THROW(a.reshape({5, 5}), std::invalid_argument);
+  EXPECT_THROW(a.reshape({-1, -1}), std::invalid_argument);
+  EXPECT_THROW(a.reshape({0, -1}), std::invalid_argument);
+  NDArray strided(host_memory(96), DType::Float32, {4, 3}, {24, 8}, 0);
+  EXPECT_THROW(strided.reshape({12}), std::logic_error);
+}
+
+TEST(NDArrayCore, ShapeSizeRejectsNegative) {
+  EXPECT_EQ(shape_size({}), 1);
+  EXPECT_EQ(shape_size({3, 0}), 0);
+  EXPECT_THROW(shape_size({2, -1}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace kiln::arraycore
