@@ -24,6 +24,7 @@
 
 #include "pyfrontend/bindings.h"
 #include "runtime/cuda/cuda_backend.h"
+#include "runtime/kernel_cache.h"
 #include "runtime/loaded_module.h"
 #include "runtime/stream.h"
 
@@ -411,6 +412,16 @@ void register_raw_kernel(py::module_& m) {
     return kernel;
   });
 
+  m.def("_cache_stats", [] {
+    auto st = runtime::kernel_cache().stats();
+    py::dict d;
+    d["memory_hits"] = st.memory_hits;
+    d["disk_hits"] = st.disk_hits;
+    d["compiles"] = st.compiles;
+    d["corrupt_entries"] = st.corrupt_entries;
+    d["directory"] = runtime::kernel_cache().directory();
+    return d;
+  });
   m.def("_record_sources", [](bool on) { g_record_sources = on; });
   m.def("_recorded_sources", [] {
     py::list out;

@@ -1,0 +1,51 @@
+"""The on-disk kernel cache across processes, and its recovery from damage."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+SCRIPT = r'''
+import json, numpy, kiln
+k = kiln.RawKernel(r"""
+extern "C" __global__ void cached_kernel(int* x) { x[threadIdx.x] = 7 * threadIdx.x + %d; }
+""", "cached_kernel")
+x = kiln.zeros(4, dtype=kiln.int32)
+k((1,), (4,), (x,))
+assert x.get().tolist() == [7 * i + %d for i in range(4)]
+print(json.dumps(kiln._core._cache_stats()))
+'''
+
+
+def run(cache_dir, salt=0):
+    env = dict(os.environ, KILN_CACHE_DIR=str(cache_dir))
+    out = subprocess.run([sys.executable, "-c", SCRIPT % (salt, salt)], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_second_process_reads_the_disk_cache(tmp_path):
+    first = run(tmp_path)
+    assert first["compiles"] == 1 and first["disk_hits"] == 0
+    assert first["directory"] == str(tmp_path)
+    second = run(tmp_path)
+    assert second["compiles"] == 0 and second["disk_hits"] == 1
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "garbage", "empty"])
+def test_damaged_entry_is_rebuilt(tmp_path, damage):
+    run(tmp_path, salt=1)
+    entries = [p for p in pathlib.Path(tmp_path).rglob("*") if p.is_file()]
+    assert len(entries) == 1
+    entry = entries[0]
+    data = entry.read_bytes()
+    entry.write_bytes({"truncate": data[: len(data) // 2],
+                       "flip": data[:-10] + bytes([data[-10] ^ 0xFF]) + data[-9:],
+                       "garbage": os.urandom(len(data)),
+                       "empty": b""}[damage])
+    again = run(tmp_path, salt=1)
+    assert again["corrupt_entries"] == 1 and again["compiles"] == 1
+    assert run(tmp_path, salt=1)["disk_hits"] == 1
