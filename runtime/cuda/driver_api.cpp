@@ -1,0 +1,114 @@
+// Loads libcuda.so.1 with dlopen and resolves the entry points of DriverApi.
+#include "runtime/cuda/driver_api.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <mutex>
+
+namespace kiln::runtime::cuda {
+namespace {
+
+struct LoadResult {
+  DriverApi api{};
+  bool ok = false;
+  std::string why_not;
+};
+
+// Resolves `name` into `slot`; records the first missing required symbol.
+template <typename Fn>
+bool resolve(void* lib, const char* name, Fn*& slot, std::string* missing) {
+  slot = reinterpret_cast<Fn*>(dlsym(lib, name));
+  if (!slot && missing && missing->empty()) *missing = name;
+  return slot != nullptr;
+}
+
+LoadResult load_once() {
+  LoadResult out;
+  // KILN_LIBCUDA_PATH lets tests point at a stand-in driver; the real one is
+  // always found by its soname.
+  const char* override_path = std::getenv("KILN_LIBCUDA_PATH");
+  std::string path = (override_path && *override_path) ? override_path : "libcuda.so.1";
+  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char* err = dlerror();
+    out.why_not = "cannot load the CUDA driver (" + path + "): " + (err ? err : "unknown error");
+    return out;
+  }
+  DriverApi& a = out.api;
+  std::string missing;
+  resolve(lib, "cuInit", a.init, &missing);
+  resolve(lib, "cuDriverGetVersion", a.driver_get_version, &missing);
+  resolve(lib, "cuGetErrorName", a.get_error_name, &missing);
+  resolve(lib, "cuGetErrorString", a.get_error_string, &missing);
+  resolve(lib, "cuDeviceGetCount", a.device_get_count, &missing);
+  resolve(lib, "cuDeviceGet", a.device_get, &missing);
+  resolve(lib, "cuDeviceGetAttribute", a.device_get_attribute, &missing);
+  resolve(lib, "cuDeviceGetName", a.device_get_name, &missing);
+  resolve(lib, "cuDeviceTotalMem_v2", a.device_total_mem, &missing);
+  resolve(lib, "cuDevicePrimaryCtxRetain", a.primary_ctx_retain, &missing);
+  resolve(lib, "cuDevicePrimaryCtxRelease_v2", a.primary_ctx_release, nullptr);  // optional
+  resolve(lib, "cuCtxSetCurrent", a.ctx_set_current, &missing);
+  resolve(lib, "cuCtxGetCurrent", a.ctx_get_current, &missing);
+  resolve(lib, "cuCtxSynchronize", a.ctx_synchronize, &missing);
+  resolve(lib, "cuMemGetInfo_v2", a.mem_get_info, &missing);
+  resolve(lib, "cuMemAlloc_v2", a.mem_alloc, &missing);
+  resolve(lib, "cuMemFree_v2", a.mem_free, &missing);
+  resolve(lib, "cuMemHostAlloc", a.mem_host_alloc, &missing);
+  resolve(lib, "cuMemFreeHost", a.mem_free_host, &missing);
+  resolve(lib, "cuMemcpyHtoDAsync_v2", a.memcpy_htod_async, &missing);
+  resolve(lib, "cuMemcpyDtoHAsync_v2", a.memcpy_dtoh_async, &missing);
+  resolve(lib, "cuMemcpyDtoDAsync_v2", a.memcpy_dtod_async, &missing);
+  resolve(lib, "cuMemsetD8Async", a.memset_d8_async, &missing);
+  resolve(lib, "cuStreamCreate", a.stream_create, &missing);
+  resolve(lib, "cuStreamDestroy_v2", a.stream_destroy, &missing);
+  resolve(lib, "cuStreamSynchronize", a.stream_synchronize, &missing);
+  resolve(lib, "cuStreamQuery", a.stream_query, &missing);
+  resolve(lib, "cuStreamWaitEvent", a.stream_wait_event, &missing);
+  resolve(lib, "cuEventCreate", a.event_create, &missing);
+  resolve(lib, "cuEventDestroy_v2", a.event_destroy, &missing);
+  resolve(lib, "cuEventRecord", a.event_record, &missing);
+  resolve(lib, "cuEventSynchronize", a.event_synchronize, &missing);
+  resolve(lib, "cuEventQuery", a.event_query, &missing);
+  if (!resolve(lib, "cuEventElapsedTime_v2", a.event_elapsed_time, nullptr)) {
+    resolve(lib, "cuEventElapsedTime", a.event_elapsed_time, &missing);
+  }
+  resolve(lib, "cuModuleLoadData", a.module_load_data, &missing);
+  resolve(lib, "cuModuleUnload", a.module_unload, &missing);
+  resolve(lib, "cuModuleGetFunction", a.module_get_function, &missing);
+  resolve(lib, "cuFuncSetAttribute", a.func_set_attribute, &missing);
+  resolve(lib, "cuFuncGetParamInfo", a.func_get_param_info, nullptr);  // optional
+  resolve(lib, "cuLaunchKernel", a.launch_kernel, &missing);
+  if (!missing.empty()) {
+    out.why_not = "the CUDA driver " + path + " has no " + missing +
+                  " (driver too old for this build of kiln)";
+    dlclose(lib);
+    return out;
+  }
+  a.library_path = path;
+  out.ok = true;
+  return out;  // `lib` stays open for the life of the process
+}
+
+}  // namespace
+
+const DriverApi* load_driver_api(std::string* why_not) {
+  static const LoadResult loaded = load_once();  // thread-safe static init
+  if (!loaded.ok) {
+    if (why_not) *why_not = loaded.why_not;
+    return nullptr;
+  }
+  return &loaded.api;
+}
+
+std::string describe_result(const DriverApi& api, CuResult result) {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (api.get_error_name(result, &name) != cu_result::kSuccess || !name) name = nullptr;
+  if (api.get_error_string(result, &text) != cu_result::kSuccess || !text) text = nullptr;
+  std::string out = name ? name : "CUDA error " + std::to_string(result);
+  if (text) out += std::string(" (") + text + ")";
+  return out;
+}
+
+}  // namespace kiln::runtime::cuda
