@@ -299,16 +299,18 @@ class CudaBackend final : public Backend {
     CuModule m = nullptr;
     CuResult r = api_.module_load_data(&m, module.binary.data());
     if (r == cr::kSuccess) return m;
-    std::string call = "cuModuleLoadData (" + std::to_string(module.binary.size()) +
-                       " bytes) on device " + std::to_string(tls_device);
+    std::string msg = "cuModuleLoadData (" + std::to_string(module.binary.size()) +
+                      " bytes) on device " + std::to_string(tls_device) +
+                      " failed: " + describe_result(api_, r);
+    if (r == cr::kOutOfMemory) throw OutOfMemory(msg, module.binary.size());
     if (r == cr::kNoBinaryForGpu || r == cr::kInvalidImage) {
-      call += "; the binary was not built for this device's architecture (" +
-              target_arch(tls_device) + ")";
+      msg += "; the binary is not a cubin/PTX for this device's architecture (" +
+             target_arch(tls_device) + ")";
     } else if (r == cr::kUnsupportedPtxVersion) {
-      call += "; the PTX is newer than this driver supports: update the driver or compile "
-              "for the device's sm_XX architecture";
+      msg += "; the PTX is newer than this driver supports: update the driver or compile for "
+             "the device's sm_XX architecture";
     }
-    fail(r, call);
+    throw Error(msg);
   }
 
   void unload_module(ModuleHandle module) override {
