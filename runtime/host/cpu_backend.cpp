@@ -1,0 +1,327 @@
+// The host backend: the Backend interface over the CPU. Memory is host memory,
+// streams run their work at enqueue (so every "async" operation is complete
+// when it returns), and kernels are host_kernel.h-compiled shared objects
+// whose blocks run on a pool of worker threads (cpu_scheduler.h).
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/host/cpu_compiler.h"
+#include "runtime/host/cpu_scheduler.h"
+#include "runtime/host/host_backend.h"
+
+namespace kiln::runtime {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct HostFunction {
+  const kiln_host::KernelEntry* entry;
+  host::RunThreadFn run_thread;
+};
+
+struct HostModule {
+  void* handle = nullptr;
+  std::unordered_map<std::string, HostFunction> functions;
+  std::string names;  // for error messages
+};
+
+struct HostEvent {
+  bool timing = true;
+  bool recorded = false;
+  Clock::time_point when{};
+};
+
+// Runs `job` on every worker (the caller included) and waits for all.
+class WorkerPool {
+ public:
+  explicit WorkerPool(unsigned n) {
+    for (unsigned i = 1; i < n; ++i) threads_.emplace_back([this] { loop(); });
+  }
+  ~WorkerPool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+  unsigned size() const { return static_cast<unsigned>(threads_.size()) + 1; }
+
+  void run(const std::function<void()>& job) {
+    std::lock_guard<std::mutex> one_launch_at_a_time(launch_mutex_);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      job_ = &job;
+      pending_ = threads_.size();
+      ++generation_;
+    }
+    cv_.notify_all();
+    job();
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_cv_.wait(lock, [this] { return pending_ == 0; });
+    job_ = nullptr;
+  }
+
+ private:
+  void loop() {
+    unsigned long long seen = 0;
+    for (;;) {
+      const std::function<void()>* job;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        job = job_;
+      }
+      (*job)();
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (--pending_ == 0) done_cv_.notify_all();
+    }
+  }
+
+  std::vector<std::thread> threads_;
+  std::mutex mutex_, launch_mutex_;
+  std::condition_variable cv_, done_cv_;
+  const std::function<void()>* job_ = nullptr;
+  size_t pending_ = 0;
+  unsigned long long generation_ = 0;
+  bool stop_ = false;
+};
+
+unsigned worker_count() {
+  if (const char* env = std::getenv("KILN_HOST_THREADS")) {
+    int n = std::atoi(env);
+    if (n > 0) return static_cast<unsigned>(n);
+  }
+  unsigned n = std::thread::hardware_concurrency();
+  return n ? n : 1;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot read '" + path + "': " + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class HostBackend final : public Backend {
+ public:
+  HostBackend() : pool_(worker_count()) {}
+
+  std::string_view name() const override { return "host"; }
+
+  int device_count() override { return 1; }
+  DeviceProperties device_properties(int device) override {
+    check_device(device);
+    DeviceProperties p;
+    p.name = "host CPU (" + std::to_string(pool_.size()) + " worker threads)";
+    p.total_memory = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    p.multiprocessor_count = static_cast<int>(pool_.size());
+    p.max_threads_per_block = 1024;
+    p.max_shared_memory_per_block = host::kMaxDynamicSharedBytes;
+    p.warp_size = kiln_host::kWarpSize;
+    return p;
+  }
+  void set_device(int device) override { check_device(device); }
+  int current_device() override { return 0; }
+  void synchronize_device() override { std::fflush(stdout); }
+  std::pair<size_t, size_t> memory_info() override {
+    size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    return {static_cast<size_t>(sysconf(_SC_AVPHYS_PAGES)) * page,
+            static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * page};
+  }
+
+  void* allocate(size_t nbytes) override {
+    if (nbytes == 0) return nullptr;
+    void* p = nullptr;
+    if (posix_memalign(&p, 256, nbytes) != 0 || !p)
+      throw OutOfMemory("host backend: out of memory allocating " + std::to_string(nbytes) + " bytes",
+                        nbytes);
+    return p;
+  }
+  void deallocate(void* ptr) override { std::free(ptr); }
+  void* allocate_pinned(size_t nbytes) override { return allocate(nbytes); }
+  void deallocate_pinned(void* ptr) override { std::free(ptr); }
+  void copy_async(void* dst, const void* src, size_t nbytes, CopyKind, StreamHandle) override {
+    if (nbytes) std::memmove(dst, src, nbytes);
+  }
+  void memset_async(void* dst, int value, size_t nbytes, StreamHandle) override {
+    if (nbytes) std::memset(dst, value, nbytes);
+  }
+
+  StreamHandle create_stream(bool) override { return new char(0); }
+  void destroy_stream(StreamHandle stream) override { delete static_cast<char*>(stream); }
+  void synchronize_stream(StreamHandle) override { std::fflush(stdout); }
+  bool stream_done(StreamHandle) override { return true; }
+  void stream_wait_event(StreamHandle, EventHandle) override {}
+  EventHandle create_event(bool enable_timing) override {
+    auto* e = new HostEvent;
+    e->timing = enable_timing;
+    return e;
+  }
+  void destroy_event(EventHandle event) override { delete static_cast<HostEvent*>(event); }
+  void record_event(EventHandle event, StreamHandle) override {
+    auto* e = static_cast<HostEvent*>(event);
+    e->recorded = true;
+    e->when = Clock::now();
+  }
+  void synchronize_event(EventHandle) override {}
+  bool event_done(EventHandle) override { return true; }
+  float elapsed_ms(EventHandle start, EventHandle end) override {
+    auto* a = static_cast<HostEvent*>(start);
+    auto* b = static_cast<HostEvent*>(end);
+    if (!a->timing || !b->timing) throw InvalidArgument("elapsed time needs events created with timing enabled");
+    if (!a->recorded || !b->recorded) throw InvalidArgument("elapsed time needs both events recorded");
+    return std::chrono::duration<float, std::milli>(b->when - a->when).count();
+  }
+
+  std::string compiler_identity() override { return host::host_compiler_identity(); }
+  std::string target_arch(int) override {
+    struct utsname u {};
+    uname(&u);
+    return std::string("host-") + u.machine;
+  }
+  CompiledModule compile(const CompileRequest& request, const std::string&) override {
+    return host::compile_host_module(request);
+  }
+  CompiledModule module_from_file(const std::string& path) override {
+    CompiledModule m;
+    m.binary = read_all(path);
+    if (m.binary.size() < 4 || m.binary.compare(0, 4, "\x7f" "ELF") != 0)
+      throw Error("'" + path + "' is not a shared object built for the host backend (no ELF header)");
+    return m;
+  }
+
+  ModuleHandle load_module(const CompiledModule& module) override {
+    // The bytes go to an anonymous in-memory file that dlopen reads.
+    int fd = memfd_create("kiln-host-module", MFD_CLOEXEC);
+    if (fd < 0) throw Error(std::string("host backend: memfd_create failed: ") + std::strerror(errno));
+    size_t written = 0;
+    while (written < module.binary.size()) {
+      ssize_t n = write(fd, module.binary.data() + written, module.binary.size() - written);
+      if (n <= 0) {
+        close(fd);
+        throw Error("host backend: cannot write the module to memory");
+      }
+      written += static_cast<size_t>(n);
+    }
+    std::string path = "/proc/self/fd/" + std::to_string(fd);
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    close(fd);
+    if (!handle) throw Error(std::string("host backend: cannot load the kernel module: ") + dlerror());
+    auto attach = reinterpret_cast<void (*)(const kiln_host::Services*)>(dlsym(handle, "kiln_host_attach"));
+    auto kernels = reinterpret_cast<const kiln_host::KernelEntry* (*)(int*)>(dlsym(handle, "kiln_host_kernels"));
+    auto run_thread = reinterpret_cast<host::RunThreadFn>(dlsym(handle, "kiln_host_run_thread"));
+    if (!attach || !kernels || !run_thread) {
+      dlclose(handle);
+      throw Error("host backend: the module was not built by kiln's host compiler (no kernel table)");
+    }
+    attach(host::scheduler_services());
+    auto mod = std::make_unique<HostModule>();
+    mod->handle = handle;
+    int count = 0;
+    const kiln_host::KernelEntry* entries = kernels(&count);
+    for (int i = 0; i < count; ++i) {
+      mod->functions.emplace(entries[i].name, HostFunction{&entries[i], run_thread});
+      mod->names += (mod->names.empty() ? "" : ", ") + std::string(entries[i].name);
+    }
+    return mod.release();
+  }
+  void unload_module(ModuleHandle module) override {
+    auto* mod = static_cast<HostModule*>(module);
+    if (!mod) return;
+    dlclose(mod->handle);
+    delete mod;
+  }
+  FunctionHandle get_function(ModuleHandle module, const std::string& symbol) override {
+    auto* mod = static_cast<HostModule*>(module);
+    auto it = mod->functions.find(symbol);
+    if (it == mod->functions.end())
+      throw NotFound("host backend: no kernel '" + symbol + "' in the module (it has: " +
+                     (mod->names.empty() ? std::string("none") : mod->names) + ")");
+    return &it->second;
+  }
+  std::vector<ParamInfo> param_info(FunctionHandle function) override {
+    const auto* e = static_cast<HostFunction*>(function)->entry;
+    std::vector<ParamInfo> out(e->num_params);
+    for (unsigned i = 0; i < e->num_params; ++i)
+      out[i] = {e->param_sizes[i], static_cast<ParamKind>(e->param_kinds[i])};
+    return out;
+  }
+
+  void launch(FunctionHandle function, Dim3 grid, Dim3 block, uint32_t shared_mem_bytes, StreamHandle,
+              void** args) override {
+    auto* f = static_cast<HostFunction*>(function);
+    uint64_t threads = uint64_t{block.x} * block.y * block.z;
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0)
+      throw InvalidArgument("launch of '" + std::string(f->entry->name) + "': grid and block dimensions must be positive");
+    if (threads > 1024 || block.z > 64)
+      throw InvalidArgument("launch of '" + std::string(f->entry->name) + "': a block has at most 1024 threads (and z <= 64), got " +
+                            std::to_string(block.x) + "x" + std::to_string(block.y) + "x" + std::to_string(block.z));
+    if (shared_mem_bytes > host::kMaxDynamicSharedBytes)
+      throw InvalidArgument("launch of '" + std::string(f->entry->name) + "': " + std::to_string(shared_mem_bytes) +
+                            " bytes of dynamic shared memory asked, at most " +
+                            std::to_string(host::kMaxDynamicSharedBytes));
+    host::BlockLaunch state;
+    state.run_thread = f->run_thread;
+    state.entry = f->entry;
+    state.args = args;
+    state.grid = {grid.x, grid.y, grid.z};
+    state.block = {block.x, block.y, block.z};
+    state.shared_bytes = shared_mem_bytes;
+    const uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
+    std::atomic<uint64_t> next{0};
+    auto work = [&] {
+      for (;;) {
+        if (state.failed.load(std::memory_order_relaxed)) return;
+        uint64_t i = next.fetch_add(1, std::memory_order_relaxed);
+        if (i >= blocks) return;
+        kiln_host::Dim3 idx{static_cast<unsigned>(i % grid.x), static_cast<unsigned>((i / grid.x) % grid.y),
+                            static_cast<unsigned>(i / (uint64_t{grid.x} * grid.y))};
+        host::run_block(state, idx);
+      }
+    };
+    if (blocks == 1 || pool_.size() == 1) {
+      work();
+    } else {
+      std::function<void()> job = work;
+      pool_.run(job);
+    }
+    std::fflush(stdout);
+    if (state.failed.load()) throw LaunchError("kernel '" + std::string(f->entry->name) + "' failed: " + state.message);
+  }
+
+ private:
+  static void check_device(int device) {
+    if (device != 0)
+      throw InvalidArgument("invalid device " + std::to_string(device) + ": the host backend has one device, 0");
+  }
+
+  WorkerPool pool_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_host_backend() { return std::make_unique<HostBackend>(); }
+
+}  // namespace kiln::runtime

@@ -1,0 +1,200 @@
+#include "runtime/host/cpu_compiler.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "runtime/kernel_signature.h"
+
+extern char** environ;
+
+namespace kiln::runtime::host {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Options meant for NVRTC that have no host meaning are dropped; -D/-U/-I and
+// anything unknown pass through.
+bool gpu_only_option(const std::string& o) {
+  static const char* kPrefixes[] = {"-arch", "--gpu-architecture", "--use_fast_math", "-use_fast_math",
+                                    "-lineinfo", "--generate-line-info", "-G", "--device-debug",
+                                    "-rdc", "--relocatable-device-code", "-default-device",
+                                    "--expt-", "-maxrregcount", "--maxrregcount", "-ftz", "--ftz",
+                                    "-prec", "--prec", "-fmad", "--fmad", "-dopt", "--dopt",
+                                    "-dlto", "--extensible-whole-program", "-ewp", "-restrict",
+                                    "--restrict", "-Xptxas", "--ptxas-options", "--std=c++03"};
+  for (const char* p : kPrefixes)
+    if (o.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+// `extern __shared__ [attrs] T name[];` -> a pointer to this worker's dynamic
+// shared buffer, on the same number of lines.
+std::string rewrite_dynamic_shared(const std::string& source) {
+  static const std::regex decl(
+      R"(extern\s+__shared__\s+((?:__align__\s*\(\s*\d+\s*\)\s*|alignas\s*\(\s*\d+\s*\)\s*)*)([^;\[\]]*?)\s*\b(\w+)\s*\[\s*\]\s*;)");
+  std::string out;
+  auto begin = std::sregex_iterator(source.begin(), source.end(), decl);
+  size_t last = 0;
+  for (auto it = begin; it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    out.append(source, last, static_cast<size_t>(m.position(0)) - last);
+    std::string type = m[2].str(), name = m[3].str();
+    std::string text = m[0].str();
+    out += "static thread_local " + type + "* const " + name + " = reinterpret_cast<" + type +
+           "*>(kiln_host::dynamic_shared());";
+    for (char c : text)
+      if (c == '\n') out += '\n';
+    last = static_cast<size_t>(m.position(0) + m.length(0));
+  }
+  out.append(source, last, std::string::npos);
+  return out;
+}
+
+std::string c_string_literal(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "kiln-host-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw Error("host compiler: cannot create a temporary directory");
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+int run(const std::vector<std::string>& argv, const std::string& log_path) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw Error("host compiler: cannot start '" + argv[0] + "': " + std::strerror(rc));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+std::string host_compiler_path() {
+  const char* env = std::getenv("KILN_HOST_CXX");
+  if (!env || !*env) env = std::getenv("CXX");
+  std::string name = (env && *env) ? env : "c++";
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    std::string candidate = dir + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return name;
+}
+
+std::string host_compiler_identity() {
+  std::string path = host_compiler_path();
+  std::error_code ec;
+  auto resolved = std::filesystem::canonical(path, ec);
+  std::string real = ec ? path : resolved.string();
+  struct stat st {};
+  if (stat(real.c_str(), &st) != 0) return "host-cxx:" + real + ":missing";
+  return "host-cxx:" + real + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime) +
+         ":abi" + std::to_string(1);
+}
+
+std::string host_module_source(const CompileRequest& request) {
+  std::string source = rewrite_dynamic_shared(request.source);
+  std::ostringstream trailer;
+  trailer << "\n#line 1 \"<kiln host kernel table>\"\n"
+          << "static const kiln_host::KernelEntry kiln_host_entries[] = {\n";
+  size_t count = 0;
+  for (const auto& k : scan_kernels(request.source)) {
+    if (k.is_template || !k.is_extern_c) continue;
+    trailer << "  kiln_host::make_entry(" << c_string_literal(k.name) << ", &" << k.name << "),\n";
+    ++count;
+  }
+  for (const auto& expr : request.name_expressions) {
+    trailer << "  kiln_host::make_entry(" << c_string_literal(expr) << ", &" << expr << "),\n";
+    ++count;
+  }
+  if (count == 0) trailer << "  kiln_host::KernelEntry{nullptr, nullptr, nullptr, 0, nullptr, nullptr},\n";
+  trailer << "};\n"
+          << "extern \"C\" __attribute__((used, visibility(\"default\"))) const kiln_host::KernelEntry* "
+             "kiln_host_kernels(int* count) {\n  *count = "
+          << count << ";\n  return kiln_host_entries;\n}\n";
+  return "#line 1 " + c_string_literal(request.source_name) + "\n" + source + trailer.str();
+}
+
+CompiledModule compile_host_module(const CompileRequest& request) {
+  TempDir dir;
+  std::string name = request.source_name.empty() ? "kernel.cu" : request.source_name;
+  std::filesystem::path src = dir.path / name, out = dir.path / "module.so", log = dir.path / "log.txt";
+  {
+    std::ofstream f(src, std::ios::binary);
+    f << host_module_source(request);
+  }
+  std::vector<std::string> argv = {host_compiler_path(), "-x", "c++", "-std=c++17", "-O2", "-fPIC",
+                                   "-shared", "-Wl,-Bsymbolic", "-fno-gnu-unique", "-w"};
+  if (!stdlib_include_dir().empty()) argv.push_back("-I" + stdlib_include_dir());
+  argv.push_back("-include");
+  argv.push_back("kiln/host_kernel.h");
+  for (const auto& o : request.options) {
+    if (gpu_only_option(o)) continue;
+    if (o.rfind("-std=", 0) == 0 || o.rfind("--std=", 0) == 0) {
+      std::string level = o.substr(o.find('=') + 1);
+      argv[3] = "-std=" + (level == "c++11" || level == "c++14" ? std::string("c++17") : level);
+      continue;
+    }
+    argv.push_back(o);
+  }
+  argv.push_back(src.string());
+  argv.push_back("-o");
+  argv.push_back(out.string());
+  int rc = run(argv, log.string());
+  std::string log_text = read_file(log.string());
+  if (rc != 0) {
+    throw CompileError("compiling " + name + " for the host backend failed (" + argv[0] +
+                           " exited with " + std::to_string(rc) + "):\n" + log_text,
+                       log_text);
+  }
+  CompiledModule module;
+  module.binary = read_file(out.string());
+  for (const auto& expr : request.name_expressions) module.lowered_names.emplace_back(expr, expr);
+  module.log = log_text;
+  return module;
+}
+
+}  // namespace kiln::runtime::host
