@@ -39,6 +39,7 @@ struct HostFunction {
 
 struct HostModule {
   void* handle = nullptr;
+  int fd = -1;  // kept open while loaded: dlopen knows modules by path
   std::unordered_map<std::string, HostFunction> functions;
   std::string names;  // for error messages
 };
@@ -227,18 +228,22 @@ class HostBackend final : public Backend {
     }
     std::string path = "/proc/self/fd/" + std::to_string(fd);
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    close(fd);
-    if (!handle) throw Error(std::string("host backend: cannot load the kernel module: ") + dlerror());
+    if (!handle) {
+      close(fd);
+      throw Error(std::string("host backend: cannot load the kernel module: ") + dlerror());
+    }
     auto attach = reinterpret_cast<void (*)(const kiln_host::Services*)>(dlsym(handle, "kiln_host_attach"));
     auto kernels = reinterpret_cast<const kiln_host::KernelEntry* (*)(int*)>(dlsym(handle, "kiln_host_kernels"));
     auto run_thread = reinterpret_cast<host::RunThreadFn>(dlsym(handle, "kiln_host_run_thread"));
     if (!attach || !kernels || !run_thread) {
       dlclose(handle);
+      close(fd);
       throw Error("host backend: the module was not built by kiln's host compiler (no kernel table)");
     }
     attach(host::scheduler_services());
     auto mod = std::make_unique<HostModule>();
     mod->handle = handle;
+    mod->fd = fd;
     int count = 0;
     const kiln_host::KernelEntry* entries = kernels(&count);
     for (int i = 0; i < count; ++i) {
@@ -251,6 +256,7 @@ class HostBackend final : public Backend {
     auto* mod = static_cast<HostModule*>(module);
     if (!mod) return;
     dlclose(mod->handle);
+    close(mod->fd);
     delete mod;
   }
   FunctionHandle get_function(ModuleHandle module, const std::string& symbol) override {
