@@ -30,7 +30,7 @@ NDArray from_numpy(py::handle obj, py::handle dtype) {
   py::object arr = np.attr("asarray")(obj);
   if (!dtype.is_none()) arr = arr.attr("astype")(dtype, py::arg("copy") = false);
   arraycore::DType dt = to_dtype(arr.attr("dtype"));
-  arr = np.attr("ascontiguousarray")(arr);
+  arr = np.attr("asarray")(arr, py::arg("order") = "C");  // keeps 0-d arrays 0-d
   py::array host = arr.cast<py::array>();
   arraycore::Shape shape(host.shape(), host.shape() + host.ndim());
   NDArray out = NDArray::empty(shape, dt);

@@ -47,8 +47,8 @@ struct KernelSource {
     auto& slot = per_device[device];
     if (!slot) {
       if (request) {
-        record_source(*request);
         slot = runtime::load_module_cached(*request, device);
+        record_source(*request);  // compiled fine here: NVRTC must agree
       } else {
         slot = runtime::load_module_file(path, device);
       }
@@ -264,6 +264,37 @@ class RawKernel {
       std::memcpy(out, &ptr, sizeof(void*));
       return;
     }
+    // NumPy scalars first: numpy.float64 and numpy.complex128 subclass float and complex.
+    if (PyObject_IsInstance(obj, numpy_generic) == 1) {
+      Py_buffer view;
+      if (PyObject_GetBuffer(obj, &view, PyBUF_FORMAT) != 0) throw py::error_already_set();
+      std::string format = view.format ? view.format : "B";
+      size_t len = static_cast<size_t>(view.len);
+      if (len != prm.size) {
+        PyBuffer_Release(&view);
+        throw py::type_error(describe(i, f) + ": NumPy " + type_name(obj) + " has " +
+                             std::to_string(len) + " bytes, the parameter " + std::to_string(prm.size));
+      }
+      char c = format.empty() ? 'B' : format.back();
+      ParamKind k = ParamKind::Unknown;
+      if (format.size() >= 2 && format[format.size() - 2] == 'Z') k = ParamKind::Complex;
+      else if (c == '?') k = ParamKind::Bool;
+      else if (c == 'e' || c == 'f' || c == 'd' || c == 'g') k = ParamKind::Float;
+      else if (c == 'b' || c == 'h' || c == 'i' || c == 'l' || c == 'q') k = ParamKind::SignedInt;
+      else if (c == 'B' || c == 'H' || c == 'I' || c == 'L' || c == 'Q') k = ParamKind::UnsignedInt;
+      bool int_like = [](ParamKind x) { return x == ParamKind::SignedInt || x == ParamKind::UnsignedInt; }(k);
+      bool prm_int_like = prm.kind == ParamKind::SignedInt || prm.kind == ParamKind::UnsignedInt;
+      bool compatible = prm.kind == ParamKind::Unknown || k == ParamKind::Unknown || k == prm.kind ||
+                        (int_like && prm_int_like);
+      if (!compatible) {
+        PyBuffer_Release(&view);
+        throw py::type_error(describe(i, f) + ": NumPy " + type_name(obj) + " is " + kind_name(k) +
+                             ", the parameter is " + kind_name(prm.kind));
+      }
+      std::memcpy(out, view.buf, len);
+      PyBuffer_Release(&view);
+      return;
+    }
     if (PyBool_Check(obj)) {
       write_integer(obj == Py_True ? 1 : 0, prm, i, f, out, obj);
       return;
@@ -298,36 +329,6 @@ class RawKernel {
       if (ok && prm.size == 16) { double x[2] = {c.real, c.imag}; std::memcpy(out, x, 16); return; }
       throw py::type_error(describe(i, f) + ": a Python complex cannot be passed to a " +
                            std::string(kind_name(prm.kind)) + " parameter of " + std::to_string(prm.size) + " bytes");
-    }
-    if (PyObject_IsInstance(obj, numpy_generic) == 1) {
-      Py_buffer view;
-      if (PyObject_GetBuffer(obj, &view, PyBUF_FORMAT) != 0) throw py::error_already_set();
-      std::string format = view.format ? view.format : "B";
-      size_t len = static_cast<size_t>(view.len);
-      if (len != prm.size) {
-        PyBuffer_Release(&view);
-        throw py::type_error(describe(i, f) + ": NumPy " + type_name(obj) + " has " +
-                             std::to_string(len) + " bytes, the parameter " + std::to_string(prm.size));
-      }
-      char c = format.empty() ? 'B' : format.back();
-      ParamKind k = ParamKind::Unknown;
-      if (format.size() >= 2 && format[format.size() - 2] == 'Z') k = ParamKind::Complex;
-      else if (c == '?') k = ParamKind::Bool;
-      else if (c == 'e' || c == 'f' || c == 'd' || c == 'g') k = ParamKind::Float;
-      else if (c == 'b' || c == 'h' || c == 'i' || c == 'l' || c == 'q') k = ParamKind::SignedInt;
-      else if (c == 'B' || c == 'H' || c == 'I' || c == 'L' || c == 'Q') k = ParamKind::UnsignedInt;
-      bool int_like = [](ParamKind x) { return x == ParamKind::SignedInt || x == ParamKind::UnsignedInt; }(k);
-      bool prm_int_like = prm.kind == ParamKind::SignedInt || prm.kind == ParamKind::UnsignedInt;
-      bool compatible = prm.kind == ParamKind::Unknown || k == ParamKind::Unknown || k == prm.kind ||
-                        (int_like && prm_int_like);
-      if (!compatible) {
-        PyBuffer_Release(&view);
-        throw py::type_error(describe(i, f) + ": NumPy " + type_name(obj) + " is " + kind_name(k) +
-                             ", the parameter is " + kind_name(prm.kind));
-      }
-      std::memcpy(out, view.buf, len);
-      PyBuffer_Release(&view);
-      return;
     }
     throw py::type_error(describe(i, f) + ": unsupported argument type '" + type_name(obj) +
                          "'; pass a kiln.ndarray, a NumPy scalar, or a Python int, float, bool or complex");

@@ -40,7 +40,7 @@
 
 namespace kiln_host {
 static const Services* services = nullptr;
-__attribute__((tls_model("initial-exec"))) static thread_local ThreadInfo* tls_thread = nullptr;
+static thread_local ThreadInfo* tls_thread = nullptr;
 inline void refresh() { tls_thread = services->current_thread(); }
 }  // namespace kiln_host
 
