@@ -55,8 +55,11 @@ TEST(NDArrayCore, ContiguityFlags) {
   NDArray strided(host_memory(96), DType::Float32, {4, 3}, {24, 8}, 0);
   EXPECT_FALSE(strided.c_contiguous());
   EXPECT_FALSE(strided.f_contiguous());
-  NDArray column(host_memory(96), DType::Float32, {4, 1}, {24, 4}, 0);
+  // Size-1 dimensions do not count, whatever their stride (NumPy's rule).
+  NDArray column(host_memory(96), DType::Float32, {4, 1}, {4, 100}, 0);
   EXPECT_TRUE(column.c_contiguous());
+  NDArray sliced_column(host_memory(96), DType::Float32, {4, 1}, {24, 4}, 0);
+  EXPECT_FALSE(sliced_column.c_contiguous());
 }
 
 TEST(NDArrayCore, ReshapeIsAViewWithInferredDim) {
