@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <string>
+#include <vector>
 
 namespace kiln::runtime {
 namespace {
@@ -91,6 +92,43 @@ KernelParamDecl split_param(std::string_view text) {
   KernelParamDecl decl = classify_param_type(t);
   decl.name = name;
   return decl;
+}
+
+// The named namespaces open at `pos` of blanked source `s`, joined by "::"
+// (anonymous ones are skipped: their members are visible from the enclosing
+// namespace).
+std::string scope_at(const std::string& s, size_t pos) {
+  std::vector<std::string> braces;  // per open '{': namespace name, or "\x01" for other braces
+  std::string pending;              // namespace name seen, its '{' not yet
+  bool in_namespace_head = false;
+  for (size_t i = 0; i < pos && i < s.size(); ++i) {
+    char c = s[i];
+    if (is_ident(c) && (i == 0 || !is_ident(s[i - 1]))) {
+      size_t j = i;
+      while (j < s.size() && is_ident(s[j])) ++j;
+      std::string word = s.substr(i, j - i);
+      if (word == "namespace") {
+        in_namespace_head = true;
+        pending.clear();
+      } else if (in_namespace_head && word != "inline") {
+        pending += (pending.empty() ? "" : "::") + word;
+      }
+      i = j - 1;
+    } else if (c == '{') {
+      braces.push_back(in_namespace_head ? pending : std::string("\x01"));
+      in_namespace_head = false;
+    } else if (c == '}') {
+      if (!braces.empty()) braces.pop_back();
+    } else if (c == ';' || c == '=') {  // namespace alias or using namespace
+      in_namespace_head = false;
+    }
+  }
+  std::string scope;
+  for (const auto& b : braces) {
+    if (b.empty() || b == "\x01") continue;
+    scope += (scope.empty() ? "" : "::") + b;
+  }
+  return scope;
 }
 
 }  // namespace
@@ -243,6 +281,7 @@ std::vector<KernelDecl> scan_kernels(std::string_view source) {
       pos = after;
       continue;
     }
+    decl.scope = scope_at(s, pos);
     decl.line = 1 + static_cast<int>(std::count(s.begin(), s.begin() + static_cast<long>(paren), '\n'));
     int depth = 0, angles = 0;
     size_t start = paren + 1;

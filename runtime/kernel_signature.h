@@ -25,6 +25,7 @@ struct KernelParamDecl {
 
 struct KernelDecl {
   std::string name;
+  std::string scope;  // enclosing named namespaces, "ns::inner", "" at global scope
   bool is_template = false;
   bool is_extern_c = false;
   std::vector<KernelParamDecl> params;

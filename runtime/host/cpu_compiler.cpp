@@ -88,9 +88,11 @@ struct TempDir {
   }
 };
 
-int run(const std::vector<std::string>& argv, const std::string& log_path) {
+// Runs argv in directory `cwd` with stdout and stderr to `log_path`.
+int run(const std::vector<std::string>& argv, const std::string& cwd, const std::string& log_path) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
@@ -105,6 +107,35 @@ int run(const std::vector<std::string>& argv, const std::string& log_path) {
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Every non-template kernel the source defines, as (registered name, C++
+// expression naming it): extern "C" ones by their name, others by their
+// namespace-qualified name. A name declared with different parameter lists
+// (an overload set) is left to name expressions.
+std::vector<std::pair<std::string, std::string>> registrable_kernels(const std::string& source) {
+  std::vector<KernelDecl> decls = scan_kernels(source);
+  auto qualified = [](const KernelDecl& k) { return k.scope.empty() ? k.name : k.scope + "::" + k.name; };
+  auto same_params = [](const KernelDecl& a, const KernelDecl& b) {
+    if (a.params.size() != b.params.size()) return false;
+    for (size_t i = 0; i < a.params.size(); ++i)
+      if (a.params[i].type != b.params[i].type) return false;
+    return true;
+  };
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t i = 0; i < decls.size(); ++i) {
+    const KernelDecl& k = decls[i];
+    if (k.is_template) continue;
+    bool first = true, overloaded = false;
+    for (size_t j = 0; j < decls.size(); ++j) {
+      if (j == i || decls[j].is_template || qualified(decls[j]) != qualified(k)) continue;
+      if (j < i) first = false;
+      if (!same_params(decls[j], k)) overloaded = true;
+    }
+    if (!first || overloaded) continue;
+    out.emplace_back(qualified(k), "::" + qualified(k));
+  }
+  return out;
 }
 
 }  // namespace
@@ -141,9 +172,8 @@ std::string host_module_source(const CompileRequest& request) {
   trailer << "\n#line 1 \"<kiln host kernel table>\"\n"
           << "static const kiln_host::KernelEntry kiln_host_entries[] = {\n";
   size_t count = 0;
-  for (const auto& k : scan_kernels(request.source)) {
-    if (k.is_template || !k.is_extern_c) continue;
-    trailer << "  kiln_host::make_entry(" << c_string_literal(k.name) << ", &" << k.name << "),\n";
+  for (const auto& [name, qualified] : registrable_kernels(request.source)) {
+    trailer << "  kiln_host::make_entry(" << c_string_literal(name) << ", &" << qualified << "),\n";
     ++count;
   }
   for (const auto& expr : request.name_expressions) {
@@ -155,20 +185,28 @@ std::string host_module_source(const CompileRequest& request) {
           << "extern \"C\" __attribute__((used, visibility(\"default\"))) const kiln_host::KernelEntry* "
              "kiln_host_kernels(int* count) {\n  *count = "
           << count << ";\n  return kiln_host_entries;\n}\n";
-  return "#line 1 " + c_string_literal(request.source_name) + "\n" + source + trailer.str();
+  return source + trailer.str();
 }
 
 CompiledModule compile_host_module(const CompileRequest& request) {
   TempDir dir;
+  // The file carries the source's own name and the compiler runs in its
+  // directory, so diagnostics read `kernel.cu:3:5: error: ...` and quote the
+  // line with a caret.
   std::string name = request.source_name.empty() ? "kernel.cu" : request.source_name;
-  std::filesystem::path src = dir.path / name, out = dir.path / "module.so", log = dir.path / "log.txt";
+  std::string file_name = std::filesystem::path(name).filename().string();
+  if (file_name.empty() || file_name == "module.so" || file_name == "log.txt") file_name = "kernel.cu";
+  std::filesystem::path src = dir.path / file_name, out = dir.path / "module.so", log = dir.path / "log.txt";
   {
     std::ofstream f(src, std::ios::binary);
+    if (file_name != name) f << "#line 1 " << c_string_literal(name) << "\n";
     f << host_module_source(request);
   }
   std::vector<std::string> argv = {host_compiler_path(), "-x", "c++", "-std=c++17", "-O2", "-fPIC",
                                    "-shared", "-Wl,-Bsymbolic", "-fno-gnu-unique", "-w"};
-  if (!stdlib_include_dir().empty()) argv.push_back("-I" + stdlib_include_dir());
+  // The compiler runs in the temporary directory: include paths are made absolute.
+  auto absolute = [](const std::string& dir) { return std::filesystem::absolute(dir).string(); };
+  if (!stdlib_include_dir().empty()) argv.push_back("-I" + absolute(stdlib_include_dir()));
   argv.push_back("-include");
   argv.push_back("kiln/host_kernel.h");
   for (const auto& o : request.options) {
@@ -178,12 +216,16 @@ CompiledModule compile_host_module(const CompileRequest& request) {
       argv[3] = "-std=" + (level == "c++11" || level == "c++14" ? std::string("c++17") : level);
       continue;
     }
+    if (o.size() > 2 && o.rfind("-I", 0) == 0) {
+      argv.push_back("-I" + absolute(o.substr(2)));
+      continue;
+    }
     argv.push_back(o);
   }
-  argv.push_back(src.string());
+  argv.push_back(file_name);
   argv.push_back("-o");
   argv.push_back(out.string());
-  int rc = run(argv, log.string());
+  int rc = run(argv, dir.path.string(), log.string());
   std::string log_text = read_file(log.string());
   if (rc != 0) {
     throw CompileError("compiling " + name + " for the host backend failed (" + argv[0] +

@@ -404,13 +404,14 @@ extern "C" __global__ void k() {
 
 TEST_F(HostBackendTest, DeadlockedBarrierIsALaunchErrorNotAHang) {
   ModuleHandle m = load(R"(
+// Lane 0 waits at the block barrier for lanes 1..31, which wait at the warp
+// barrier for lane 0: neither can ever complete.
 extern "C" __global__ void stuck(int* out) {
   if (threadIdx.x == 0) {
     __syncthreads();
     out[0] = 1;
   } else {
-    __shared__ int flag;
-    while (atomicAdd(&flag, 0) == 0) { __syncwarp(); }
+    __syncwarp();
   }
 }
 )");
@@ -502,6 +503,11 @@ extern "C" __global__ void sig(float f, double d, const int* __restrict__ p, uns
                                bool b, char c, short s, unsigned char uc, Pair pr, size_t n,
                                long long ll) {}
 __global__ void cpp_linkage(int* p, float v) { p[threadIdx.x] = (int)v; }
+namespace outer { namespace {
+__global__ void in_namespace(int* p) { p[0] = 11; }
+} }
+__global__ void overloaded(int* p) {}
+__global__ void overloaded(float* p) {}
 )");
   std::vector<ParamInfo> p = be_->param_info(be_->get_function(m, "sig"));
   ASSERT_EQ(p.size(), 11u);
@@ -527,6 +533,10 @@ __global__ void cpp_linkage(int* p, float v) { p[threadIdx.x] = (int)v; }
   void* args[] = {&out, &v};
   be_->launch(g, {1, 1, 1}, {2, 1, 1}, 0, nullptr, args);
   EXPECT_EQ(out[1], 9);
+  be_->launch(be_->get_function(m, "outer::in_namespace"), {1, 1, 1}, {1, 1, 1}, 0, nullptr, args);
+  EXPECT_EQ(out[0], 11);
+  // An overload set is reachable only through name expressions.
+  EXPECT_THROW(be_->get_function(m, "overloaded"), NotFound);
   be_->deallocate(out);
 }
 
