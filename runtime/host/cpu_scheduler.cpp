@@ -1,23 +1,21 @@
 #include "runtime/host/cpu_scheduler.h"
 
-#include <sys/mman.h>
-#include <ucontext.h>
-#include <unistd.h>
-
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <new>
 #include <vector>
+
+#include "runtime/host/fiber.h"
 
 namespace kiln::runtime::host {
 namespace {
 
-constexpr size_t kStackBytes = 256 * 1024;
-
 struct Fiber {
-  ucontext_t context;
+  FiberContext context;
+  FiberStack stack;  // mmap'd with a guard page, kept for the next block
   kiln_host::ThreadInfo info;
-  char* stack = nullptr;
   unsigned warp = 0;
   bool done = false;
 };
@@ -46,31 +44,14 @@ struct Block {
 // own context, what runs now, and the dynamic shared memory buffer.
 struct Worker {
   std::vector<Fiber> fibers;
-  ucontext_t scheduler;
+  FiberContext scheduler;
   Block* block = nullptr;
   Fiber* current = nullptr;
   char* dynamic_shared = nullptr;
 
-  ~Worker() {
-    for (auto& f : fibers)
-      if (f.stack) munmap(f.stack - page_size(), kStackBytes + page_size());
-    std::free(dynamic_shared);
-  }
-  static size_t page_size() {
-    static size_t p = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-    return p;
-  }
+  ~Worker() { std::free(dynamic_shared); }
   void ensure_fibers(size_t n) {
     if (fibers.size() < n) fibers.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      if (fibers[i].stack) continue;
-      // A guard page below each stack turns an overflow into a fault, not corruption.
-      void* mem = mmap(nullptr, kStackBytes + page_size(), PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (mem == MAP_FAILED) throw std::bad_alloc();
-      mprotect(mem, page_size(), PROT_NONE);
-      fibers[i].stack = static_cast<char*>(mem) + page_size();
-    }
   }
 };
 
@@ -78,7 +59,7 @@ thread_local Worker tl_worker;
 
 void yield_to_scheduler() {
   Worker& w = tl_worker;
-  swapcontext(&w.current->context, &w.scheduler);
+  fiber_switch(w.current->context, w.scheduler);
 }
 
 // Arrive at `b`; returns when every live participant has arrived. The last
@@ -145,8 +126,7 @@ void svc_warp_gather(unsigned long long value, unsigned long long* out) {
   launch.failed.store(true);
   w.block->failed = true;
   w.current->done = true;
-  setcontext(&w.scheduler);  // this fiber is abandoned; its stack is reused
-  std::abort();
+  fiber_jump(w.scheduler);  // this fiber is abandoned; its stack is reused
 }
 
 void* svc_dynamic_shared() {
@@ -160,11 +140,21 @@ void* svc_dynamic_shared() {
 
 kiln_host::ThreadInfo* svc_current_thread() { return &tl_worker.current->info; }
 
-void fiber_main() {
+void fiber_main(void*) {
   Worker& w = tl_worker;
   Fiber* me = w.current;
   BlockLaunch& launch = *w.block->launch;
-  launch.run_thread(launch.entry, launch.args);
+  // Exceptions must not unwind past the fiber's first frame; the failure is
+  // reported after the handler has finished with the exception object.
+  char message[512] = "";
+  try {
+    launch.run_thread(launch.entry, launch.args);
+  } catch (const std::exception& e) {
+    std::snprintf(message, sizeof message, "C++ exception in a kernel thread: %s", e.what());
+  } catch (...) {
+    std::snprintf(message, sizeof message, "C++ exception of unknown type in a kernel thread");
+  }
+  if (message[0] != '\0') svc_fail(message);
   Worker& w2 = tl_worker;  // same thread, but re-read: the fiber may have moved on
   Block& b = *w2.block;
   me->done = true;
@@ -175,7 +165,7 @@ void fiber_main() {
   Barrier& wb = b.warps[me->warp].barrier;
   --wb.live;
   release_if_complete(wb);
-  setcontext(&w2.scheduler);
+  fiber_jump(w2.scheduler);
 }
 
 const kiln_host::Services kServices = {
@@ -212,11 +202,7 @@ void run_block(BlockLaunch& launch, kiln_host::Dim3 block_idx) {
     f.info.lane = id % kiln_host::kWarpSize;
     f.warp = id / kiln_host::kWarpSize;
     f.done = false;
-    getcontext(&f.context);
-    f.context.uc_stack.ss_sp = f.stack;
-    f.context.uc_stack.ss_size = kStackBytes;
-    f.context.uc_link = nullptr;
-    makecontext(&f.context, fiber_main, 0);
+    fiber_prepare(f.context, f.stack, fiber_main, nullptr);
   }
 
   size_t remaining = n;
@@ -227,7 +213,7 @@ void run_block(BlockLaunch& launch, kiln_host::Dim3 block_idx) {
       Fiber& f = w.fibers[i];
       if (f.done) continue;
       w.current = &f;
-      swapcontext(&w.scheduler, &f.context);
+      fiber_switch(w.scheduler, f.context);
       if (!f.done) ++remaining;
     }
     if (!block.failed && remaining > 0 && block.progress == before) {
