@@ -5,6 +5,7 @@
 
 #include "pyfrontend/bindings.h"
 #include "runtime/cuda/cuda_backend.h"
+#include "runtime/memory_pool.h"
 #include "runtime/stream.h"
 
 namespace kiln::py_bind {
@@ -20,6 +21,10 @@ class Stream {
   ~Stream() {
     if (owned_ && handle_) {
       try {
+        // The pool must not keep chunks keyed by a dead stream (it would
+        // query it later): finish the stream's work, re-home its chunks.
+        be().synchronize_stream(handle_);
+        runtime::forget_stream_in_default_pools(handle_);
         be().destroy_stream(handle_);
       } catch (...) {
       }

@@ -395,14 +395,67 @@ size_t MemoryPool::get_limit() const {
 // Pools are created on first use and never destroyed: memory outlives static
 // destruction order, and the driver may be gone at exit. Devices below
 // kFastDevices are found without taking the lock.
+void MemoryPool::forget_stream(StreamHandle stream) {
+  if (stream == nullptr) return;
+  Impl& s = *impl_;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (auto& [ptr, c] : s.in_use)
+    if (c->stream == stream) c->stream = nullptr;
+  auto it = s.free_by_stream.find(stream);
+  if (it == s.free_by_stream.end()) return;
+  std::vector<Chunk*> moved(it->second.begin(), it->second.end());
+  for (Chunk* c : moved) s.erase_free(it->second, it->second.find(c));
+  s.free_by_stream.erase(it);
+  s.cached_set = nullptr;
+  for (Chunk* c : moved) {
+    c->stream = nullptr;
+    s.insert_free(c);
+  }
+  // Now-adjacent free chunks of the default stream become one.
+  for (Chunk* c : moved) {
+    if (!c->free) continue;  // merged into its predecessor already
+    while (Chunk* p = c->prev) {
+      if (!p->free || p->stream != nullptr) break;
+      c = p;
+    }
+    while (Chunk* n = c->next) {
+      if (!n->free || n->stream != nullptr) break;
+      s.erase_free(c);
+      s.erase_free(n);
+      c->size += n->size;
+      c->next = n->next;
+      if (n->next) n->next->prev = c;
+      s.recycle(n);
+      s.insert_free(c);
+    }
+  }
+}
+
+namespace {
+constexpr int kFastDevices = 64;
+std::atomic<MemoryPool*> g_fast_pools[kFastDevices] = {};
+std::mutex& pools_mutex() {
+  static auto* mutex = new std::mutex;
+  return *mutex;
+}
+std::unordered_map<int, MemoryPool*>& all_pools() {
+  static auto* pools = new std::unordered_map<int, MemoryPool*>;
+  return *pools;
+}
+}  // namespace
+
+void forget_stream_in_default_pools(StreamHandle stream) {
+  std::lock_guard<std::mutex> lock(pools_mutex());
+  for (auto& [device, pool] : all_pools()) pool->forget_stream(stream);
+}
+
 MemoryPool& default_memory_pool(int device) {
-  constexpr int kFastDevices = 64;
-  static std::atomic<MemoryPool*> fast[kFastDevices] = {};
+  auto& fast = g_fast_pools;
   if (device >= 0 && device < kFastDevices) {
     if (MemoryPool* p = fast[device].load(std::memory_order_acquire)) return *p;
   }
-  static auto* mutex = new std::mutex;
-  static auto* pools = new std::unordered_map<int, MemoryPool*>;
+  auto* mutex = &pools_mutex();
+  auto* pools = &all_pools();
   std::lock_guard<std::mutex> lock(*mutex);
   if (auto it = pools->find(device); it != pools->end()) return *it->second;
   Backend& be = backend();

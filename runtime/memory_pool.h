@@ -54,6 +54,10 @@ class MemoryPool {
   void free_all_blocks();      // give wholly-free segments back to the backend
   void set_limit(size_t bytes);  // 0 = no limit
   size_t get_limit() const;
+  // `stream` is about to be destroyed and has no work in flight: its free
+  // chunks (and chunks in use that were allocated on it) move to the default
+  // stream, so the pool never asks the backend about a dead stream.
+  void forget_stream(StreamHandle stream);
 
  private:
   struct Impl;
@@ -62,6 +66,9 @@ class MemoryPool {
 
 // The pool of `device` for the selected backend; created on first use.
 MemoryPool& default_memory_pool(int device);
+
+// forget_stream on every default pool created so far.
+void forget_stream_in_default_pools(StreamHandle stream);
 
 // Page-locked host memory for transfers, cached by rounded size.
 class PinnedMemoryPool {

@@ -156,6 +156,30 @@ TEST_F(MemoryPoolTest, CrossStreamReuseWaitsForTheOldStream) {
   pool.deallocate(r);
 }
 
+// A destroyed stream must never be queried again: its chunks join the
+// default stream (a bug caught on the GPU, where cuStreamQuery on a destroyed
+// stream crashed the out-of-memory path).
+TEST_F(MemoryPoolTest, ForgottenStreamIsNeverQueried) {
+  MemoryPool pool(fake_, 0);
+  StreamHandle dead = stream_id(0x40), live = stream_id(0x50);
+  void* a = pool.allocate(1000, dead);
+  void* b = pool.allocate(1000, dead);
+  void* held = pool.allocate(1000, dead);
+  pool.deallocate(a);
+  pool.deallocate(b);
+  pool.forget_stream(dead);
+  fake_.set_stream_done(dead, false);  // any query of it would now refuse reuse
+  EXPECT_EQ(pool.n_free_blocks(), 2u);  // a+b merged, and the tail after held
+  void* c = pool.allocate(2000, nullptr);  // the merged a+b chunk, on the default stream
+  EXPECT_EQ(c, a);
+  EXPECT_EQ(fake_.allocate_calls, 1);
+  pool.deallocate(held);  // allocated on the dead stream: lands on the default stream
+  void* d = pool.allocate(1000, live);  // other stream: default stream is done
+  EXPECT_EQ(d, held);
+  pool.deallocate(c);
+  pool.deallocate(d);
+}
+
 TEST_F(MemoryPoolTest, LimitIsEnforcedAndReported) {
   MemoryPool pool(fake_, 0);
   EXPECT_EQ(pool.get_limit(), 0u);
