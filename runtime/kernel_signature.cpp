@@ -47,7 +47,7 @@ std::string normalise_space(std::string_view t) {
       space = !out.empty();
       continue;
     }
-    if (space && (is_ident(c) && is_ident(out.back()))) out += ' ';
+    if (space && is_ident(c) && (is_ident(out.back()) || out.back() == '*' || out.back() == '&')) out += ' ';
     else if (space && (c == '*' || c == '&') && is_ident(out.back())) out += ' ';
     space = false;
     out += c;
@@ -67,13 +67,12 @@ KernelParamDecl split_param(std::string_view text) {
   size_t eq = t.find('=');  // default argument
   if (eq != std::string::npos) t = normalise_space(t.substr(0, eq));
   std::string name;
-  size_t end = t.size();
-  while (end > 0 && t[end - 1] == ']') {  // array parameters decay to pointers
-    size_t open = t.rfind('[', end);
+  bool is_array = false;  // `T a[]`, `T a[4]`: decays to a pointer
+  while (!t.empty() && t.back() == ']') {
+    size_t open = t.rfind('[');
     if (open == std::string::npos) break;
-    end = open;
-    t = t.substr(0, end) + "*";
-    end = t.size() - 1;
+    t = normalise_space(t.substr(0, open));
+    is_array = true;
   }
   size_t j = t.size();
   if (j > 0 && t.back() != '*') {
@@ -81,7 +80,8 @@ KernelParamDecl split_param(std::string_view text) {
     while (k > 0 && is_ident(t[k - 1])) --k;
     std::string word = t.substr(k);
     static const char* kTypeWords[] = {"int", "float", "double", "char", "short", "long",
-                                       "unsigned", "signed", "bool", "size_t", "ptrdiff_t"};
+                                       "unsigned", "signed", "bool", "size_t", "ptrdiff_t",
+                                       "const", "volatile", "__restrict__", "__restrict", "restrict"};
     bool type_word = false;
     for (const char* w : kTypeWords) type_word |= (word == w);
     if (k > 0 && !type_word) {
@@ -89,6 +89,7 @@ KernelParamDecl split_param(std::string_view text) {
       t = normalise_space(t.substr(0, k));
     }
   }
+  if (is_array) t += "*";
   KernelParamDecl decl = classify_param_type(t);
   decl.name = name;
   return decl;
@@ -137,8 +138,22 @@ KernelParamDecl classify_param_type(std::string_view type_text) {
   KernelParamDecl d;
   std::string t = normalise_space(type_text);
   d.type = t;
-  if (!t.empty() && (t.back() == '*' || t.back() == '&')) {
-    if (t.back() == '*') {
+  // Qualifiers after the last declarator (`float* __restrict__`, `int* const`)
+  // do not change what the parameter is.
+  std::string bare = t;
+  for (bool stripped = true; stripped;) {
+    stripped = false;
+    for (const char* q : {"const", "volatile", "__restrict__", "__restrict", "restrict"}) {
+      size_t len = std::char_traits<char>::length(q);
+      if (bare.size() > len && bare.compare(bare.size() - len, len, q) == 0 &&
+          !is_ident(bare[bare.size() - len - 1])) {
+        bare = normalise_space(bare.substr(0, bare.size() - len));
+        stripped = true;
+      }
+    }
+  }
+  if (!bare.empty() && (bare.back() == '*' || bare.back() == '&')) {
+    if (bare.back() == '*') {
       d.kind = ParamKind::Pointer;
       d.size = 8;
     }
