@@ -25,10 +25,35 @@ struct Barrier {
   unsigned long long generation = 0;
 };
 
-struct WarpState {
-  Barrier barrier;
-  unsigned long long slots[kiln_host::kWarpSize];
+// Note [Warp barriers by mask]
+// __syncwarp(mask) and the *_sync warp operations wait only for the lanes of
+// their mask that have not exited, so divergent code such as
+// `if (lane < 16) __shfl_down_sync(0xffff, v, 8)` works. Each distinct mask
+// in flight has its own barrier; it opens when every live lane of the mask
+// has arrived (an exiting lane may be the one that opens it).
+struct WarpBarrier {
+  unsigned mask = 0;     // lanes taking part; 0 = slot free
+  unsigned arrived = 0;  // lanes that have arrived
+  unsigned long long generation = 0;
 };
+
+struct WarpState {
+  unsigned live = 0;  // lanes that have not exited
+  WarpBarrier barriers[kiln_host::kWarpSize];
+  unsigned long long slots[kiln_host::kWarpSize];
+  unsigned participants[kiln_host::kWarpSize];  // per lane: who took part in its last barrier
+};
+
+// Opens `b` if every live lane of its mask has arrived.
+bool open_if_complete(WarpState& w, WarpBarrier& b) {
+  if (b.mask == 0 || b.arrived == 0 || (b.mask & w.live & ~b.arrived) != 0) return false;
+  for (unsigned lane = 0; lane < kiln_host::kWarpSize; ++lane)
+    if (b.arrived >> lane & 1u) w.participants[lane] = b.arrived;
+  b.mask = 0;
+  b.arrived = 0;
+  ++b.generation;
+  return true;
+}
 
 struct Block {
   BlockLaunch* launch = nullptr;
@@ -101,19 +126,47 @@ int svc_sync_threads_reduce(int predicate, int op) {
   return b.reduce_result;
 }
 
-void svc_sync_warp() {
+// Waits at the warp barrier of `mask` (the caller's lane always included);
+// returns the lanes that took part.
+unsigned warp_barrier_wait(unsigned mask) {
   Worker& w = tl_worker;
-  barrier_wait(w.block->warps[w.current->warp].barrier, [] {});
+  Block& block = *w.block;
+  WarpState& warp = block.warps[w.current->warp];
+  const unsigned me = 1u << w.current->info.lane;
+  mask |= me;
+  WarpBarrier* b = nullptr;
+  for (auto& slot : warp.barriers)
+    if (slot.mask == mask) b = &slot;
+  if (!b)
+    for (auto& slot : warp.barriers)
+      if (slot.mask == 0 && !b) b = &slot;
+  // A warp has at most 32 lanes waiting, each at one barrier: a slot is free.
+  b->mask = mask;
+  b->arrived |= me;
+  ++block.progress;
+  const unsigned long long generation = b->generation;
+  if (!open_if_complete(warp, *b)) {
+    while (b->generation == generation) yield_to_scheduler();
+    ++block.progress;
+  }
+  return warp.participants[w.current->info.lane];
 }
 
-void svc_warp_gather(unsigned long long value, unsigned long long* out) {
+void svc_sync_warp(unsigned mask) { warp_barrier_wait(mask); }
+
+unsigned svc_warp_gather(unsigned mask, unsigned long long value, unsigned long long* out) {
   Worker& w = tl_worker;
   WarpState& warp = w.block->warps[w.current->warp];
   warp.slots[w.current->info.lane] = value;
-  barrier_wait(warp.barrier, [] {});
-  Fiber* me = tl_worker.current;  // re-read after the switch (same fiber)
-  std::memcpy(out, w.block->warps[me->warp].slots, sizeof warp.slots);
-  barrier_wait(w.block->warps[me->warp].barrier, [] {});
+  unsigned participants = warp_barrier_wait(mask);
+  std::memcpy(out, warp.slots, sizeof warp.slots);
+  warp_barrier_wait(mask);  // nobody overwrites a slot before all have read
+  return participants;
+}
+
+unsigned svc_warp_live_mask() {
+  Worker& w = tl_worker;
+  return w.block->warps[w.current->warp].live;
 }
 
 [[noreturn]] void svc_fail(const char* message) {
@@ -162,15 +215,15 @@ void fiber_main(void*) {
   --b.barrier.live;
   if (b.barrier.arrived > 0 && b.barrier.arrived >= b.barrier.live) b.reduce_result = b.reduce_acc;
   release_if_complete(b.barrier);
-  Barrier& wb = b.warps[me->warp].barrier;
-  --wb.live;
-  release_if_complete(wb);
+  WarpState& warp = b.warps[me->warp];
+  warp.live &= ~(1u << me->info.lane);
+  for (auto& wb : warp.barriers) open_if_complete(warp, wb);
   fiber_jump(w2.scheduler);
 }
 
 const kiln_host::Services kServices = {
-    kiln_host::kAbiVersion, svc_sync_threads, svc_sync_threads_reduce, svc_sync_warp,
-    svc_warp_gather,        svc_fail,         svc_dynamic_shared,      svc_current_thread,
+    kiln_host::kAbiVersion, svc_sync_threads,   svc_sync_threads_reduce, svc_sync_warp,     svc_warp_gather,
+    svc_fail,               svc_dynamic_shared, svc_current_thread,      svc_warp_live_mask,
 };
 
 }  // namespace
@@ -189,9 +242,10 @@ void run_block(BlockLaunch& launch, kiln_host::Dim3 block_idx) {
   block.info = {block_idx, launch.block, launch.grid};
   block.barrier.live = static_cast<int>(n);
   block.warps.resize((n + kiln_host::kWarpSize - 1) / kiln_host::kWarpSize);
-  for (size_t i = 0; i < block.warps.size(); ++i)
-    block.warps[i].barrier.live =
-        static_cast<int>(std::min<size_t>(kiln_host::kWarpSize, n - i * kiln_host::kWarpSize));
+  for (size_t i = 0; i < block.warps.size(); ++i) {
+    size_t lanes = std::min<size_t>(kiln_host::kWarpSize, n - i * kiln_host::kWarpSize);
+    block.warps[i].live = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u;
+  }
   w.block = &block;
 
   for (size_t i = 0; i < n; ++i) {

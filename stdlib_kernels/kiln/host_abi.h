@@ -7,7 +7,7 @@
 
 namespace kiln_host {
 
-inline constexpr int kAbiVersion = 1;
+inline constexpr int kAbiVersion = 2;
 inline constexpr int kWarpSize = 32;
 
 struct Dim3 {
@@ -45,12 +45,17 @@ struct Services {
   int abi_version;
   void (*sync_threads)();
   int (*sync_threads_reduce)(int predicate, int op);  // op: 0 count, 1 and, 2 or
-  void (*sync_warp)();
-  // Every live lane's `value` for the calling warp, after a warp barrier.
-  void (*warp_gather)(unsigned long long value, unsigned long long* out32);
+  // Warp barriers wait for the live lanes of `mask` (the caller's lane is
+  // always included); see cpu_scheduler.cpp, Note [Warp barriers by mask].
+  void (*sync_warp)(unsigned mask);
+  // Each lane's `value` (out32[lane]) after a warp barrier over `mask`;
+  // returns the lanes that took part (only their slots are meaningful).
+  unsigned (*warp_gather)(unsigned mask, unsigned long long value, unsigned long long* out32);
   [[noreturn]] void (*fail)(const char* message);
   void* (*dynamic_shared)();
   ThreadInfo* (*current_thread)();
+  // Lanes of the caller's warp that have not exited (no barrier).
+  unsigned (*warp_live_mask)();
 };
 
 }  // namespace kiln_host

@@ -82,8 +82,8 @@ inline int __syncthreads_or(int p) {
   kiln_host::refresh();
   return r;
 }
-inline void __syncwarp(unsigned = 0xffffffffu) {
-  kiln_host::services->sync_warp();
+inline void __syncwarp(unsigned mask = 0xffffffffu) {
+  kiln_host::services->sync_warp(mask);
   kiln_host::refresh();
 }
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
@@ -91,9 +91,12 @@ inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 namespace kiln_host {
-inline void gather(unsigned long long v, unsigned long long* all) {
-  services->warp_gather(v, all);
+// Every lane's value after a warp barrier over `mask`; returns the lanes that
+// took part (the live lanes of `mask`, the caller included).
+inline unsigned gather(unsigned mask, unsigned long long v, unsigned long long* all) {
+  unsigned participants = services->warp_gather(mask, v, all);
   refresh();
+  return participants;
 }
 template <class T>
 inline unsigned long long to_bits(T v) {
@@ -110,49 +113,116 @@ inline T from_bits(unsigned long long b) {
 }
 // src_lane: the lane to read within the caller's `width` segment.
 template <class T>
-inline T shuffle(T v, int src_lane, int width) {
+inline T shuffle(unsigned mask, T v, int src_lane, int width) {
   unsigned long long all[kWarpSize];
-  gather(to_bits(v), all);
   unsigned lane = tls_thread->lane;
+  gather(mask, to_bits(v), all);
   unsigned base = lane & ~static_cast<unsigned>(width - 1);
   return from_bits<T>(all[base + (static_cast<unsigned>(src_lane) & (width - 1))]);
 }
+inline unsigned lane_id() { return tls_thread->lane; }
 }  // namespace kiln_host
 
 template <class T>
-inline T __shfl_sync(unsigned, T v, int src, int width = warpSize) {
-  return kiln_host::shuffle(v, src, width);
+inline T __shfl_sync(unsigned mask, T v, int src, int width = warpSize) {
+  return kiln_host::shuffle(mask, v, src, width);
 }
 template <class T>
-inline T __shfl_up_sync(unsigned, T v, unsigned delta, int width = warpSize) {
-  int lane = static_cast<int>(kiln_host::tls_thread->lane) & (width - 1);
+inline T __shfl_up_sync(unsigned mask, T v, unsigned delta, int width = warpSize) {
+  int lane = static_cast<int>(kiln_host::lane_id()) & (width - 1);
   int src = lane - static_cast<int>(delta);
-  T r = kiln_host::shuffle(v, src < 0 ? lane : src, width);
-  return r;
+  return kiln_host::shuffle(mask, v, src < 0 ? lane : src, width);
 }
 template <class T>
-inline T __shfl_down_sync(unsigned, T v, unsigned delta, int width = warpSize) {
-  int lane = static_cast<int>(kiln_host::tls_thread->lane) & (width - 1);
+inline T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = warpSize) {
+  int lane = static_cast<int>(kiln_host::lane_id()) & (width - 1);
   int src = lane + static_cast<int>(delta);
-  return kiln_host::shuffle(v, src >= width ? lane : src, width);
+  return kiln_host::shuffle(mask, v, src >= width ? lane : src, width);
 }
 template <class T>
-inline T __shfl_xor_sync(unsigned, T v, int mask, int width = warpSize) {
-  int lane = static_cast<int>(kiln_host::tls_thread->lane) & (width - 1);
-  int src = lane ^ mask;
-  return kiln_host::shuffle(v, src >= width ? lane : src, width);
+inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = warpSize) {
+  int lane = static_cast<int>(kiln_host::lane_id()) & (width - 1);
+  int src = lane ^ lane_mask;
+  return kiln_host::shuffle(mask, v, src >= width ? lane : src, width);
 }
 inline unsigned __ballot_sync(unsigned mask, int predicate) {
   unsigned long long all[kiln_host::kWarpSize];
-  kiln_host::gather(predicate != 0, all);
+  unsigned took_part = kiln_host::gather(mask, predicate != 0, all);
   unsigned bits = 0;
   for (int i = 0; i < kiln_host::kWarpSize; ++i)
-    if (all[i] == 1 && (mask >> i & 1u)) bits |= 1u << i;
+    if ((took_part >> i & 1u) && all[i] != 0) bits |= 1u << i;
   return bits;
 }
-inline int __all_sync(unsigned mask, int p) { return __ballot_sync(mask, p) == (__ballot_sync(mask, 1)); }
+inline int __all_sync(unsigned mask, int p) {
+  unsigned long long all[kiln_host::kWarpSize];
+  unsigned took_part = kiln_host::gather(mask, p != 0, all);
+  for (int i = 0; i < kiln_host::kWarpSize; ++i)
+    if ((took_part >> i & 1u) && all[i] == 0) return 0;
+  return 1;
+}
 inline int __any_sync(unsigned mask, int p) { return __ballot_sync(mask, p) != 0; }
-inline unsigned __activemask() { return __ballot_sync(0xffffffffu, 1); }
+inline int __uni_sync(unsigned mask, int p) {
+  unsigned b = __ballot_sync(mask, p);
+  return b == 0 || b == (mask & kiln_host::services->warp_live_mask());
+}
+// The lanes not exited: fibers cannot tell which lanes run converged.
+inline unsigned __activemask() { return kiln_host::services->warp_live_mask(); }
+inline unsigned __lanemask_lt() { return (1u << kiln_host::lane_id()) - 1u; }
+inline unsigned __lanemask_le() { return (2u << kiln_host::lane_id()) - 1u; }
+inline unsigned __lanemask_eq() { return 1u << kiln_host::lane_id(); }
+inline unsigned __lanemask_gt() { return ~__lanemask_le(); }
+inline unsigned __lanemask_ge() { return ~__lanemask_lt(); }
+template <class T>
+inline unsigned __match_any_sync(unsigned mask, T v) {
+  unsigned long long all[kiln_host::kWarpSize];
+  unsigned long long mine = kiln_host::to_bits(v);
+  unsigned took_part = kiln_host::gather(mask, mine, all);
+  unsigned bits = 0;
+  for (int i = 0; i < kiln_host::kWarpSize; ++i)
+    if ((took_part >> i & 1u) && all[i] == mine) bits |= 1u << i;
+  return bits;
+}
+template <class T>
+inline unsigned __match_all_sync(unsigned mask, T v, int* pred) {
+  unsigned long long all[kiln_host::kWarpSize];
+  unsigned long long mine = kiln_host::to_bits(v);
+  unsigned took_part = kiln_host::gather(mask, mine, all);
+  for (int i = 0; i < kiln_host::kWarpSize; ++i)
+    if ((took_part >> i & 1u) && all[i] != mine) {
+      *pred = 0;
+      return 0;
+    }
+  *pred = 1;
+  return took_part;
+}
+namespace kiln_host {
+template <class T, class Op>
+inline T warp_reduce(unsigned mask, T v, Op op) {
+  unsigned long long all[kWarpSize];
+  unsigned took_part = gather(mask, to_bits(v), all);
+  bool first = true;
+  T acc{};
+  for (int i = 0; i < kWarpSize; ++i) {
+    if (!(took_part >> i & 1u)) continue;
+    T x = from_bits<T>(all[i]);
+    acc = first ? x : op(acc, x);
+    first = false;
+  }
+  return acc;
+}
+}  // namespace kiln_host
+#define KILN_HOST_WARP_REDUCE(name, T, expr) \
+  inline T name(unsigned mask, T v) { return kiln_host::warp_reduce(mask, v, [](T a, T b) { return expr; }); }
+KILN_HOST_WARP_REDUCE(__reduce_add_sync, int, a + b)
+KILN_HOST_WARP_REDUCE(__reduce_add_sync, unsigned, a + b)
+KILN_HOST_WARP_REDUCE(__reduce_min_sync, int, b < a ? b : a)
+KILN_HOST_WARP_REDUCE(__reduce_min_sync, unsigned, b < a ? b : a)
+KILN_HOST_WARP_REDUCE(__reduce_max_sync, int, a < b ? b : a)
+KILN_HOST_WARP_REDUCE(__reduce_max_sync, unsigned, a < b ? b : a)
+KILN_HOST_WARP_REDUCE(__reduce_and_sync, unsigned, a & b)
+KILN_HOST_WARP_REDUCE(__reduce_or_sync, unsigned, a | b)
+KILN_HOST_WARP_REDUCE(__reduce_xor_sync, unsigned, a ^ b)
+#undef KILN_HOST_WARP_REDUCE
 
 // ---- atomics (real across worker threads) ----
 #define KILN_HOST_INT_ATOMICS(T)                                                               \

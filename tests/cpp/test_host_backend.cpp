@@ -262,6 +262,40 @@ extern "C" __global__ void warp_ops(const float* x, float* sums, unsigned* ballo
     be_->deallocate(p);
 }
 
+TEST_F(HostBackendTest, WarpOperationsWithPartialMasksInDivergentCode) {
+  ModuleHandle m = load(R"(
+extern "C" __global__ void k(int* out) {
+  unsigned lane = threadIdx.x % 32;
+  if (lane >= 24) return;                        // lanes 24..31 exit early
+  int v = lane;
+  if (lane < 16) {                               // only the low half takes part
+    for (int off = 8; off > 0; off /= 2) v += __shfl_down_sync(0xffffu, v, off);
+    if (lane == 0) out[0] = v;
+  } else {
+    unsigned hi = __ballot_sync(0xffff0000u, lane % 2 == 0);  // lanes 16..23 live
+    if (lane == 16) out[1] = (int)hi;
+  }
+  __syncwarp();
+  if (lane == 0) {
+    out[2] = (int)__activemask();
+  }
+  int total = __reduce_add_sync(0xffffffffu, (int)lane);
+  unsigned same = __match_any_sync(0xffffffffu, lane / 8);
+  if (lane == 9) { out[3] = total; out[4] = (int)same; }
+}
+)");
+  int* out = alloc<int>(5);
+  std::memset(out, 0, 5 * sizeof(int));
+  void* args[] = {&out};
+  be_->launch(be_->get_function(m, "k"), {1, 1, 1}, {32, 1, 1}, 0, nullptr, args);
+  EXPECT_EQ(out[0], 120);                 // 0 + 1 + ... + 15
+  EXPECT_EQ(out[1], 0x00550000);          // even lanes among 16..23
+  EXPECT_EQ(out[2], 0x00ffffff);          // lanes 0..23 have not exited
+  EXPECT_EQ(out[3], 276);                 // 0 + ... + 23
+  EXPECT_EQ(out[4], 0x0000ff00);          // lanes 8..15 share lane / 8 == 1
+  be_->deallocate(out);
+}
+
 TEST_F(HostBackendTest, SyncthreadsCountAndExitedThreadsCountAsArrived) {
   ModuleHandle m = load(R"(
 extern "C" __global__ void k(int* out) {
