@@ -240,6 +240,16 @@ class HostBackend final : public Backend {
       close(fd);
       throw Error("host backend: the module was not built by kiln's host compiler (no kernel table)");
     }
+    // A module built against another version of host_abi.h (an old cache
+    // entry, a stale .so) must not be called with this runtime's services.
+    auto abi = reinterpret_cast<int (*)()>(dlsym(handle, "kiln_host_abi_version"));
+    int module_abi = abi ? abi() : 1;
+    if (module_abi != kiln_host::kAbiVersion) {
+      dlclose(handle);
+      close(fd);
+      throw Error("host backend: the module was built for host ABI " + std::to_string(module_abi) +
+                  ", this runtime speaks " + std::to_string(kiln_host::kAbiVersion) + "; compile it again");
+    }
     attach(host::scheduler_services());
     auto mod = std::make_unique<HostModule>();
     mod->handle = handle;

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <regex>
 #include <sstream>
 
+#include "kiln/host_abi.h"
 #include "runtime/kernel_signature.h"
 
 extern char** environ;
@@ -162,8 +164,25 @@ std::string host_compiler_identity() {
   std::string real = ec ? path : resolved.string();
   struct stat st {};
   if (stat(real.c_str(), &st) != 0) return "host-cxx:" + real + ":missing";
-  return "host-cxx:" + real + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime) +
-         ":abi" + std::to_string(1);
+  std::string id = "host-cxx:" + real + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime) +
+                   ":abi" + std::to_string(kiln_host::kAbiVersion);
+  // The prelude is part of the compiler: a changed kiln/host_*.h must not
+  // reuse modules cached with the old one.
+  if (!stdlib_include_dir().empty()) {
+    std::vector<std::string> headers;
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(stdlib_include_dir()) / "kiln", ec)) {
+      std::string file = entry.path().filename().string();
+      if (file.rfind("host_", 0) == 0) headers.push_back(entry.path().string());
+    }
+    std::sort(headers.begin(), headers.end());
+    for (const auto& h : headers) {
+      struct stat hs {};
+      if (stat(h.c_str(), &hs) == 0)
+        id += ":" + std::filesystem::path(h).filename().string() + "=" + std::to_string(hs.st_size) + "@" +
+              std::to_string(hs.st_mtime);
+    }
+  }
+  return id;
 }
 
 std::string host_module_source(const CompileRequest& request) {
@@ -184,7 +203,7 @@ std::string host_module_source(const CompileRequest& request) {
   trailer << "};\n"
           << "extern \"C\" __attribute__((used, visibility(\"default\"))) const kiln_host::KernelEntry* "
              "kiln_host_kernels(int* count) {\n  *count = "
-          << count << ";\n  return kiln_host_entries;\n}\n";
+          << std::to_string(count) << ";\n  return kiln_host_entries;\n}\n";
   return source + trailer.str();
 }
 

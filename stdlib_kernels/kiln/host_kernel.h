@@ -44,6 +44,9 @@ static thread_local ThreadInfo* tls_thread = nullptr;
 inline void refresh() { tls_thread = services->current_thread(); }
 }  // namespace kiln_host
 
+extern "C" __attribute__((used, visibility("default"))) int kiln_host_abi_version() {
+  return kiln_host::kAbiVersion;
+}
 extern "C" __attribute__((used, visibility("default"))) void kiln_host_attach(const kiln_host::Services* s) {
   kiln_host::services = s;
 }
