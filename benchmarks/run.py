@@ -72,6 +72,16 @@ def rawkernel_launch():
     return ours, theirs
 
 
+@benchmark("driver_launch_floor_us", "us", "(cuLaunchKernel alone, from C++: no goal)")
+def driver_floor():
+    calls = 20000 if kiln.get_backend() == "cuda" else 200
+    k = kiln.RawKernel(NOOP, "noop")
+    x = kiln.zeros(16, dtype=kiln.float32)
+    ours = per_call_us(lambda: k._launch_loop((x, 1.0, 16), 100), calls // 100,
+                       sync=kiln.cuda.runtime.deviceSynchronize) / 100
+    return ours, None
+
+
 @benchmark("empty_alloc_us", "us", "<= 2 (CuPy 14.2 on H100: 4.5)")
 def empty_alloc():
     calls = 50000

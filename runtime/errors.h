@@ -3,10 +3,29 @@
 // exception type.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
 namespace kiln::runtime {
+
+// Note [No iostreams]
+// Runtime messages are built with std::string and std::to_string, never with
+// iostreams: on a machine whose Python extension ends up with its own copy of
+// libstdc++ (seen on the GPU image), ostream number formatting reached the
+// other copy's locale facets and crashed.
+
+// "0x7f..." for messages.
+inline std::string pointer_text(const void* p) {
+  static const char kHex[] = "0123456789abcdef";
+  auto v = reinterpret_cast<uintptr_t>(p);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), kHex[v & 15]);
+    v >>= 4;
+  } while (v);
+  return "0x" + digits;
+}
 
 // Base of every runtime failure (a backend call returned an error code).
 class Error : public std::runtime_error {

@@ -23,7 +23,6 @@
 #include <cstdint>
 #include <limits>
 #include <set>
-#include <sstream>
 #include <unordered_map>
 #include <vector>
 
@@ -272,12 +271,14 @@ struct MemoryPool::Impl {
       why.clear();
       seg = try_new_segment(size, why);
       if (seg == nullptr) {
-        std::ostringstream msg;
-        msg << "out of memory allocating " << nbytes << " bytes (" << size
-            << " rounded) on device " << device << ": " << why << "; the pool holds " << total
-            << " bytes, " << used << " in use, limit "
-            << (limit ? describe_bytes(limit) : std::string("none"));
-        throw OutOfMemory(msg.str(), nbytes);
+        // No iostreams: see Note [No iostreams] in errors.h.
+        throw OutOfMemory("out of memory allocating " + std::to_string(nbytes) + " bytes (" +
+                              std::to_string(size) + " rounded) on device " +
+                              std::to_string(device) + ": " + why + "; the pool holds " +
+                              std::to_string(total) + " bytes, " + std::to_string(used) +
+                              " in use, limit " +
+                              (limit ? describe_bytes(limit) : std::string("none")),
+                          nbytes);
       }
     }
     Chunk* c = seg->first;
@@ -328,10 +329,8 @@ void MemoryPool::deallocate(void* ptr) {
   std::lock_guard<std::mutex> lock(s.mutex);
   InUseMap::node_type node = s.in_use.extract(ptr);
   if (node.empty()) {
-    std::ostringstream msg;
-    msg << "MemoryPool::deallocate: " << ptr
-        << " was not allocated by this pool, or was already freed";
-    throw InvalidArgument(msg.str());
+    throw InvalidArgument("MemoryPool::deallocate: " + pointer_text(ptr) +
+                          " was not allocated by this pool, or was already freed");
   }
   Chunk* c = node.mapped();
   s.spare_map_nodes.push_back(std::move(node));

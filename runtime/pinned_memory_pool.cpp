@@ -7,7 +7,6 @@
 // tend to recur at the same sizes. When the backend refuses, every cached
 // block is released and the request retried once. One mutex guards the pool.
 #include <cstdint>
-#include <sstream>
 #include <unordered_map>
 #include <vector>
 
@@ -86,10 +85,8 @@ void PinnedMemoryPool::deallocate(void* ptr) {
   std::lock_guard<std::mutex> lock(s.mutex);
   auto it = s.in_use.find(ptr);
   if (it == s.in_use.end()) {
-    std::ostringstream msg;
-    msg << "PinnedMemoryPool::deallocate: " << ptr
-        << " was not allocated by this pool, or was already freed";
-    throw InvalidArgument(msg.str());
+    throw InvalidArgument("PinnedMemoryPool::deallocate: " + pointer_text(ptr) +
+                          " was not allocated by this pool, or was already freed");
   }
   s.free_by_size[it->second].push_back(ptr);
   ++s.n_free;

@@ -391,6 +391,8 @@ inline T __ldg(const T* p) { return *p; }
 inline long long clock64() { return static_cast<long long>(__builtin_ia32_rdtsc()); }
 inline void __nanosleep(unsigned) {}
 
+#include "kiln/host_math.h"  // the rest of the math and integer intrinsics
+
 // ---- failures: assert() and __trap() end the launch with a message ----
 namespace kiln_host {
 [[noreturn]] inline void fail_with(const char* what, const char* file, unsigned line, const char* func) {
