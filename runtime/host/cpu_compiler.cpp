@@ -39,7 +39,12 @@ bool gpu_only_option(const std::string& o) {
                                     "--expt-", "-maxrregcount", "--maxrregcount", "-ftz", "--ftz",
                                     "-prec", "--prec", "-fmad", "--fmad", "-dopt", "--dopt",
                                     "-dlto", "--extensible-whole-program", "-ewp", "-restrict",
-                                    "--restrict", "-Xptxas", "--ptxas-options", "--std=c++03"};
+                                    "--restrict", "-Xptxas", "--ptxas-options", "--std=c++03",
+                                    "--device-as-default-execution-space", "-dc", "--device-c",
+                                    "-dw", "--device-w", "--minimal", "-minimal", "--split-compile",
+                                    "-split-compile", "--optimization-info", "-opt-info", "--time",
+                                    "-time", "--builtin-move-forward", "--builtin-initializer-list",
+                                    "-no-source-include", "--no-source-include"};
   for (const char* p : kPrefixes)
     if (o.rfind(p, 0) == 0) return true;
   return false;
@@ -239,7 +244,25 @@ CompiledModule compile_host_module(const CompileRequest& request) {
       argv.push_back("-I" + absolute(o.substr(2)));
       continue;
     }
-    argv.push_back(o);
+    // NVRTC's long spellings of the preprocessor options.
+    auto value_of = [&o](const char* flag) -> const char* {
+      size_t n = std::strlen(flag);
+      return o.compare(0, n, flag) == 0 ? o.c_str() + n : nullptr;
+    };
+    if (const char* v = value_of("--include-path=")) {
+      argv.push_back("-I" + absolute(v));
+    } else if (const char* v = value_of("--define-macro=")) {
+      argv.push_back(std::string("-D") + v);
+    } else if (const char* v = value_of("--undefine-macro=")) {
+      argv.push_back(std::string("-U") + v);
+    } else if (const char* v = value_of("--pre-include=")) {
+      argv.push_back("-include");
+      argv.push_back(v);
+    } else if (o == "--disable-warnings" || o == "-w") {
+      argv.push_back("-w");
+    } else {
+      argv.push_back(o);
+    }
   }
   argv.push_back(file_name);
   argv.push_back("-o");

@@ -482,14 +482,20 @@ TEST_F(HostBackendTest, CompileErrorCarriesTheCompilerLog) {
 
 TEST_F(HostBackendTest, OptionsAreTranslated) {
   ModuleHandle m = load(R"(
-extern "C" __global__ void k(int* out) { out[threadIdx.x] = SCALE * threadIdx.x; }
+#ifdef GONE
+#error "GONE was undefined"
+#endif
+extern "C" __global__ void k(int* out) { out[threadIdx.x] = SCALE * threadIdx.x + OFFSET; }
 )",
-                        {}, {"-DSCALE=7", "-arch=sm_80", "--use_fast_math", "-lineinfo", "--std=c++14",
-                             "-ftz=true", "--expt-relaxed-constexpr", "-default-device"});
+                        {}, {"-DSCALE=7", "--define-macro=OFFSET=100", "-DGONE", "--undefine-macro=GONE",
+                             "-arch=sm_80", "--gpu-architecture=compute_90", "--use_fast_math",
+                             "-lineinfo", "--std=c++14", "-ftz=true", "--fmad=false", "-prec-div=true",
+                             "--expt-relaxed-constexpr", "-default-device", "-G", "-rdc=true",
+                             "-maxrregcount=32", "--device-as-default-execution-space"});
   int* out = alloc<int>(4);
   void* args[] = {&out};
   be_->launch(be_->get_function(m, "k"), {1, 1, 1}, {4, 1, 1}, 0, nullptr, args);
-  EXPECT_EQ(out[3], 21);
+  EXPECT_EQ(out[3], 121);
   be_->deallocate(out);
 }
 
