@@ -34,6 +34,10 @@ std::shared_ptr<void> keep_alive(py::object obj);
 // Stream argument: None = current stream, else a kiln.cuda.Stream.
 runtime::StreamHandle to_stream(py::handle obj);
 
+// Sets the Python error for a C++ exception, as the registered translator
+// does (for entry points that bypass pybind11's dispatcher).
+void set_python_error(std::exception_ptr p);
+
 void register_errors(py::module_& m);
 void register_ndarray(py::module_& m);
 void register_memory(py::module_& m);

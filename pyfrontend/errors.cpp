@@ -11,24 +11,53 @@
 
 namespace kiln::py_bind {
 
+namespace {
+PyObject* g_compile_exc = nullptr;
+PyObject* g_oom_exc = nullptr;
+PyObject* g_driver_exc = nullptr;
+}  // namespace
+
+void set_python_error(std::exception_ptr p) {
+  try {
+    std::rethrow_exception(p);
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (const py::builtin_exception& e) {
+    e.set_error();
+  } catch (const runtime::CompileError& e) {
+    PyErr_SetString(g_compile_exc, e.what());
+  } catch (const runtime::OutOfMemory& e) {
+    PyErr_SetString(g_oom_exc, e.what());
+  } catch (const runtime::InvalidArgument& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const runtime::Error& e) {
+    PyErr_SetString(g_driver_exc, e.what());
+  } catch (const std::invalid_argument& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::bad_alloc&) {
+    PyErr_SetString(PyExc_MemoryError, "out of host memory");
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    PyErr_SetString(PyExc_RuntimeError, "unknown C++ exception in kiln");
+  }
+}
+
 void register_errors(py::module_& m) {
   static py::exception<runtime::CompileError> compile_exc(m, "CompileException",
                                                           PyExc_RuntimeError);
   static py::exception<runtime::OutOfMemory> oom_exc(m, "OutOfMemoryError", PyExc_MemoryError);
   static py::exception<runtime::Error> driver_exc(m, "CUDADriverError", PyExc_RuntimeError);
+  g_compile_exc = compile_exc.ptr();
+  g_oom_exc = oom_exc.ptr();
+  g_driver_exc = driver_exc.ptr();
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const runtime::CompileError& e) {
-      py::set_error(compile_exc, e.what());
-    } catch (const runtime::OutOfMemory& e) {
-      py::set_error(oom_exc, e.what());
-    } catch (const runtime::InvalidArgument& e) {
-      py::set_error(PyExc_ValueError, e.what());
-    } catch (const runtime::Error& e) {
-      py::set_error(driver_exc, e.what());
-    } catch (const std::invalid_argument& e) {
-      py::set_error(PyExc_ValueError, e.what());
+    } catch (const runtime::Error&) {
+      set_python_error(std::current_exception());
+    } catch (const std::invalid_argument&) {
+      set_python_error(std::current_exception());
     }
   });
 }

@@ -347,6 +347,46 @@ class RawKernel {
   std::vector<LaunchPlan> plans_;
 };
 
+// Note [Launch fast path]: __call__ is a METH_FASTCALL C function rather than
+// a pybind11 binding; pybind11's generic dispatcher (overload resolution,
+// keyword matching) cost about a microsecond per launch.
+PyObject* raw_kernel_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  try {
+    if (nargs != 3)
+      throw py::type_error("RawKernel.__call__ takes (grid, block, args, *, shared_mem=0, stream=None), got " +
+                           std::to_string(nargs) + " positional arguments");
+    uint32_t shared_mem = 0;
+    py::handle stream = Py_None;
+    if (kwnames) {
+      Py_ssize_t nk = PyTuple_GET_SIZE(kwnames);
+      for (Py_ssize_t i = 0; i < nk; ++i) {
+        const char* key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+        PyObject* value = args[nargs + i];
+        if (key && std::strcmp(key, "shared_mem") == 0) {
+          long long v = to_index(value);
+          if (v < 0 || v > std::numeric_limits<uint32_t>::max())
+            throw py::value_error("shared_mem must be between 0 and 2**32 - 1 bytes, got " + std::to_string(v));
+          shared_mem = static_cast<uint32_t>(v);
+        } else if (key && std::strcmp(key, "stream") == 0) {
+          stream = value;
+        } else {
+          throw py::type_error(std::string("RawKernel.__call__ got an unexpected keyword argument '") +
+                               (key ? key : "?") + "'");
+        }
+      }
+    }
+    py::handle(self).cast<RawKernel&>().call(args[0], args[1], args[2], shared_mem, stream);
+    Py_RETURN_NONE;
+  } catch (...) {
+    set_python_error(std::current_exception());
+  }
+  return nullptr;
+}
+
+PyMethodDef g_raw_kernel_call_def = {"__call__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(raw_kernel_call)),
+                                     METH_FASTCALL | METH_KEYWORDS,
+                                     "kernel(grid, block, args, *, shared_mem=0, stream=None): launch"};
+
 std::vector<std::string> to_strings(py::handle seq, const char* what) {
   std::vector<std::string> out;
   if (seq.is_none()) return out;
@@ -383,8 +423,6 @@ void register_raw_kernel(py::module_& m) {
              return std::make_shared<RawKernel>(source_from_code(code, options, py::none(), name + ".cu"), name);
            }),
            py::arg("code"), py::arg("name"), py::arg("options") = py::tuple())
-      .def("__call__", &RawKernel::call, py::arg("grid"), py::arg("block"), py::arg("args"),
-           py::kw_only(), py::arg("shared_mem") = 0, py::arg("stream") = py::none())
       .def("compile", [](RawKernel& k) { k.plan(runtime::backend().current_device()); },
            "Compile and load now rather than at the first call.")
       .def("_launch_loop", [](RawKernel& k, py::handle args, int n) {
@@ -428,6 +466,13 @@ void register_raw_kernel(py::module_& m) {
         for (auto& p : k.plan(runtime::backend().current_device()).function.params) sizes.push_back(p.size);
         return sizes;
       });
+
+  {
+    py::object cls = m.attr("RawKernel");
+    PyObject* descr = PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(cls.ptr()), &g_raw_kernel_call_def);
+    if (!descr) throw py::error_already_set();
+    cls.attr("__call__") = py::reinterpret_steal<py::object>(descr);
+  }
 
   py::class_<KernelSource, std::shared_ptr<KernelSource>>(m, "_KernelSource");
 

@@ -250,3 +250,16 @@ extern "C" __global__ void hello(int n) {
     out = capfd.readouterr().out
     assert sorted(line for line in out.splitlines() if line.startswith("hello")) == [
         "hello from block %d of 3" % b for b in range(3)]
+
+
+def test_call_signature_errors():
+    k = kiln.RawKernel(MY_ADD, 'my_add')
+    x = kiln.zeros(5, dtype=kiln.float32)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'shared'"):
+        k((1,), (5,), (x, x, x), shared=4)
+    with pytest.raises(TypeError, match="got 2 positional arguments"):
+        k((1,), (5,))
+    with pytest.raises(ValueError, match="shared_mem must be between"):
+        k((1,), (5,), (x, x, x), shared_mem=-1)
+    k((1,), (5,), (x, x, x), shared_mem=0, stream=kiln.cuda.Stream.null)
+    assert x.get().tolist() == [0.0] * 5
