@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -147,6 +148,39 @@ TEST(Fiber, StacksMoveWithoutCopying) {
   std::vector<FiberStack> many;
   for (int i = 0; i < 8; ++i) many.emplace_back(64 * 1024);
   EXPECT_EQ(many[7].size(), 64u * 1024);
+}
+
+struct Alignment {
+  FiberContext main, fiber;
+  uintptr_t in_fiber = 99;
+};
+
+// The stack pointer modulo 16 inside a function: equal on every correctly
+// aligned stack, since the same prologue runs.
+__attribute__((noinline)) uintptr_t stack_phase() {
+#if defined(__x86_64__)
+  uintptr_t sp;
+  asm volatile("mov %%rsp, %0" : "=r"(sp));
+  return sp % 16;
+#else
+  alignas(16) volatile char buf[16];
+  buf[0] = 1;
+  return reinterpret_cast<uintptr_t>(&buf[0]) % 16;
+#endif
+}
+
+void alignment_entry(void* arg) {
+  auto* a = static_cast<Alignment*>(arg);
+  a->in_fiber = stack_phase();
+  fiber_jump(a->main);
+}
+
+TEST(Fiber, TheStackIsAlignedAsTheAbiRequires) {
+  FiberStack stack;
+  Alignment a;
+  fiber_prepare(a.fiber, stack, alignment_entry, &a);
+  fiber_switch(a.main, a.fiber);
+  EXPECT_EQ(a.in_fiber, stack_phase());
 }
 
 void overflow_entry(void* arg) {
