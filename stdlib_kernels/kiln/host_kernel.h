@@ -58,7 +58,10 @@ struct uint3 {
 struct dim3 {
   unsigned int x, y, z;
   constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  constexpr operator uint3() const { return uint3{x, y, z}; }
 };
+#include "kiln/host_vector_types.h"  // char1 ... double4, make_float2, ...
 #define threadIdx (reinterpret_cast<const uint3&>(kiln_host::tls_thread->thread_idx))
 #define blockIdx (reinterpret_cast<const uint3&>(kiln_host::tls_thread->block->block_idx))
 #define blockDim (reinterpret_cast<const uint3&>(kiln_host::tls_thread->block->block_dim))

@@ -297,6 +297,32 @@ extern "C" __global__ void k(int* out) {
   be_->deallocate(out);
 }
 
+TEST_F(HostBackendTest, VectorTypesAndDim3) {
+  ModuleHandle m = load(R"(
+extern "C" __global__ void k(const float4* in, float2* out, int* dims) {
+  float4 v = in[threadIdx.x];
+  out[threadIdx.x] = make_float2(v.x + v.y, v.z * v.w);
+  dim3 b = blockDim;
+  uint3 t = threadIdx;
+  if (t.x == 0) { dims[0] = b.x; dims[1] = b.y; dims[2] = (int)sizeof(double2) * 100 + (int)alignof(int4); }
+}
+)");
+  float* in = alloc<float>(8);
+  float* out = alloc<float>(4);
+  int* dims = alloc<int>(3);
+  for (int i = 0; i < 8; ++i) in[i] = static_cast<float>(i + 1);
+  void* args[] = {&in, &out, &dims};
+  be_->launch(be_->get_function(m, "k"), {1, 1, 1}, {2, 3, 1}, 0, nullptr, args);
+  EXPECT_EQ(out[0], 3.0f);   // 1 + 2
+  EXPECT_EQ(out[1], 12.0f);  // 3 * 4
+  EXPECT_EQ(out[2], 11.0f);  // 5 + 6
+  EXPECT_EQ(out[3], 56.0f);  // 7 * 8
+  EXPECT_EQ(dims[0], 2);
+  EXPECT_EQ(dims[1], 3);
+  EXPECT_EQ(dims[2], 1616);
+  for (void* p : {(void*)in, (void*)out, (void*)dims}) be_->deallocate(p);
+}
+
 TEST_F(HostBackendTest, SyncthreadsCountAndExitedThreadsCountAsArrived) {
   ModuleHandle m = load(R"(
 extern "C" __global__ void k(int* out) {
