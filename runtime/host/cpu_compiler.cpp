@@ -201,7 +201,9 @@ std::string host_module_source(const CompileRequest& request) {
     ++count;
   }
   for (const auto& expr : request.name_expressions) {
-    trailer << "  kiln_host::make_entry(" << c_string_literal(expr) << ", &" << expr << "),\n";
+    // "f<float>" and "&f<float>" name the same kernel.
+    std::string target = expr.size() > 1 && expr[0] == '&' ? expr.substr(1) : expr;
+    trailer << "  kiln_host::make_entry(" << c_string_literal(expr) << ", &" << target << "),\n";
     ++count;
   }
   if (count == 0) trailer << "  kiln_host::KernelEntry{nullptr, nullptr, nullptr, 0, nullptr, nullptr},\n";

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cstdint>
 #include <type_traits>
@@ -391,7 +392,15 @@ inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
 }
 template <class T>
 inline T __ldg(const T* p) { return *p; }
+#if defined(__x86_64__) || defined(__i386__)
 inline long long clock64() { return static_cast<long long>(__builtin_ia32_rdtsc()); }
+#else
+inline long long clock64() {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec;
+}
+#endif
 inline void __nanosleep(unsigned) {}
 
 #include "kiln/host_math.h"  // the rest of the math and integer intrinsics

@@ -536,8 +536,9 @@ __global__ void scale(T* x, T by) {
 template <typename T>
 __global__ void twice(T* x) { x[threadIdx.x] *= 2; }
 )",
-                        {"ns::scale<float, 3>", "twice<int>", "ns::scale<int, 1>"});
-  ASSERT_EQ(compiled_.lowered_names.size(), 3u);
+                        {"ns::scale<float, 3>", "twice<int>", "ns::scale<int, 1>", "&twice<float>"});
+  ASSERT_EQ(compiled_.lowered_names.size(), 4u);
+  EXPECT_NO_THROW(be_->get_function(m, compiled_.lowered_names[3].second));
   EXPECT_EQ(compiled_.lowered_names[0].first, "ns::scale<float, 3>");
   EXPECT_EQ(compiled_.lowered_names[1].first, "twice<int>");
   float* xf = alloc<float>(4);
