@@ -429,6 +429,15 @@ extern "C" __attribute__((used, visibility("default"))) void __assert_fail(
 
 // ---- kernel registration (the backend appends a table of these) ----
 namespace kiln_host {
+// What param_info reports for a class type: kUnknown unless a header
+// specialises this, e.g. kiln's complex and half types:
+//   template <> struct param_kind<complex<float>> { static constexpr unsigned char value = kComplex; };
+// (the kernel table is generated after the user's source, so any header the
+// source includes can do this).
+template <class T>
+struct param_kind {
+  static constexpr unsigned char value = kUnknown;
+};
 template <class T>
 constexpr unsigned char kind_of() {
   using U = std::remove_cv_t<std::remove_reference_t<T>>;
@@ -437,7 +446,7 @@ constexpr unsigned char kind_of() {
   else if constexpr (std::is_floating_point_v<U>) return kFloat;
   else if constexpr (std::is_integral_v<U> && std::is_signed_v<U>) return kSigned;
   else if constexpr (std::is_integral_v<U>) return kUnsigned;
-  else return kUnknown;
+  else return param_kind<U>::value;
 }
 template <class... A>
 struct Signature {

@@ -576,7 +576,16 @@ __global__ void in_namespace(int* p) { p[0] = 11; }
 } }
 __global__ void overloaded(int* p) {}
 __global__ void overloaded(float* p) {}
+struct my_complex { float re, im; };
+template <> struct kiln_host::param_kind<my_complex> { static constexpr unsigned char value = kiln_host::kComplex; };
+extern "C" __global__ void takes_complex(my_complex z, float2 v) {}
 )");
+  std::vector<ParamInfo> pc = be_->param_info(be_->get_function(m, "takes_complex"));
+  ASSERT_EQ(pc.size(), 2u);
+  EXPECT_EQ(pc[0].kind, ParamKind::Complex);
+  EXPECT_EQ(pc[0].size, 8u);
+  EXPECT_EQ(pc[1].kind, ParamKind::Unknown);
+  EXPECT_EQ(pc[1].size, 8u);
   std::vector<ParamInfo> p = be_->param_info(be_->get_function(m, "sig"));
   ASSERT_EQ(p.size(), 11u);
   auto expect = [&](size_t i, ParamKind kind, uint32_t size) {
