@@ -1,6 +1,6 @@
 // The host backend: runs the CUDA C++ that every other backend runs, on the
 // CPU. Source is compiled by the system C++ compiler ($KILN_HOST_CXX, else
-// $CXX, else c++) against stdlib_kernels/kiln/host_prelude.h into a shared
+// $CXX, else c++) against stdlib_kernels/kiln/host_kernel.h into a shared
 // object; a launch runs each block's threads as fibers on a pool of worker
 // threads, so __syncthreads, warp shuffles and shared memory are real.
 #pragma once
