@@ -57,8 +57,6 @@ void register_ndarray(py::module_& m) {
                              [](const NDArray& a) { return MemoryPointer{a.memory(), a.offset()}; })
       .def_property_readonly("_c_contiguous", &NDArray::c_contiguous)
       .def_property_readonly("_f_contiguous", &NDArray::f_contiguous)
-      .def("get", &to_numpy, py::arg("stream") = py::none(), py::arg("order") = "C",
-           "Copy to a new NumPy array (blocking).")
       .def(
           "reshape",
           [](const NDArray& a, py::args shape) {

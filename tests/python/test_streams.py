@@ -92,3 +92,15 @@ def test_device_basics():
     assert 0 < free <= total
     with pytest.raises(ValueError, match="does not exist"):
         kiln.cuda.Device(count)
+
+
+def test_current_stream_is_per_thread():
+    import threading
+    s = kiln.cuda.Stream(non_blocking=True)
+    seen = []
+    with s:
+        t = threading.Thread(target=lambda: seen.append(kiln.cuda.get_current_stream()))
+        t.start()
+        t.join()
+        assert kiln.cuda.get_current_stream() == s
+    assert seen == [kiln.cuda.Stream.null]

@@ -1,4 +1,6 @@
 """kiln.cuda.Stream and kiln.cuda.Event."""
+import threading
+
 from kiln import _core
 
 
@@ -8,7 +10,7 @@ class Stream:
 
     null = None  # set below
 
-    def __init__(self, null=False, non_blocking=False, ptr=None):
+    def __init__(self, null=False, non_blocking=False):
         self._impl = _core.Stream(null, non_blocking)
         self.non_blocking = non_blocking
 
@@ -43,18 +45,18 @@ class Stream:
     def use(self):
         """Make this stream current for this thread (outside a with block)."""
         self._impl._use()
-        _current[0] = self
+        _state.current = self
         return self
 
     def __enter__(self):
+        _state.stack.append(_current())
         self._impl._push()
-        _stack.append(_current[0])
-        _current[0] = self
+        _state.current = self
         return self
 
     def __exit__(self, *exc):
         self._impl._pop()
-        _current[0] = _stack.pop()
+        _state.current = _state.stack.pop()
         return False
 
     def __eq__(self, other):
@@ -69,16 +71,28 @@ class Stream:
 
 
 Stream.null = Stream(null=True)
-_current = [Stream.null]
-_stack = []
+
+
+class _ThreadState(threading.local):
+    """This thread's current stream object and the ones `with` blocks replaced
+    (the C++ side keeps the handles, per thread too)."""
+
+    def __init__(self):
+        self.current = Stream.null
+        self.stack = []
+
+
+_state = _ThreadState()
+
+
+def _current():
+    current = _state.current
+    return current if current.ptr == _core._current_stream_ptr() else Stream.null
 
 
 def get_current_stream():
     """The stream work goes to on this thread (Stream.null unless changed)."""
-    current = _current[0]
-    if current.ptr != _core._current_stream_ptr():
-        return Stream.null
-    return current
+    return _current()
 
 
 class Event:
