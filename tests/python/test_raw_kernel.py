@@ -197,7 +197,9 @@ def test_compile_error_shows_the_offending_line():
     with pytest.raises(kiln.cuda.compiler.CompileException) as info:
         kiln.RawKernel(bad, 'broken').compile()
     assert isinstance(info.value, RuntimeError)
-    assert "undefined_name" in str(info.value)
+    message = str(info.value)
+    assert "broken.cu" in message and ("(2)" in message or ":2:" in message)  # file and line
+    assert "y[0] = undefined_name + 1;" in message                            # the source line
 
 
 def test_unknown_kernel_name_lists_the_module_kernels():

@@ -106,6 +106,21 @@ def test_module_from_path(tmp_path):
     numpy.testing.assert_array_equal(y.get(), 2 * numpy.arange(25, dtype=numpy.float32).reshape(5, 5))
 
 
+def test_module_from_ptx_path(tmp_path):
+    path = tmp_path / "my_add.ptx"
+    if kiln._core._nvrtc_available()[0]:
+        path.write_bytes(kiln._core._nvrtc_compile(SEED_CODE, [], [], "compute_90"))
+    else:
+        path.write_text(".version 8.0\n.target sm_90\n")
+    mod = kiln.RawModule(path=str(path))
+    if kiln.get_backend() == "cuda":   # the driver JIT-compiles the PTX
+        y = run_my_add(mod.get_function("my_add"))
+        numpy.testing.assert_array_equal(y.get(), 2 * numpy.arange(25, dtype=numpy.float32).reshape(5, 5))
+    else:                              # the host backend loads shared objects only
+        with pytest.raises(RuntimeError, match="not a shared object built for the host backend"):
+            mod.get_function("my_add")
+
+
 def test_missing_path_raises():
     with pytest.raises((OSError, RuntimeError), match="nope.cubin"):
         kiln.RawModule(path="/nonexistent/nope.cubin").get_function("my_add")
