@@ -1,5 +1,7 @@
 #include "arraycore/transfer.h"
 
+#include "arraycore/copy.h"
+
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -35,9 +37,15 @@ void copy_to_host(const NDArray& src, void* dst, runtime::StreamHandle stream) {
     be.synchronize_stream(stream);
     return;
   }
-  // Note [Strided download]: fetch the byte span the view touches, then gather
-  // on the host. Correct for every layout; a device-side copy kernel that packs
-  // first arrives with the ndarray's copy engine.
+  // Note [Strided download]: pack on the device with the copy kernel, then
+  // download the packed bytes. For dtypes the copy kernel does not convert yet,
+  // fetch the byte span the view touches and gather on the host.
+  if (copy_supported(src.dtype(), src.dtype())) {
+    NDArray packed = astype(src, src.dtype(), Order::C);
+    be.copy_async(dst, packed.data(), nbytes, runtime::CopyKind::DeviceToHost, stream);
+    be.synchronize_stream(stream);
+    return;
+  }
   auto [low, high] = byte_extent(src.shape(), src.strides(), src.itemsize());
   std::vector<char> staging(static_cast<size_t>(high - low));
   be.copy_async(staging.data(), static_cast<const char*>(src.data()) + low, staging.size(),

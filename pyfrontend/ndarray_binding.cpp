@@ -2,6 +2,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include "arraycore/copy.h"
 #include "arraycore/creation.h"
 #include "arraycore/transfer.h"
 #include "pyfrontend/bindings.h"
@@ -12,6 +13,17 @@ namespace kiln::py_bind {
 namespace {
 
 using arraycore::NDArray;
+
+void require_copy_supported(arraycore::DType from, arraycore::DType to) {
+  if (!arraycore::copy_supported(from, to)) {
+    std::string msg = "astype between " + std::string(arraycore::dtype_info(from).name) + " and " +
+                      std::string(arraycore::dtype_info(to).name) +
+                      " is not implemented yet (float16 and complex conversions arrive with "
+                      "kiln's half and complex device headers)";
+    PyErr_SetString(PyExc_NotImplementedError, msg.c_str());
+    throw py::error_already_set();
+  }
+}
 
 py::array to_numpy(const NDArray& a, py::handle stream, py::handle order) {
   arraycore::Order o = to_order(order);
@@ -63,6 +75,45 @@ void register_ndarray(py::module_& m) {
             if (shape.size() == 1) return a.reshape(to_shape(shape[0]));
             return a.reshape(to_shape(shape));
           })
+      .def("astype",
+           [](py::object self, py::handle dtype, py::handle order, py::handle casting, bool copy) -> py::object {
+             const NDArray& a = self.cast<const NDArray&>();
+             arraycore::DType d = to_dtype(dtype);
+             std::string o = order.is_none() ? "K" : std::string(py::str(order));
+             if (!casting.is_none() && std::string(py::str(casting)) != "unsafe") {
+               bool ok = py::module_::import("numpy")
+                             .attr("can_cast")(to_numpy_dtype(a.dtype()), to_numpy_dtype(d), casting)
+                             .cast<bool>();
+               if (!ok)
+                 throw py::type_error("Cannot cast array data from " +
+                                      std::string(py::str(py::repr(to_numpy_dtype(a.dtype())))) + " to " +
+                                      std::string(py::str(py::repr(to_numpy_dtype(d)))) +
+                                      " according to the rule '" + std::string(py::str(casting)) + "'");
+             }
+             arraycore::Order target = (o == "F" || (o != "C" && a.f_contiguous() && !a.c_contiguous()))
+                                           ? arraycore::Order::F
+                                           : arraycore::Order::C;
+             if (o != "C" && o != "F" && o != "A" && o != "K")
+               throw py::value_error("order must be one of 'C', 'F', 'A', or 'K' (got '" + o + "')");
+             if (!copy && d == a.dtype() &&
+                 ((target == arraycore::Order::C && a.c_contiguous()) ||
+                  (target == arraycore::Order::F && a.f_contiguous())))
+               return self;
+             require_copy_supported(a.dtype(), d);
+             return py::cast(arraycore::astype(a, d, target));
+           },
+           py::arg("dtype"), py::arg("order") = "K", py::arg("casting") = py::none(), py::arg("copy") = true,
+           "A copy converted to dtype (NumPy's casting rules for casting=; default unsafe).")
+      .def("copy",
+           [](const NDArray& a, py::handle order) {
+             std::string o = order.is_none() ? "C" : std::string(py::str(order));
+             arraycore::Order target = (o == "F" || ((o == "A" || o == "K") && a.f_contiguous() && !a.c_contiguous()))
+                                           ? arraycore::Order::F
+                                           : arraycore::Order::C;
+             require_copy_supported(a.dtype(), a.dtype());
+             return arraycore::astype(a, a.dtype(), target);
+           },
+           py::arg("order") = "C")
       .def("__len__",
            [](const NDArray& a) {
              if (a.ndim() == 0) throw py::type_error("len() of unsized object");
@@ -86,6 +137,19 @@ void register_ndarray(py::module_& m) {
   m.def("zeros", [](py::handle shape, py::handle dtype, py::handle order) {
     return NDArray::zeros(to_shape(shape), to_dtype(dtype), to_order(order));
   }, py::arg("shape"), py::arg("dtype") = py::none(), py::arg("order") = "C");
+  m.def("_as_strided", [](const NDArray& a, py::handle shape, py::handle strides, int64_t offset_bytes) {
+    // A view of a's memory (tests build strided and negative-stride views with
+    // it until basic indexing lands). Bounds are checked against the memory.
+    arraycore::Shape sh = to_shape(shape);
+    arraycore::Strides st = to_shape(strides);
+    if (sh.size() != st.size()) throw py::value_error("shape and strides differ in length");
+    int64_t offset = a.offset() + offset_bytes;
+    auto [low, high] = arraycore::byte_extent(sh, st, a.itemsize());
+    if (arraycore::shape_size(sh) > 0 &&
+        (offset + low < 0 || offset + high > static_cast<int64_t>(a.memory()->nbytes())))
+      throw py::value_error("the view reaches outside the array's memory");
+    return NDArray(a.memory(), a.dtype(), sh, st, offset);
+  });
   m.def("_from_numpy", &from_numpy, py::arg("obj"), py::arg("dtype") = py::none());
   m.def("_to_numpy", &to_numpy, py::arg("a"), py::arg("stream") = py::none(),
         py::arg("order") = "C");

@@ -9,7 +9,7 @@ from kiln import _loader
 from kiln import _core
 
 from kiln._core import ndarray, RawKernel, get_backend
-from kiln._creation import empty, zeros, arange, asarray, array, asnumpy
+from kiln._creation import empty, zeros, arange, asarray, array, asnumpy, ascontiguousarray
 from kiln._raw_module import RawModule
 from kiln import cuda
 from kiln.cuda.memory import MemoryPool, PinnedMemoryPool

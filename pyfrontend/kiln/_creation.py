@@ -13,7 +13,7 @@ def asarray(a, dtype=None, order=None):
     if isinstance(a, ndarray):
         if dtype is None or numpy.dtype(dtype) == a.dtype:
             return a
-        raise NotImplementedError("asarray with a dtype change of a kiln array needs astype")
+        return a.astype(dtype)
     out = _core._from_numpy(a, dtype)
     if order in ("F", "f") and out.ndim > 1:
         raise NotImplementedError("Fortran-ordered uploads arrive with the ndarray copy kernel")
@@ -58,3 +58,15 @@ def arange(start, stop=None, step=1, dtype=None):
     if dtype.kind in "iu" and integral:
         return _core._arange_int(operator.index(start), operator.index(step), n, dtype)
     return _core._arange_float(float(start), float(step), n, dtype)
+
+
+def ascontiguousarray(a, dtype=None):
+    """A C-contiguous array (ndim >= 1) with a's values; a itself when it already is one."""
+    if not isinstance(a, ndarray):
+        return _core._from_numpy(numpy.ascontiguousarray(a), dtype)
+    if a.ndim == 0:
+        a = a.reshape(1)
+    target = a.dtype if dtype is None else numpy.dtype(dtype)
+    if a._c_contiguous and target == a.dtype:
+        return a
+    return a.astype(target, order="C")
