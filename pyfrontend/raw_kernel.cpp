@@ -48,30 +48,13 @@ struct KernelSource {
     if (!slot) {
       if (request) {
         slot = runtime::load_module_cached(*request, device);
-        record_source(*request);  // compiled fine here: NVRTC must agree
       } else {
         slot = runtime::load_module_file(path, device);
       }
     }
     return slot;
   }
-
-  // Every source compiled in this process, when recording is on (the test
-  // suite compiles each one again with NVRTC for sm_90).
-  static void record_source(const runtime::CompileRequest& request);
 };
-
-bool g_record_sources = false;
-std::vector<runtime::CompileRequest> g_recorded_sources;
-
-void KernelSource::record_source(const runtime::CompileRequest& request) {
-  if (!g_record_sources) return;
-  for (const auto& r : g_recorded_sources)
-    if (r.source == request.source && r.options == request.options &&
-        r.name_expressions == request.name_expressions)
-      return;
-  g_recorded_sources.push_back(request);
-}
 
 struct LaunchPlan {
   runtime::KernelFunction function;
@@ -503,10 +486,10 @@ void register_raw_kernel(py::module_& m) {
     d["directory"] = runtime::kernel_cache().directory();
     return d;
   });
-  m.def("_record_sources", [](bool on) { g_record_sources = on; });
+  m.def("_record_sources", [](bool on) { runtime::set_record_compiled_sources(on); });
   m.def("_recorded_sources", [] {
     py::list out;
-    for (const auto& r : g_recorded_sources)
+    for (const auto& r : runtime::recorded_compiled_sources())
       out.append(py::make_tuple(r.source, r.options, r.name_expressions));
     return out;
   });

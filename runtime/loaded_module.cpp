@@ -58,6 +58,32 @@ KernelFunction LoadedModule::function(const std::string& name) const {
   return f;
 }
 
+namespace {
+std::mutex g_record_mutex;
+bool g_record = false;
+std::vector<CompileRequest>* g_recorded = new std::vector<CompileRequest>();
+
+void record(const CompileRequest& request) {
+  std::lock_guard<std::mutex> lock(g_record_mutex);
+  if (!g_record) return;
+  for (const auto& r : *g_recorded)
+    if (r.source == request.source && r.options == request.options &&
+        r.name_expressions == request.name_expressions)
+      return;
+  g_recorded->push_back(request);
+}
+}  // namespace
+
+void set_record_compiled_sources(bool on) {
+  std::lock_guard<std::mutex> lock(g_record_mutex);
+  g_record = on;
+}
+
+std::vector<CompileRequest> recorded_compiled_sources() {
+  std::lock_guard<std::mutex> lock(g_record_mutex);
+  return *g_recorded;
+}
+
 std::shared_ptr<LoadedModule> load_module_cached(const CompileRequest& request, int device) {
   static std::mutex mutex;
   static auto* loaded = new std::map<std::pair<std::string, int>, std::shared_ptr<LoadedModule>>();
@@ -71,6 +97,7 @@ std::shared_ptr<LoadedModule> load_module_cached(const CompileRequest& request, 
   }
   auto compiled = kernel_cache().get_or_compile(request, be, arch);
   auto module = std::make_shared<LoadedModule>(compiled, scan_kernels(request.source), device);
+  record(request);  // compiled and loaded here: NVRTC must agree
   std::lock_guard<std::mutex> lock(mutex);
   auto [it, inserted] = loaded->emplace(std::make_pair(key, device), module);
   return it->second;

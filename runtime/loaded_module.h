@@ -51,6 +51,12 @@ class LoadedModule {
 // Compiles (through kernel_cache) and loads on `device`, once per key and device.
 std::shared_ptr<LoadedModule> load_module_cached(const CompileRequest& request, int device);
 
+// When on, every request that load_module_cached compiled successfully is
+// remembered (once), so a test can compile each again for another target
+// (CI compiles them all with NVRTC for sm_90).
+void set_record_compiled_sources(bool on);
+std::vector<CompileRequest> recorded_compiled_sources();
+
 // Loads a binary from disk (RawModule(path=...)) on `device`; `source` may be
 // empty, otherwise it supplies parameter kinds.
 std::shared_ptr<LoadedModule> load_module_file(const std::string& path, int device);
