@@ -43,5 +43,6 @@ void register_ndarray(py::module_& m);
 void register_memory(py::module_& m);
 void register_cuda(py::module_& m);
 void register_raw_kernel(py::module_& m);
+void register_promotion(py::module_& m);
 
 }  // namespace kiln::py_bind

@@ -8,7 +8,7 @@ import numpy as _numpy
 from kiln import _loader
 from kiln import _core
 
-from kiln._core import ndarray, RawKernel, get_backend
+from kiln._core import ndarray, RawKernel, get_backend, promote_types, can_cast, result_type
 from kiln._creation import empty, zeros, arange, asarray, array, asnumpy, ascontiguousarray
 from kiln._raw_module import RawModule
 from kiln import cuda

@@ -1,0 +1,166 @@
+#include "arraycore/promotion.h"
+
+#include <array>
+#include <stdexcept>
+
+namespace kiln::arraycore {
+namespace {
+
+// Note [Promotion as data]
+// NumPy's promotion table is not arbitrary: promote_types(a, b) is the first
+// dtype, in the order below, that both a and b cast to *safely*. So kiln
+// keeps one small rule (safe casting as a kind + size lattice, safe_cast
+// below) and generates the 14x14 table from it at compile time, instead of
+// spelling 196 entries by hand. Python tests compare every entry, and every
+// can_cast, with NumPy itself.
+//
+// The order puts kinds first (bool < integers < floats < complex) and sizes
+// next, signed before unsigned at equal size: int8 + uint8 finds int16 before
+// float16, uint8 + int16 finds int16.
+constexpr std::array<DType, kNumDTypes> kPromotionOrder = {
+    DType::Bool,    DType::Int8,    DType::UInt8,   DType::Int16,     DType::UInt16,
+    DType::Int32,   DType::UInt32,  DType::Int64,   DType::UInt64,    DType::Float16,
+    DType::Float32, DType::Float64, DType::Complex64, DType::Complex128,
+};
+
+enum class Kind { Bool, UInt, Int, Float, Complex };  // same_kind order: b < u < i < f < c
+
+struct Traits {
+  Kind kind;
+  int size;  // bytes of one real component (complex64 -> 4)
+};
+
+constexpr Traits traits(DType d) {
+  switch (d) {
+    case DType::Bool: return {Kind::Bool, 1};
+    case DType::Int8: return {Kind::Int, 1};
+    case DType::Int16: return {Kind::Int, 2};
+    case DType::Int32: return {Kind::Int, 4};
+    case DType::Int64: return {Kind::Int, 8};
+    case DType::UInt8: return {Kind::UInt, 1};
+    case DType::UInt16: return {Kind::UInt, 2};
+    case DType::UInt32: return {Kind::UInt, 4};
+    case DType::UInt64: return {Kind::UInt, 8};
+    case DType::Float16: return {Kind::Float, 2};
+    case DType::Float32: return {Kind::Float, 4};
+    case DType::Float64: return {Kind::Float, 8};
+    case DType::Complex64: return {Kind::Complex, 4};
+    case DType::Complex128: return {Kind::Complex, 8};
+  }
+  return {Kind::Bool, 1};
+}
+
+constexpr bool is_integer(Kind k) { return k == Kind::Int || k == Kind::UInt; }
+constexpr bool is_inexact(Kind k) { return k == Kind::Float || k == Kind::Complex; }
+
+// Widest integer (bytes) a float of `component` bytes holds safely. The
+// mantissa decides (half: 11 bits, float: 24) except for double, which NumPy
+// declares safe for 64-bit integers too.
+constexpr int widest_safe_int(int component) { return component == 2 ? 1 : component == 4 ? 2 : 8; }
+
+constexpr bool safe_cast(DType from, DType to) {
+  const Traits f = traits(from), t = traits(to);
+  if (from == to || f.kind == Kind::Bool) return true;
+  switch (t.kind) {
+    case Kind::Bool: return false;
+    case Kind::UInt: return f.kind == Kind::UInt && f.size <= t.size;
+    case Kind::Int:
+      return (f.kind == Kind::Int && f.size <= t.size) || (f.kind == Kind::UInt && f.size < t.size);
+    case Kind::Float:
+    case Kind::Complex:
+      if (is_integer(f.kind)) return f.size <= widest_safe_int(t.size);
+      if (f.kind == Kind::Complex && t.kind == Kind::Float) return false;
+      return f.size <= t.size;
+  }
+  return false;
+}
+
+using Table = std::array<std::array<DType, kNumDTypes>, kNumDTypes>;
+
+constexpr Table make_promotion_table() {
+  Table table{};
+  for (int i = 0; i < kNumDTypes; ++i) {
+    for (int j = 0; j < kNumDTypes; ++j) {
+      const auto a = static_cast<DType>(i), b = static_cast<DType>(j);
+      table[i][j] = DType::Complex128;  // every dtype casts safely to it
+      for (DType c : kPromotionOrder) {
+        if (safe_cast(a, c) && safe_cast(b, c)) {
+          table[i][j] = c;
+          break;
+        }
+      }
+    }
+  }
+  return table;
+}
+
+constexpr Table kPromotionTable = make_promotion_table();
+
+// Spot checks of the generated table, so a broken rule fails the build.
+static_assert(kPromotionTable[int(DType::Int64)][int(DType::UInt64)] == DType::Float64);
+static_assert(kPromotionTable[int(DType::Int8)][int(DType::UInt8)] == DType::Int16);
+static_assert(kPromotionTable[int(DType::Float16)][int(DType::Int16)] == DType::Float32);
+static_assert(kPromotionTable[int(DType::Bool)][int(DType::Int8)] == DType::Int8);
+static_assert(kPromotionTable[int(DType::Complex64)][int(DType::Float64)] == DType::Complex128);
+
+}  // namespace
+
+DType promote_types(DType a, DType b) {
+  return kPromotionTable[static_cast<size_t>(a)][static_cast<size_t>(b)];
+}
+
+bool can_cast(DType from, DType to, Casting casting) {
+  switch (casting) {
+    case Casting::No:
+    case Casting::Equiv: return from == to;  // kiln arrays are native byte order
+    case Casting::Safe: return safe_cast(from, to);
+    case Casting::SameKind: return safe_cast(from, to) || traits(from).kind <= traits(to).kind;
+    case Casting::Unsafe: return true;
+  }
+  return false;
+}
+
+DType default_dtype(WeakScalar kind) {
+  switch (kind) {
+    case WeakScalar::Bool: return DType::Bool;
+    case WeakScalar::Int: return DType::Int64;
+    case WeakScalar::Float: return DType::Float64;
+    case WeakScalar::Complex: return DType::Complex128;
+    case WeakScalar::None_: break;
+  }
+  throw std::invalid_argument("default_dtype: not a Python scalar kind");
+}
+
+// Note [Weak scalars]
+// NEP 50: Python scalars first combine among themselves (the highest kind
+// wins: True, 1, 1.0 -> a float), then meet the strong dtype D:
+//   - kind no higher than D's: D (int8 + 1 -> int8, float16 + 1.0 -> float16;
+//     a Python bool is no higher than any dtype);
+//   - complex with a float D: the complex of D's precision (float32 + 1j -> complex64);
+//   - otherwise the scalar's default dtype (int8 + 1.0 -> float64, bool + 1 -> int64,
+//     uint8 + 1j -> complex128).
+// Whether the value fits D (uint8 + 300) is checked where the value is known.
+DType result_type(std::span<const DType> dtypes, std::span<const WeakScalar> weak) {
+  WeakScalar top = WeakScalar::None_;
+  for (WeakScalar w : weak)
+    if (w > top) top = w;
+  if (dtypes.empty()) {
+    if (top == WeakScalar::None_) throw std::invalid_argument("at least one array or dtype is required");
+    return default_dtype(top);
+  }
+  DType strong = dtypes[0];
+  for (DType d : dtypes.subspan(1)) strong = promote_types(strong, d);
+  const Kind k = traits(strong).kind;
+  switch (top) {
+    case WeakScalar::None_:
+    case WeakScalar::Bool: return strong;
+    case WeakScalar::Int: return k == Kind::Bool ? DType::Int64 : strong;
+    case WeakScalar::Float: return is_inexact(k) ? strong : DType::Float64;
+    case WeakScalar::Complex:
+      if (k == Kind::Float) return promote_types(strong, DType::Complex64);
+      return k == Kind::Complex ? strong : DType::Complex128;
+  }
+  return strong;
+}
+
+}  // namespace kiln::arraycore

@@ -1,0 +1,93 @@
+// kiln._core.promote_types / can_cast / result_type: argument conversion only;
+// the rules live in arraycore/promotion.cpp.
+#include <vector>
+
+#include "arraycore/promotion.h"
+#include "pyfrontend/bindings.h"
+
+namespace kiln::py_bind {
+namespace {
+
+using arraycore::Casting;
+using arraycore::DType;
+using arraycore::WeakScalar;
+
+// Python bool/int/float/complex -> their weak kind; anything else -> None_.
+// NumPy scalars come first: numpy.float64 subclasses float but is strong.
+WeakScalar weak_kind(py::handle obj) {
+  PyObject* p = obj.ptr();
+  if (PyBool_Check(p)) return WeakScalar::Bool;
+  if (PyLong_Check(p)) return WeakScalar::Int;
+  if (PyFloat_Check(p)) return WeakScalar::Float;
+  if (PyComplex_Check(p)) return WeakScalar::Complex;
+  return WeakScalar::None_;
+}
+
+bool has_dtype_attr(py::handle obj) {
+  // A type object (numpy.float32) has a `dtype` descriptor too; it is a dtype spec.
+  return !PyType_Check(obj.ptr()) && py::hasattr(obj, "dtype");
+}
+
+// An array (kiln or NumPy), NumPy scalar, or anything numpy.dtype() takes -> DType.
+DType strong_dtype(py::handle obj) {
+  return has_dtype_attr(obj) ? to_dtype(obj.attr("dtype")) : to_dtype(obj);
+}
+
+Casting to_casting(py::handle obj) {
+  if (py::isinstance<py::str>(obj)) {
+    std::string s = py::str(obj);
+    if (s == "no") return Casting::No;
+    if (s == "equiv") return Casting::Equiv;
+    if (s == "safe") return Casting::Safe;
+    if (s == "same_kind") return Casting::SameKind;
+    if (s == "unsafe") return Casting::Unsafe;
+  }
+  throw py::value_error("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got " +
+                        std::string(py::str(py::repr(obj))) + ")");
+}
+
+}  // namespace
+
+void register_promotion(py::module_& m) {
+  m.def(
+      "promote_types",
+      [](py::handle a, py::handle b) {
+        return to_numpy_dtype(arraycore::promote_types(to_dtype(a), to_dtype(b)));
+      },
+      py::arg("type1"), py::arg("type2"),
+      "numpy.promote_types: the smallest dtype both type1 and type2 cast to safely.");
+
+  m.def(
+      "can_cast",
+      [](py::handle from, py::handle to, py::handle casting) {
+        if (!has_dtype_attr(from) && weak_kind(from) != WeakScalar::None_) {
+          throw py::type_error(
+              "can_cast() does not support Python ints, floats, and complex because the result "
+              "used to depend on the value (NEP 50); pass a dtype or an array");
+        }
+        Casting c = to_casting(casting);
+        return arraycore::can_cast(strong_dtype(from), to_dtype(to), c);
+      },
+      py::arg("from_"), py::arg("to"), py::arg("casting") = "safe",
+      "numpy.can_cast for dtypes and arrays (by dtype; Python scalars are refused, as in NumPy 2).");
+
+  m.def(
+      "result_type",
+      [](py::args args) {
+        std::vector<DType> dtypes;
+        std::vector<WeakScalar> weak;
+        for (py::handle arg : args) {
+          WeakScalar w = has_dtype_attr(arg) ? WeakScalar::None_ : weak_kind(arg);
+          if (w != WeakScalar::None_) {
+            weak.push_back(w);
+          } else {
+            dtypes.push_back(strong_dtype(arg));
+          }
+        }
+        return to_numpy_dtype(arraycore::result_type(dtypes, weak));
+      },
+      "numpy.result_type under NEP 50: arrays, dtypes and NumPy scalars are strong; Python "
+      "bool/int/float/complex are weak and keep the arrays' dtype where their kind allows.");
+}
+
+}  // namespace kiln::py_bind

@@ -1,0 +1,135 @@
+// arraycore/promotion: spot checks against NumPy 2's documented behaviour.
+// The full 14x14 tables are compared with NumPy itself in
+// tests/python/test_promotion.py.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "arraycore/promotion.h"
+
+namespace kiln::arraycore {
+namespace {
+
+std::vector<DType> all_dtypes() {
+  std::vector<DType> all;
+  for (int i = 0; i < kNumDTypes; ++i) all.push_back(static_cast<DType>(i));
+  return all;
+}
+
+bool is_int(DType d) {
+  char k = dtype_info(d).kind;
+  return k == 'i' || k == 'u';
+}
+
+TEST(Promotion, TrickyPairs) {
+  EXPECT_EQ(promote_types(DType::Int64, DType::UInt64), DType::Float64);
+  EXPECT_EQ(promote_types(DType::Int8, DType::UInt8), DType::Int16);
+  EXPECT_EQ(promote_types(DType::UInt8, DType::Int16), DType::Int16);
+  EXPECT_EQ(promote_types(DType::Int32, DType::UInt32), DType::Int64);
+  EXPECT_EQ(promote_types(DType::Float16, DType::Int16), DType::Float32);
+  EXPECT_EQ(promote_types(DType::Float16, DType::UInt8), DType::Float16);
+  EXPECT_EQ(promote_types(DType::Float32, DType::Int32), DType::Float64);
+  EXPECT_EQ(promote_types(DType::Bool, DType::Int8), DType::Int8);
+  EXPECT_EQ(promote_types(DType::Bool, DType::Bool), DType::Bool);
+  EXPECT_EQ(promote_types(DType::Complex64, DType::Float64), DType::Complex128);
+  EXPECT_EQ(promote_types(DType::Complex64, DType::Int16), DType::Complex64);
+  EXPECT_EQ(promote_types(DType::Complex64, DType::Int32), DType::Complex128);
+}
+
+TEST(Promotion, SameDtypeIsIdentity) {
+  for (DType d : all_dtypes()) EXPECT_EQ(promote_types(d, d), d) << dtype_info(d).name;
+}
+
+TEST(Promotion, Commutative) {
+  for (DType a : all_dtypes())
+    for (DType b : all_dtypes())
+      EXPECT_EQ(promote_types(a, b), promote_types(b, a)) << dtype_info(a).name << " " << dtype_info(b).name;
+}
+
+// NumPy's promote_types is associative except on triples that mix signed and
+// unsigned integers with a float or complex, e.g. (int8, uint8, float16):
+// float32 one way, float16 the other. kiln matches NumPy there too (the
+// Python tests compare the full table); here the rest must be associative.
+TEST(Promotion, AssociativeWhereNumPyIs) {
+  for (DType a : all_dtypes())
+    for (DType b : all_dtypes())
+      for (DType c : all_dtypes()) {
+        bool has_i = false, has_u = false, has_inexact = false;
+        for (DType d : {a, b, c}) {
+          char k = dtype_info(d).kind;
+          has_i |= k == 'i';
+          has_u |= k == 'u';
+          has_inexact |= k == 'f' || k == 'c';
+        }
+        if (has_i && has_u && has_inexact) continue;
+        EXPECT_EQ(promote_types(promote_types(a, b), c), promote_types(a, promote_types(b, c)))
+            << dtype_info(a).name << " " << dtype_info(b).name << " " << dtype_info(c).name;
+      }
+  // The documented exception.
+  EXPECT_EQ(promote_types(promote_types(DType::Int8, DType::UInt8), DType::Float16), DType::Float32);
+  EXPECT_EQ(promote_types(DType::Int8, promote_types(DType::UInt8, DType::Float16)), DType::Float16);
+}
+
+TEST(Promotion, PromotedTypeIsSafeTargetOfBoth) {
+  for (DType a : all_dtypes())
+    for (DType b : all_dtypes()) {
+      DType p = promote_types(a, b);
+      EXPECT_TRUE(can_cast(a, p, Casting::Safe));
+      EXPECT_TRUE(can_cast(b, p, Casting::Safe));
+    }
+}
+
+TEST(Promotion, CanCast) {
+  EXPECT_TRUE(can_cast(DType::Int64, DType::Float64, Casting::Safe));
+  EXPECT_TRUE(can_cast(DType::UInt64, DType::Float64, Casting::Safe));
+  EXPECT_FALSE(can_cast(DType::Int64, DType::UInt64, Casting::Safe));
+  EXPECT_FALSE(can_cast(DType::Int16, DType::Float16, Casting::Safe));
+  EXPECT_TRUE(can_cast(DType::Int8, DType::Float16, Casting::Safe));
+  EXPECT_FALSE(can_cast(DType::Complex64, DType::Float64, Casting::Safe));
+  EXPECT_TRUE(can_cast(DType::Float64, DType::Float32, Casting::SameKind));
+  EXPECT_TRUE(can_cast(DType::UInt64, DType::Int8, Casting::SameKind));
+  EXPECT_FALSE(can_cast(DType::Int8, DType::UInt64, Casting::SameKind));
+  EXPECT_FALSE(can_cast(DType::Float16, DType::Int64, Casting::SameKind));
+  EXPECT_FALSE(can_cast(DType::Int32, DType::Int64, Casting::No));
+  EXPECT_TRUE(can_cast(DType::Int32, DType::Int32, Casting::Equiv));
+  EXPECT_TRUE(can_cast(DType::Complex128, DType::Bool, Casting::Unsafe));
+  for (DType a : all_dtypes())
+    for (DType b : all_dtypes()) {
+      // Each level allows everything the stricter one does.
+      EXPECT_LE(can_cast(a, b, Casting::No), can_cast(a, b, Casting::Equiv));
+      EXPECT_LE(can_cast(a, b, Casting::Equiv), can_cast(a, b, Casting::Safe));
+      EXPECT_LE(can_cast(a, b, Casting::Safe), can_cast(a, b, Casting::SameKind));
+    }
+}
+
+DType rt(std::vector<DType> dtypes, std::vector<WeakScalar> weak) { return result_type(dtypes, weak); }
+
+TEST(Promotion, ResultTypeWeakScalars) {
+  using W = WeakScalar;
+  EXPECT_EQ(rt({DType::UInt8}, {W::Int}), DType::UInt8);
+  EXPECT_EQ(rt({DType::Int8}, {W::Bool}), DType::Int8);
+  EXPECT_EQ(rt({DType::Bool}, {W::Int}), DType::Int64);
+  EXPECT_EQ(rt({DType::Int16}, {W::Float}), DType::Float64);
+  EXPECT_EQ(rt({DType::Float16}, {W::Float}), DType::Float16);
+  EXPECT_EQ(rt({DType::Float32}, {W::Int, W::Float}), DType::Float32);
+  EXPECT_EQ(rt({DType::Float32}, {W::Complex}), DType::Complex64);
+  EXPECT_EQ(rt({DType::Float16}, {W::Complex}), DType::Complex64);
+  EXPECT_EQ(rt({DType::Float64}, {W::Complex}), DType::Complex128);
+  EXPECT_EQ(rt({DType::Int8}, {W::Complex}), DType::Complex128);
+  EXPECT_EQ(rt({DType::Complex64}, {W::Float}), DType::Complex64);
+  EXPECT_EQ(rt({DType::Int8, DType::UInt8}, {W::Int}), DType::Int16);
+  EXPECT_EQ(rt({DType::Int8}, {W::None_}), DType::Int8);
+}
+
+TEST(Promotion, ResultTypeOnlyWeak) {
+  using W = WeakScalar;
+  EXPECT_EQ(rt({}, {W::Bool}), DType::Bool);
+  EXPECT_EQ(rt({}, {W::Bool, W::Int}), DType::Int64);
+  EXPECT_EQ(rt({}, {W::Float, W::Int}), DType::Float64);
+  EXPECT_EQ(rt({}, {W::Complex}), DType::Complex128);
+  EXPECT_THROW(rt({}, {}), std::invalid_argument);
+  EXPECT_THROW(rt({}, {W::None_}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace kiln::arraycore
