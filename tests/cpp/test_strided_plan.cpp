@@ -20,11 +20,14 @@ TEST(StridedPlan, FortranAgainstCKeepsEveryDim) {
 }
 
 TEST(StridedPlan, SizeOneDimsDropAndPartialMerges) {
-  // (4, 1, 6, 5) sliced in the last dim: dims 0 and 2 merge, the last stays apart.
-  auto p = collapse_dims({4, 1, 6, 5}, {{240, 999, 40, 8}, {120, 7, 20, 4}});
+  // Operand 0 is a[:, :, :, :5] of a float32 (4, 1, 6, 10) array; operand 1 is
+  // contiguous. Dims 0 and 2 merge (the size-1 dim drops); the last stays apart.
+  auto p = collapse_dims({4, 1, 6, 5}, {{240, 999, 40, 4}, {120, 7, 20, 4}});
   EXPECT_EQ(p.shape, (Shape{24, 5}));
-  EXPECT_EQ(p.strides[0], (Strides{40, 8}));
+  EXPECT_EQ(p.strides[0], (Strides{40, 4}));
   EXPECT_EQ(p.strides[1], (Strides{20, 4}));
+  // Both contiguous: one dimension.
+  EXPECT_EQ(collapse_dims({4, 1, 6, 5}, {{120, 999, 20, 4}}).shape, (Shape{120}));
 }
 
 TEST(StridedPlan, ZeroDAndEmpty) {
