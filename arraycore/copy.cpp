@@ -58,11 +58,6 @@ bool copy_supported(DType from, DType to) { return plain_type(from) && plain_typ
 
 void copy_into(const NDArray& src, const NDArray& dst) {
   if (src.shape() != dst.shape()) throw std::invalid_argument("copy_into: shapes differ");
-  if (!copy_supported(src.dtype(), dst.dtype()))
-    throw std::logic_error(std::string("copies between ") + std::string(dtype_info(src.dtype()).name) +
-                           " and " + std::string(dtype_info(dst.dtype()).name) +
-                           " are not supported yet (float16 and complex casts arrive with the "
-                           "half and complex device headers)");
   const int64_t n = src.size();
   if (n == 0) return;
   auto& be = runtime::backend();
@@ -71,6 +66,11 @@ void copy_into(const NDArray& src, const NDArray& dst) {
     be.copy_async(dst.data(), src.data(), dst.nbytes(), runtime::CopyKind::DeviceToDevice, stream);
     return;
   }
+  if (!copy_supported(src.dtype(), dst.dtype()))
+    throw std::logic_error(std::string("copies between ") + std::string(dtype_info(src.dtype()).name) +
+                           " and " + std::string(dtype_info(dst.dtype()).name) +
+                           " are not supported yet (float16 and complex casts arrive with the "
+                           "half and complex device headers)");
   auto module = runtime::load_module_cached(copy_source(src.dtype(), dst.dtype()), be.current_device());
   StridedPlan plan = collapse_dims(src.shape(), {src.strides(), dst.strides()});
   const uint32_t block = 256;

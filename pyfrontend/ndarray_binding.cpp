@@ -4,6 +4,7 @@
 
 #include "arraycore/copy.h"
 #include "arraycore/creation.h"
+#include "arraycore/indexing.h"
 #include "arraycore/transfer.h"
 #include "pyfrontend/bindings.h"
 #include "pyfrontend/memory_pointer.h"
@@ -13,6 +14,38 @@ namespace kiln::py_bind {
 namespace {
 
 using arraycore::NDArray;
+
+// A Python index (int, slice, Ellipsis, None, or a tuple of them) as IndexItems.
+std::vector<arraycore::IndexItem> to_index_items(py::handle key) {
+  using arraycore::IndexItem;
+  std::vector<IndexItem> items;
+  auto one = [&](PyObject* k) {
+    if (k == Py_Ellipsis) return items.push_back(IndexItem::ellipsis());
+    if (k == Py_None) return items.push_back(IndexItem::newaxis());
+    if (PySlice_Check(k)) {
+      auto part = [](PyObject* v) -> std::optional<int64_t> {
+        if (v == Py_None) return std::nullopt;
+        return to_index(v);
+      };
+      auto* s = reinterpret_cast<PySliceObject*>(k);
+      return items.push_back(IndexItem::slice(part(s->start), part(s->stop), part(s->step)));
+    }
+    bool text = PyUnicode_Check(k) || PyBytes_Check(k);
+    if (PyBool_Check(k) || (!text && PyIndex_Check(k) == 0 && (py::isinstance<NDArray>(k) || PySequence_Check(k)))) {
+      throw py::index_error("advanced indexing (integer or boolean arrays, lists, booleans) is not "
+                            "supported yet; use integers, slices, ... and None");
+    }
+    if (PyLong_Check(k) || PyIndex_Check(k)) return items.push_back(IndexItem::integer(to_index(k)));
+    throw py::index_error("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                          "integer or boolean arrays are valid indices");
+  };
+  if (PyTuple_Check(key.ptr())) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key.ptr()); ++i) one(PyTuple_GET_ITEM(key.ptr(), i));
+  } else {
+    one(key.ptr());
+  }
+  return items;
+}
 
 void require_copy_supported(arraycore::DType from, arraycore::DType to) {
   if (!arraycore::copy_supported(from, to)) {
@@ -114,6 +147,23 @@ void register_ndarray(py::module_& m) {
              return arraycore::astype(a, a.dtype(), target);
            },
            py::arg("order") = "C")
+      .def("__getitem__",
+           [](const NDArray& a, py::handle key) { return arraycore::index_view(a, to_index_items(key)); })
+      .def("__setitem__",
+           [](const NDArray& a, py::handle key, py::handle value) {
+             NDArray dst = arraycore::index_view(a, to_index_items(key));
+             if (py::isinstance<NDArray>(value)) {
+               const NDArray& v = value.cast<const NDArray&>();
+               require_copy_supported(v.dtype(), dst.dtype());
+               arraycore::assign(dst, v);
+               return;
+             }
+             // Host values (scalars, lists, NumPy arrays) are cast on the host
+             // (unsafe, as NumPy's assignment does) and uploaded.
+             py::object host = py::module_::import("numpy").attr("asarray")(value).attr("astype")(
+                 to_numpy_dtype(dst.dtype()));
+             arraycore::assign(dst, from_numpy(host, py::none()));
+           })
       .def("__len__",
            [](const NDArray& a) {
              if (a.ndim() == 0) throw py::type_error("len() of unsized object");
