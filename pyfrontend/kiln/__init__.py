@@ -11,6 +11,7 @@ from kiln import _core
 from kiln._core import ndarray, RawKernel, get_backend, promote_types, can_cast, result_type
 from kiln._creation import empty, zeros, arange, asarray, array, asnumpy, ascontiguousarray
 from kiln._raw_module import RawModule
+from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
 from kiln import cuda
 from kiln.cuda.memory import MemoryPool, PinnedMemoryPool
 
