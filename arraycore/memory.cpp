@@ -17,6 +17,10 @@ bool has_allocator_hook() { return static_cast<bool>(hook_storage()); }
 
 std::shared_ptr<Memory> allocate_memory(size_t nbytes) {
   if (auto& hook = hook_storage()) return hook(nbytes);
+  return allocate_from_pool(nbytes);
+}
+
+std::shared_ptr<Memory> allocate_from_pool(size_t nbytes) {
   auto& backend = runtime::backend();
   int device = backend.current_device();
   auto& pool = runtime::default_memory_pool(device);

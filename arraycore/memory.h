@@ -42,4 +42,8 @@ bool has_allocator_hook();
 // nbytes on the current device, on the current stream's order.
 std::shared_ptr<Memory> allocate_memory(size_t nbytes);
 
+// nbytes from the current device's default pool, whatever allocator is set
+// (what allocate_memory uses without a hook, and MemoryPool.malloc).
+std::shared_ptr<Memory> allocate_from_pool(size_t nbytes);
+
 }  // namespace kiln::arraycore

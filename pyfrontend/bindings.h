@@ -8,6 +8,7 @@
 
 #include "arraycore/dtype.h"
 #include "arraycore/ndarray.h"
+#include "arraycore/promotion.h"
 #include "runtime/backend.h"
 
 namespace kiln::py_bind {
@@ -25,6 +26,8 @@ py::tuple to_tuple(const std::vector<int64_t>& values);
 int64_t to_index(py::handle obj);
 // The Python type name of obj, for messages.
 std::string type_name(py::handle obj);
+// numpy's casting= strings; ValueError naming the allowed values otherwise.
+arraycore::Casting to_casting(py::handle obj);
 // 'C' / 'F' (None = 'C'); ValueError otherwise.
 arraycore::Order to_order(py::handle obj);
 

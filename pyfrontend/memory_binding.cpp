@@ -89,13 +89,7 @@ void register_memory(py::module_& m) {
   m.def("_pool_free_all_blocks", [] { current_pool().free_all_blocks(); });
   m.def("_pool_set_limit", [](size_t bytes) { current_pool().set_limit(bytes); });
   m.def("_pool_get_limit", [] { return current_pool().get_limit(); });
-  m.def("_pool_malloc", [](size_t nbytes) {
-    auto& pool = current_pool();
-    void* p = pool.allocate(nbytes, runtime::current_stream());
-    return MemoryPointer{std::make_shared<Memory>(p, nbytes, runtime::backend().current_device(),
-                                                  [&pool](void* q) { pool.deallocate(q); }),
-                         0};
-  });
+  m.def("_pool_malloc", [](size_t nbytes) { return MemoryPointer{arraycore::allocate_from_pool(nbytes), 0}; });
   m.def("_pinned_n_free_blocks", [] { return runtime::default_pinned_memory_pool().n_free_blocks(); });
   m.def("_pinned_free_all_blocks", [] { runtime::default_pinned_memory_pool().free_all_blocks(); });
 }

@@ -113,11 +113,7 @@ void register_ndarray(py::module_& m) {
              const NDArray& a = self.cast<const NDArray&>();
              arraycore::DType d = to_dtype(dtype);
              std::string o = order.is_none() ? "K" : std::string(py::str(order));
-             if (!casting.is_none() && std::string(py::str(casting)) != "unsafe") {
-               bool ok = py::module_::import("numpy")
-                             .attr("can_cast")(to_numpy_dtype(a.dtype()), to_numpy_dtype(d), casting)
-                             .cast<bool>();
-               if (!ok)
+             if (!casting.is_none() && !arraycore::can_cast(a.dtype(), d, to_casting(casting))) {
                  throw py::type_error("Cannot cast array data from " +
                                       std::string(py::str(py::repr(to_numpy_dtype(a.dtype())))) + " to " +
                                       std::string(py::str(py::repr(to_numpy_dtype(d)))) +

@@ -33,20 +33,21 @@ DType strong_dtype(py::handle obj) {
   return has_dtype_attr(obj) ? to_dtype(obj.attr("dtype")) : to_dtype(obj);
 }
 
-Casting to_casting(py::handle obj) {
+}  // namespace
+
+arraycore::Casting to_casting(py::handle obj) {
   if (py::isinstance<py::str>(obj)) {
     std::string s = py::str(obj);
-    if (s == "no") return Casting::No;
-    if (s == "equiv") return Casting::Equiv;
-    if (s == "safe") return Casting::Safe;
-    if (s == "same_kind") return Casting::SameKind;
-    if (s == "unsafe") return Casting::Unsafe;
+    if (s == "no") return arraycore::Casting::No;
+    if (s == "equiv") return arraycore::Casting::Equiv;
+    if (s == "safe") return arraycore::Casting::Safe;
+    if (s == "same_kind") return arraycore::Casting::SameKind;
+    if (s == "unsafe") return arraycore::Casting::Unsafe;
   }
   throw py::value_error("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got " +
                         std::string(py::str(py::repr(obj))) + ")");
 }
 
-}  // namespace
 
 void register_promotion(py::module_& m) {
   m.def(
