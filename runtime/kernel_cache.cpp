@@ -2,6 +2,8 @@
 // See Note [Cache keys] and Note [Cache files] in kernel_cache.h.
 #include "runtime/kernel_cache.h"
 
+#include "runtime/files.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,9 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <vector>
 
 #include "runtime/sha256.h"
@@ -109,28 +109,15 @@ std::string stdlib_fingerprint(const std::string& dir) {
   Sha256 h;
   std::string framed;
   for (const auto& path : files) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream contents;
-    contents << in.rdbuf();
     framed.clear();
     put_field(framed, path.lexically_relative(dir).generic_string());
-    put_field(framed, contents.str());
+    put_field(framed, read_file(path.string()).value_or(""));
     h.update(framed);
   }
   if (ec) h.update("<directory walk failed: " + ec.message() + ">");
   std::string fingerprint = h.hex_digest();
   computed.emplace(dir, fingerprint);
   return fingerprint;
-}
-
-std::string read_file(const std::string& path, bool& exists) {
-  exists = false;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  exists = true;
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return contents.str();
 }
 
 // An entry's payload if `file` is a whole, intact entry; nullopt otherwise.
@@ -289,10 +276,8 @@ std::shared_ptr<const CompiledModule> KernelCache::get_or_compile(const CompileR
   bool corrupt = false;
   std::shared_ptr<const CompiledModule> module;
   if (!path.empty()) {
-    bool exists;
-    std::string file = read_file(path, exists);
-    if (exists) {
-      if (auto parsed = parse_entry(file)) {
+    if (std::optional<std::string> file = read_file(path)) {
+      if (auto parsed = parse_entry(*file)) {
         module = std::make_shared<const CompiledModule>(std::move(*parsed));
       } else {
         corrupt = true;

@@ -13,11 +13,11 @@
 // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES. The value set is cached per
 // function, so only the first launch that needs more pays for the call.
 #include "runtime/cuda/cuda_backend.h"
+#include "runtime/files.h"
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 #include <memory>
 #include <mutex>
@@ -279,13 +279,8 @@ class CudaBackend final : public Backend {
   }
 
   CompiledModule module_from_file(const std::string& path) override {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      throw Error("module_from_file: cannot open '" + path + "': " + std::strerror(errno));
-    }
     CompiledModule out;
-    out.binary.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (in.bad()) throw Error("module_from_file: error reading '" + path + "'");
+    out.binary = read_file_or_throw(path, "module_from_file");
     if (out.binary.empty()) throw InvalidArgument("module_from_file: '" + path + "' is empty");
     bool ptx = path.size() >= 4 && path.compare(path.size() - 4, 4, ".ptx") == 0;
     if (ptx && out.binary.back() != '\0') out.binary.push_back('\0');

@@ -13,16 +13,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/files.h"
 #include "runtime/host/cpu_compiler.h"
 #include "runtime/host/cpu_scheduler.h"
 #include "runtime/host/host_backend.h"
@@ -117,14 +116,6 @@ unsigned worker_count() {
   return n ? n : 1;
 }
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read '" + path + "': " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 class HostBackend final : public Backend {
  public:
   HostBackend() : pool_(worker_count()) {}
@@ -207,7 +198,7 @@ class HostBackend final : public Backend {
   }
   CompiledModule module_from_file(const std::string& path) override {
     CompiledModule m;
-    m.binary = read_all(path);
+    m.binary = read_file_or_throw(path, "module_from_file");
     if (m.binary.size() < 4 || m.binary.compare(0, 4, "\x7f" "ELF") != 0)
       throw Error("'" + path + "' is not a shared object built for the host backend (no ELF header)");
     return m;

@@ -16,19 +16,13 @@
 #include <sstream>
 
 #include "kiln/host_abi.h"
+#include "runtime/files.h"
 #include "runtime/kernel_signature.h"
 
 extern char** environ;
 
 namespace kiln::runtime::host {
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Options meant for NVRTC that have no host meaning are dropped; -D/-U/-I and
 // anything unknown pass through.
@@ -270,14 +264,14 @@ CompiledModule compile_host_module(const CompileRequest& request) {
   argv.push_back("-o");
   argv.push_back(out.string());
   int rc = run(argv, dir.path.string(), log.string());
-  std::string log_text = read_file(log.string());
+  std::string log_text = read_file(log.string()).value_or("");
   if (rc != 0) {
     throw CompileError("compiling " + name + " for the host backend failed (" + argv[0] +
                            " exited with " + std::to_string(rc) + "):\n" + log_text,
                        log_text);
   }
   CompiledModule module;
-  module.binary = read_file(out.string());
+  module.binary = read_file_or_throw(out.string(), "host compiler output");
   for (const auto& expr : request.name_expressions) module.lowered_names.emplace_back(expr, expr);
   module.log = log_text;
   return module;
