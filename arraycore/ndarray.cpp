@@ -120,4 +120,34 @@ NDArray NDArray::reshape(Shape new_shape) const {
   return NDArray(memory_, dtype_, std::move(new_shape), std::move(strides), offset_);
 }
 
+NDArray NDArray::view(DType dtype) const {
+  const int64_t old_size = static_cast<int64_t>(itemsize());
+  const int64_t new_size = static_cast<int64_t>(arraycore::itemsize(dtype));
+  if (old_size == new_size) return NDArray(memory_, dtype, shape_, strides_, offset_);
+  if (shape_.empty())
+    throw std::invalid_argument("Changing the dtype of a 0d array is only supported if the itemsize is unchanged");
+  const size_t last = shape_.size() - 1;
+  if (shape_[last] != 1 && strides_[last] != old_size)
+    throw std::invalid_argument("To change to a dtype of a different size, the last axis must be contiguous");
+  const int64_t bytes = shape_[last] * old_size;
+  if (bytes % new_size != 0)
+    throw std::invalid_argument("When changing to a " + std::string(old_size < new_size ? "larger" : "smaller") +
+                                " dtype, its size must be a divisor of the total size in bytes of the last "
+                                "axis of the array");
+  Shape shape = shape_;
+  Strides strides = strides_;
+  shape[last] = bytes / new_size;
+  strides[last] = new_size;
+  return NDArray(memory_, dtype, std::move(shape), std::move(strides), offset_);
+}
+
+NDArray NDArray::complex_part(bool imaginary) const {
+  DType part;
+  if (dtype_ == DType::Complex64) part = DType::Float32;
+  else if (dtype_ == DType::Complex128) part = DType::Float64;
+  else throw std::invalid_argument("complex_part needs a complex array");
+  int64_t shift = imaginary ? static_cast<int64_t>(arraycore::itemsize(part)) : 0;
+  return NDArray(memory_, part, shape_, strides_, offset_ + shift);
+}
+
 }  // namespace kiln::arraycore

@@ -48,6 +48,16 @@ class NDArray {
   // array is not C-contiguous; general copies arrive with the copy kernel).
   NDArray reshape(Shape new_shape) const;
 
+  // The same bytes seen as `dtype` (numpy.ndarray.view). With a different
+  // itemsize the last axis must be contiguous and its byte length divisible
+  // by the new itemsize; throws std::invalid_argument naming what is wrong.
+  NDArray view(DType dtype) const;
+
+  // numpy's .real / .imag of a complex array: views of the float parts.
+  // Throws std::invalid_argument for non-complex arrays (the front end decides
+  // what .real/.imag mean there, as NumPy does).
+  NDArray complex_part(bool imaginary) const;
+
  private:
   std::shared_ptr<Memory> memory_;
   DType dtype_;

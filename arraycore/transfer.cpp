@@ -1,65 +1,138 @@
 #include "arraycore/transfer.h"
 
-#include "arraycore/copy.h"
-
+#include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <exception>
 #include <stdexcept>
+#include <thread>
 #include <vector>
+
+#include "arraycore/copy.h"
+#include "runtime/memory_pool.h"
 
 namespace kiln::arraycore {
 namespace {
 
-// Gathers a strided view (base points at element 0) into C-order dst.
-void gather_strided(const char* base, const Shape& shape, const Strides& strides, size_t itemsize,
-                    char* dst) {
-  const int ndim = static_cast<int>(shape.size());
-  std::vector<int64_t> index(ndim, 0);
-  int64_t total = shape_size(shape);
-  for (int64_t n = 0; n < total; ++n) {
-    int64_t offset = 0;
-    for (int d = 0; d < ndim; ++d) offset += index[d] * strides[d];
-    std::memcpy(dst + n * itemsize, base + offset, itemsize);
-    for (int d = ndim - 1; d >= 0; --d) {
-      if (++index[d] < shape[d]) break;
-      index[d] = 0;
-    }
+// Note [Staged transfers]
+// A copy between device memory and pageable host memory (a NumPy array) is
+// staged by the driver through its own small pinned buffers, one CPU thread
+// doing the host-side memcpy and the first-touch page faults of a fresh
+// NumPy array. For large transfers kiln stages itself: kStageWorkers threads,
+// each owning one pinned buffer of kStageChunk bytes from the pinned pool,
+// take chunks round-robin. A download worker queues the DMA of its chunk into
+// its buffer on the caller's stream, waits for it (an event), and copies the
+// chunk out while the other workers' DMAs run; an upload worker fills its
+// buffer, queues the DMA and waits for it before refilling. The stream's
+// order is kept: every DMA is queued on the given stream. Host memcpy and page
+// faults run on several cores, which is where the pageable path is slow.
+// The host backend has no DMA to overlap and never stages.
+constexpr size_t kStageChunk = size_t{8} << 20;
+constexpr int kStageWorkers = 4;
+std::atomic<size_t> g_staging_threshold{size_t{32} << 20};
+
+bool use_staging(size_t nbytes) {
+  size_t threshold = g_staging_threshold.load(std::memory_order_relaxed);
+  return threshold != 0 && nbytes >= threshold && runtime::backend().name() != "host";
+}
+
+// Runs worker(w) for w in [0, workers) on their own threads (the caller's
+// device made current on each) and rethrows the first failure.
+template <class Worker>
+void run_workers(int workers, Worker worker) {
+  const int device = runtime::backend().current_device();
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(workers));
+  std::vector<std::thread> threads;
+  threads.reserve(static_cast<size_t>(workers));
+  for (int w = 0; w < workers; ++w) {
+    threads.emplace_back([&, w] {
+      try {
+        runtime::backend().set_device(device);
+        worker(w);
+      } catch (...) {
+        errors[static_cast<size_t>(w)] = std::current_exception();
+      }
+    });
   }
+  for (auto& t : threads) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// One pinned buffer and one event, returned on every path.
+class StageSlot {
+ public:
+  StageSlot()
+      : buffer_(runtime::default_pinned_memory_pool().allocate(kStageChunk)),
+        event_(runtime::backend().create_event(false)) {}
+  ~StageSlot() {
+    runtime::backend().destroy_event(event_);
+    runtime::default_pinned_memory_pool().deallocate(buffer_);
+  }
+  StageSlot(const StageSlot&) = delete;
+  StageSlot& operator=(const StageSlot&) = delete;
+  char* buffer() const { return static_cast<char*>(buffer_); }
+  runtime::EventHandle event() const { return event_; }
+
+ private:
+  void* buffer_;
+  runtime::EventHandle event_;
+};
+
+void staged_copy(void* dst, const void* src, size_t nbytes, runtime::CopyKind kind,
+                 runtime::StreamHandle stream) {
+  const size_t chunks = (nbytes + kStageChunk - 1) / kStageChunk;
+  const int workers = static_cast<int>(std::min<size_t>(kStageWorkers, chunks));
+  run_workers(workers, [&](int w) {
+    auto& be = runtime::backend();
+    StageSlot slot;
+    for (size_t c = static_cast<size_t>(w); c < chunks; c += static_cast<size_t>(workers)) {
+      const size_t offset = c * kStageChunk;
+      const size_t len = std::min(kStageChunk, nbytes - offset);
+      if (kind == runtime::CopyKind::DeviceToHost) {
+        be.copy_async(slot.buffer(), static_cast<const char*>(src) + offset, len, kind, stream);
+        be.record_event(slot.event(), stream);
+        be.synchronize_event(slot.event());
+        std::memcpy(static_cast<char*>(dst) + offset, slot.buffer(), len);
+      } else {
+        std::memcpy(slot.buffer(), static_cast<const char*>(src) + offset, len);
+        be.copy_async(static_cast<char*>(dst) + offset, slot.buffer(), len, kind, stream);
+        be.record_event(slot.event(), stream);
+        be.synchronize_event(slot.event());
+      }
+    }
+  });
 }
 
 }  // namespace
 
-void copy_to_host(const NDArray& src, void* dst, runtime::StreamHandle stream) {
+void set_staging_threshold(size_t bytes) { g_staging_threshold.store(bytes, std::memory_order_relaxed); }
+size_t staging_threshold() { return g_staging_threshold.load(std::memory_order_relaxed); }
+
+void copy_to_host(const NDArray& src, void* dst, runtime::StreamHandle stream, bool blocking) {
   auto& be = runtime::backend();
-  size_t nbytes = src.nbytes();
+  const size_t nbytes = src.nbytes();
   if (nbytes == 0) return;
-  if (src.c_contiguous()) {
-    be.copy_async(dst, src.data(), nbytes, runtime::CopyKind::DeviceToHost, stream);
-    be.synchronize_stream(stream);
+  // A strided view is packed on the device by the copy kernel first; the
+  // packed temporary goes back to the pool in stream order.
+  NDArray packed = src.c_contiguous() ? src : astype(src, src.dtype(), Order::C);
+  if (blocking && use_staging(nbytes)) {
+    staged_copy(dst, packed.data(), nbytes, runtime::CopyKind::DeviceToHost, stream);
     return;
   }
-  // Note [Strided download]: pack on the device with the copy kernel, then
-  // download the packed bytes. For dtypes the copy kernel does not convert yet,
-  // fetch the byte span the view touches and gather on the host.
-  if (copy_supported(src.dtype(), src.dtype())) {
-    NDArray packed = astype(src, src.dtype(), Order::C);
-    be.copy_async(dst, packed.data(), nbytes, runtime::CopyKind::DeviceToHost, stream);
-    be.synchronize_stream(stream);
-    return;
-  }
-  auto [low, high] = byte_extent(src.shape(), src.strides(), src.itemsize());
-  std::vector<char> staging(static_cast<size_t>(high - low));
-  be.copy_async(staging.data(), static_cast<const char*>(src.data()) + low, staging.size(),
-                runtime::CopyKind::DeviceToHost, stream);
-  be.synchronize_stream(stream);
-  gather_strided(staging.data() - low, src.shape(), src.strides(), src.itemsize(),
-                 static_cast<char*>(dst));
+  be.copy_async(dst, packed.data(), nbytes, runtime::CopyKind::DeviceToHost, stream);
+  if (blocking) be.synchronize_stream(stream);
 }
 
 void copy_from_host(const NDArray& dst, const void* src, runtime::StreamHandle stream) {
   if (!dst.c_contiguous()) throw std::logic_error("copy_from_host needs a C-contiguous target");
-  if (dst.nbytes() == 0) return;
-  runtime::backend().copy_async(dst.data(), src, dst.nbytes(), runtime::CopyKind::HostToDevice,
-                                stream);
+  const size_t nbytes = dst.nbytes();
+  if (nbytes == 0) return;
+  if (use_staging(nbytes)) {
+    staged_copy(dst.data(), src, nbytes, runtime::CopyKind::HostToDevice, stream);
+    return;
+  }
+  runtime::backend().copy_async(dst.data(), src, nbytes, runtime::CopyKind::HostToDevice, stream);
 }
 
 }  // namespace kiln::arraycore

@@ -58,16 +58,48 @@ void require_copy_supported(arraycore::DType from, arraycore::DType to) {
   }
 }
 
-py::array to_numpy(const NDArray& a, py::handle stream, py::handle order) {
-  arraycore::Order o = to_order(order);
-  py::array out(to_numpy_dtype(a.dtype()), a.shape());
-  if (o == arraycore::Order::F) {
-    // Download C order, then let NumPy lay it out in Fortran order.
-    arraycore::copy_to_host(a, out.mutable_data(), to_stream(stream));
-    return py::module_::import("numpy").attr("asfortranarray")(out);
+// asnumpy / ndarray.get: a new NumPy array in `order`, or `out` filled.
+// A C-contiguous destination is written directly (no host temporary).
+py::object to_numpy(const NDArray& a, py::handle stream, py::handle order, py::handle out, bool blocking) {
+  py::module_ np = py::module_::import("numpy");
+  runtime::StreamHandle s = to_stream(stream);
+  py::object shape = to_tuple(a.shape());
+  py::object dtype = to_numpy_dtype(a.dtype());
+  py::object dst = py::reinterpret_borrow<py::object>(out);
+  if (out.is_none()) {
+    arraycore::Order o = to_order(order);
+    dst = np.attr("empty")(shape, dtype, o == arraycore::Order::F ? "F" : "C");
+  } else {
+    if (!py::isinstance(out, np.attr("ndarray")))
+      throw py::type_error("out must be a numpy.ndarray, got " + type_name(out));
+    if (!py::object(out.attr("shape")).equal(shape) || !py::object(out.attr("dtype")).equal(dtype))
+      throw py::value_error("out must have shape " + std::string(py::str(shape)) + " and dtype " +
+                            std::string(py::str(dtype)) + ", got " + std::string(py::str(out.attr("shape"))) +
+                            " and " + std::string(py::str(out.attr("dtype"))));
+    if (!out.attr("flags").attr("writeable").cast<bool>()) throw py::value_error("out is read-only");
   }
-  arraycore::copy_to_host(a, out.mutable_data(), to_stream(stream));
-  return out;
+  py::array host = dst.cast<py::array>();
+  if (host.flags() & py::array::c_style) {
+    py::gil_scoped_release unlocked;
+    arraycore::copy_to_host(a, host.mutable_data(), s, blocking);
+    return dst;
+  }
+  if (host.flags() & py::array::f_style) {
+    // Fortran-ordered destination: download a's transpose, which is C order there.
+    arraycore::Shape shape_t(a.shape().rbegin(), a.shape().rend());
+    arraycore::Strides strides_t(a.strides().rbegin(), a.strides().rend());
+    NDArray t(a.memory(), a.dtype(), shape_t, strides_t, a.offset());
+    py::gil_scoped_release unlocked;
+    arraycore::copy_to_host(t, host.mutable_data(), s, true);
+    return dst;
+  }
+  py::array packed(dtype, a.shape());
+  {
+    py::gil_scoped_release unlocked;
+    arraycore::copy_to_host(a, packed.mutable_data(), s, true);
+  }
+  np.attr("copyto")(dst, packed);
+  return dst;
 }
 
 NDArray from_numpy(py::handle obj, py::handle dtype) {
@@ -79,7 +111,21 @@ NDArray from_numpy(py::handle obj, py::handle dtype) {
   py::array host = arr.cast<py::array>();
   arraycore::Shape shape(host.shape(), host.shape() + host.ndim());
   NDArray out = NDArray::empty(shape, dt);
+  py::gil_scoped_release unlocked;
   arraycore::copy_from_host(out, host.data(), runtime::current_stream());
+  return out;
+}
+
+// Note [View bases]
+// NDArray (C++) knows only the memory it shares; which Python array a view
+// came from is front-end business. A view's instance dict holds `_base`: the
+// array that owns the memory (a view of a view points at the owner, as in
+// NumPy), so `base` and `flags.owndata` answer as NumPy's do and the owner
+// stays alive while views exist.
+py::object make_view(py::handle source, NDArray view) {
+  py::object out = py::cast(std::move(view));
+  py::object base = py::getattr(source, "_base", py::none());
+  py::setattr(out, "_base", base.is_none() ? py::reinterpret_borrow<py::object>(source) : base);
   return out;
 }
 
@@ -102,12 +148,61 @@ void register_ndarray(py::module_& m) {
                              [](const NDArray& a) { return MemoryPointer{a.memory(), a.offset()}; })
       .def_property_readonly("_c_contiguous", &NDArray::c_contiguous)
       .def_property_readonly("_f_contiguous", &NDArray::f_contiguous)
+      .def_property_readonly("_device_id", &NDArray::device)
+      .def_property_readonly("base", [](py::handle self) { return py::getattr(self, "_base", py::none()); },
+                             "The array whose memory this view shares (None when it owns its memory).")
       .def(
           "reshape",
-          [](const NDArray& a, py::args shape) {
-            if (shape.size() == 1) return a.reshape(to_shape(shape[0]));
-            return a.reshape(to_shape(shape));
+          [](py::handle self, py::args shape) {
+            const NDArray& a = self.cast<const NDArray&>();
+            if (shape.size() == 1) return make_view(self, a.reshape(to_shape(shape[0])));
+            return make_view(self, a.reshape(to_shape(shape)));
           })
+      .def(
+          "view",
+          [](py::handle self, py::handle dtype, py::handle type) -> py::object {
+            const NDArray& a = self.cast<const NDArray&>();
+            // view(kiln.ndarray) and view(type=kiln.ndarray) are the same array type.
+            if (type.is_none() && PyType_Check(dtype.ptr())) {
+              py::object nd = py::type::of<NDArray>();
+              if (PyObject_IsSubclass(dtype.ptr(), nd.ptr()) == 1) std::swap(dtype, type);
+            }
+            if (!type.is_none() && !(PyType_Check(type.ptr()) &&
+                                     PyObject_IsSubclass(type.ptr(), py::type::of<NDArray>().ptr()) == 1))
+              throw py::type_error("view's type must be kiln.ndarray (a kiln array cannot be viewed as " +
+                                   std::string(py::str(py::repr(type))) + ")");
+            return make_view(self, dtype.is_none() ? a.view(a.dtype()) : a.view(to_dtype(dtype)));
+          },
+          py::arg("dtype") = py::none(), py::arg("type") = py::none(),
+          "The same memory seen as another dtype (numpy.ndarray.view).")
+      .def_property(
+          "real",
+          [](py::handle self) -> py::object {
+            const NDArray& a = self.cast<const NDArray&>();
+            if (arraycore::dtype_info(a.dtype()).kind == 'c') return make_view(self, a.complex_part(false));
+            return make_view(self, a.view(a.dtype()));
+          },
+          [](py::handle self, py::handle value) {
+            py::object part = self.attr("real");
+            part.attr("__setitem__")(py::ellipsis(), value);
+          },
+          "The real part: a view (settable).")
+      .def_property(
+          "imag",
+          [](py::handle self) -> py::object {
+            const NDArray& a = self.cast<const NDArray&>();
+            if (arraycore::dtype_info(a.dtype()).kind == 'c') return make_view(self, a.complex_part(true));
+            // NumPy gives a new (read-only) array of zeros for real dtypes.
+            return py::cast(NDArray::zeros(a.shape(), a.dtype()));
+          },
+          [](py::handle self, py::handle value) {
+            const NDArray& a = self.cast<const NDArray&>();
+            if (arraycore::dtype_info(a.dtype()).kind != 'c')
+              throw py::type_error("array does not have imaginary part to set");
+            py::object part = self.attr("imag");
+            part.attr("__setitem__")(py::ellipsis(), value);
+          },
+          "The imaginary part: a view for complex arrays (settable), zeros otherwise.")
       .def("astype",
            [](py::object self, py::handle dtype, py::handle order, py::handle casting, bool copy) -> py::object {
              const NDArray& a = self.cast<const NDArray&>();
@@ -144,7 +239,9 @@ void register_ndarray(py::module_& m) {
            },
            py::arg("order") = "C")
       .def("__getitem__",
-           [](const NDArray& a, py::handle key) { return arraycore::index_view(a, to_index_items(key)); })
+           [](py::handle self, py::handle key) {
+             return make_view(self, arraycore::index_view(self.cast<const NDArray&>(), to_index_items(key)));
+           })
       .def("__setitem__",
            [](const NDArray& a, py::handle key, py::handle value) {
              NDArray dst = arraycore::index_view(a, to_index_items(key));
@@ -172,10 +269,44 @@ void register_ndarray(py::module_& m) {
                  "copy device memory to the host behind your back. Use kiln.asnumpy(a) or "
                  "a.get() to copy explicitly.");
            })
+      .def("set",
+           [](const NDArray& a, py::handle arr, py::handle stream) {
+             py::module_ np = py::module_::import("numpy");
+             if (!py::isinstance(arr, np.attr("ndarray")))
+               throw py::type_error("Only numpy.ndarray can be set to a kiln array, got " + type_name(arr));
+             py::object dtype = to_numpy_dtype(a.dtype());
+             if (!py::object(arr.attr("dtype")).equal(dtype))
+               throw py::type_error(std::string(py::str(arr.attr("dtype"))) + " array cannot be set to " +
+                                    std::string(py::str(dtype)) + " array");
+             if (!py::object(arr.attr("shape")).equal(to_tuple(a.shape())))
+               throw py::value_error("Shape mismatch. Old shape: " + std::string(py::str(to_tuple(a.shape()))) +
+                                     ", new shape: " + std::string(py::str(arr.attr("shape"))));
+             runtime::StreamHandle s = to_stream(stream);
+             py::array host = np.attr("ascontiguousarray")(arr).cast<py::array>();
+             runtime::StreamHandle previous = runtime::current_stream();
+             runtime::set_current_stream(s);
+             try {
+               if (a.c_contiguous()) {
+                 py::gil_scoped_release unlocked;
+                 arraycore::copy_from_host(a, host.data(), s);
+               } else {
+                 NDArray staged = NDArray::empty(a.shape(), a.dtype());
+                 py::gil_scoped_release unlocked;
+                 arraycore::copy_from_host(staged, host.data(), s);
+                 arraycore::copy_into(staged, a);
+               }
+             } catch (...) {
+               runtime::set_current_stream(previous);
+               throw;
+             }
+             runtime::set_current_stream(previous);
+           },
+           py::arg("arr"), py::arg("stream") = py::none(),
+           "Copy a NumPy array of the same shape and dtype into this array.")
       .def("__repr__",
-           [](const NDArray& a) { return py::repr(to_numpy(a, py::none(), py::none())); })
+           [](const NDArray& a) { return py::repr(to_numpy(a, py::none(), py::none(), py::none(), true)); })
       .def("__str__",
-           [](const NDArray& a) { return py::str(to_numpy(a, py::none(), py::none())); });
+           [](const NDArray& a) { return py::str(to_numpy(a, py::none(), py::none(), py::none(), true)); });
 
   m.def("empty", [](py::handle shape, py::handle dtype, py::handle order) {
     return NDArray::empty(to_shape(shape), to_dtype(dtype), to_order(order));
@@ -183,7 +314,8 @@ void register_ndarray(py::module_& m) {
   m.def("zeros", [](py::handle shape, py::handle dtype, py::handle order) {
     return NDArray::zeros(to_shape(shape), to_dtype(dtype), to_order(order));
   }, py::arg("shape"), py::arg("dtype") = py::none(), py::arg("order") = "C");
-  m.def("_as_strided", [](const NDArray& a, py::handle shape, py::handle strides, int64_t offset_bytes) {
+  m.def("_as_strided", [](py::handle self, py::handle shape, py::handle strides, int64_t offset_bytes) {
+    const NDArray& a = self.cast<const NDArray&>();
     // A view of a's memory (tests build strided and negative-stride views with
     // it until basic indexing lands). Bounds are checked against the memory.
     arraycore::Shape sh = to_shape(shape);
@@ -194,11 +326,16 @@ void register_ndarray(py::module_& m) {
     if (arraycore::shape_size(sh) > 0 &&
         (offset + low < 0 || offset + high > static_cast<int64_t>(a.memory()->nbytes())))
       throw py::value_error("the view reaches outside the array's memory");
-    return NDArray(a.memory(), a.dtype(), sh, st, offset);
+    return make_view(self, NDArray(a.memory(), a.dtype(), sh, st, offset));
   });
   m.def("_from_numpy", &from_numpy, py::arg("obj"), py::arg("dtype") = py::none());
   m.def("_to_numpy", &to_numpy, py::arg("a"), py::arg("stream") = py::none(),
-        py::arg("order") = "C");
+        py::arg("order") = "C", py::arg("out") = py::none(), py::arg("blocking") = true);
+  m.def("_set_staging_threshold", [](size_t bytes) {
+    size_t previous = arraycore::staging_threshold();
+    arraycore::set_staging_threshold(bytes);
+    return previous;
+  }, "Transfers of at least this many bytes go through pinned staging (0: never). Returns the old value.");
   m.def("_arange_float", [](double start, double step, int64_t n, py::handle dtype) {
     return arraycore::arange(start, step, n, to_dtype(dtype));
   });

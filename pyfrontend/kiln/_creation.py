@@ -30,16 +30,16 @@ def array(obj, dtype=None, copy=True, order="K"):
 
 
 def asnumpy(a, stream=None, order="C", out=None, blocking=True):
-    """Copy a kiln array to a NumPy array; NumPy inputs come back as they are."""
+    """Copy a kiln array to a NumPy array (into ``out`` when given); NumPy and
+    other host inputs come back through numpy.asarray.
+
+    With ``blocking=False`` the copy is only queued on ``stream``: ``out`` (or
+    the returned array) is complete once that stream is synchronized, and the
+    host is free meanwhile when ``out`` is page-locked memory."""
     if isinstance(a, ndarray):
-        host = _core._to_numpy(a, stream, order)
-        if out is None:
-            return host
-        if out.shape != host.shape or out.dtype != host.dtype:
-            raise ValueError(
-                "out must have shape %s and dtype %s, got %s and %s"
-                % (host.shape, host.dtype, out.shape, out.dtype))
-        out[...] = host
+        return _core._to_numpy(a, stream, order, out, blocking)
+    if out is not None:
+        out[...] = a
         return out
     return numpy.asarray(a, order=order)
 
