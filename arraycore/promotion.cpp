@@ -1,5 +1,8 @@
 #include "arraycore/promotion.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <array>
 #include <stdexcept>
 
@@ -118,6 +121,52 @@ bool can_cast(DType from, DType to, Casting casting) {
     case Casting::Unsafe: return true;
   }
   return false;
+}
+
+DType min_scalar_type_integer(uint64_t magnitude, bool negative) {
+  if (!negative) {
+    if (magnitude <= 0xFFu) return DType::UInt8;
+    if (magnitude <= 0xFFFFu) return DType::UInt16;
+    if (magnitude <= 0xFFFFFFFFu) return DType::UInt32;
+    return DType::UInt64;
+  }
+  if (magnitude <= 0x80u) return DType::Int8;
+  if (magnitude <= 0x8000u) return DType::Int16;
+  if (magnitude <= 0x80000000u) return DType::Int32;
+  if (magnitude <= 0x8000000000000000u) return DType::Int64;
+  throw std::invalid_argument("min_scalar_type: integer below the int64 range");
+}
+
+// NumPy's thresholds are round numbers below the types' maxima, compared
+// strictly: |v| < 65000 is float16 and |v| < 3.4e38 float32. A float nan or inf
+// is float16, but a complex part that is nan or inf fails the comparison.
+DType min_scalar_type_float(double value) {
+  double m = std::fabs(value);
+  if (std::isnan(m) || std::isinf(m) || m < 65000.0) return DType::Float16;
+  return m < 3.4e38 ? DType::Float32 : DType::Float64;
+}
+
+DType min_scalar_type_complex(double real, double imag) {
+  return std::fabs(real) < 3.4e38 && std::fabs(imag) < 3.4e38 ? DType::Complex64 : DType::Complex128;
+}
+
+DType common_type(std::span<const DType> dtypes) {
+  if (dtypes.empty()) throw std::invalid_argument("common_type needs at least one array");
+  int precision = 0;  // 0 half, 1 single, 2 double
+  bool complex = false;
+  for (DType d : dtypes) {
+    switch (dtype_info(d).kind) {
+      case 'b': throw std::invalid_argument("can't get common type for non-numeric array");
+      case 'i': case 'u': precision = 2; break;
+      case 'c': complex = true; [[fallthrough]];
+      default: {
+        int p = d == DType::Float16 ? 0 : (d == DType::Float32 || d == DType::Complex64) ? 1 : 2;
+        precision = std::max(precision, p);
+      }
+    }
+  }
+  if (complex) return precision == 2 ? DType::Complex128 : DType::Complex64;
+  return precision == 0 ? DType::Float16 : precision == 1 ? DType::Float32 : DType::Float64;
 }
 
 DType default_dtype(WeakScalar kind) {

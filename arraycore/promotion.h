@@ -33,6 +33,19 @@ bool can_cast(DType from, DType to, Casting casting);
 // std::invalid_argument when both are empty (as NumPy's ValueError).
 DType result_type(std::span<const DType> dtypes, std::span<const WeakScalar> weak);
 
+// numpy.min_scalar_type of a value: the smallest dtype of its kind that holds
+// it (non-negative integers take unsigned types; floats and complex parts by
+// range only, inf and nan fit float16). Integers are given as magnitude and
+// sign so the whole uint64 and int64 ranges are covered.
+DType min_scalar_type_integer(uint64_t magnitude, bool negative);
+DType min_scalar_type_float(double value);
+DType min_scalar_type_complex(double real, double imag);
+
+// numpy.common_type's dtype: float64 for integer inputs, else the widest float
+// precision present, made complex when any input is complex (float16 + complex
+// -> complex64). std::invalid_argument for bool or no inputs.
+DType common_type(std::span<const DType> dtypes);
+
 // The dtype NumPy gives a lone Python scalar of that kind: bool, int64,
 // float64, complex128 (None_ -> std::invalid_argument).
 DType default_dtype(WeakScalar kind);

@@ -19,7 +19,7 @@ namespace {
 // staged by the driver through its own small pinned buffers, one CPU thread
 // doing the host-side memcpy and the first-touch page faults of a fresh
 // NumPy array. For large transfers kiln stages itself: kStageWorkers threads,
-// each owning one pinned buffer of kStageChunk bytes from the pinned pool,
+// each owning one pinned buffer of one chunk (set_staging) from the pinned pool,
 // take chunks round-robin. A download worker queues the DMA of its chunk into
 // its buffer on the caller's stream, waits for it (an event), and copies the
 // chunk out while the other workers' DMAs run; an upload worker fills its
@@ -27,13 +27,16 @@ namespace {
 // order is kept: every DMA is queued on the given stream. Host memcpy and page
 // faults run on several cores, which is where the pageable path is slow.
 // The host backend has no DMA to overlap and never stages.
-constexpr size_t kStageChunk = size_t{8} << 20;
 constexpr int kStageWorkers = 4;
-std::atomic<size_t> g_staging_threshold{size_t{32} << 20};
+constexpr size_t kDefaultThreshold = size_t{32} << 20;
+std::atomic<bool> g_staging_set{false};
+std::atomic<size_t> g_staging_threshold{kDefaultThreshold};
+std::atomic<size_t> g_staging_chunk{size_t{8} << 20};
 
 bool use_staging(size_t nbytes) {
+  if (!g_staging_set.load(std::memory_order_relaxed) && runtime::backend().name() == "host") return false;
   size_t threshold = g_staging_threshold.load(std::memory_order_relaxed);
-  return threshold != 0 && nbytes >= threshold && runtime::backend().name() != "host";
+  return threshold != 0 && nbytes >= threshold;
 }
 
 // Runs worker(w) for w in [0, workers) on their own threads (the caller's
@@ -62,8 +65,8 @@ void run_workers(int workers, Worker worker) {
 // One pinned buffer and one event, returned on every path.
 class StageSlot {
  public:
-  StageSlot()
-      : buffer_(runtime::default_pinned_memory_pool().allocate(kStageChunk)),
+  explicit StageSlot(size_t bytes)
+      : buffer_(runtime::default_pinned_memory_pool().allocate(bytes)),
         event_(runtime::backend().create_event(false)) {}
   ~StageSlot() {
     runtime::backend().destroy_event(event_);
@@ -81,14 +84,15 @@ class StageSlot {
 
 void staged_copy(void* dst, const void* src, size_t nbytes, runtime::CopyKind kind,
                  runtime::StreamHandle stream) {
-  const size_t chunks = (nbytes + kStageChunk - 1) / kStageChunk;
+  const size_t chunk_bytes = g_staging_chunk.load(std::memory_order_relaxed);
+  const size_t chunks = (nbytes + chunk_bytes - 1) / chunk_bytes;
   const int workers = static_cast<int>(std::min<size_t>(kStageWorkers, chunks));
   run_workers(workers, [&](int w) {
     auto& be = runtime::backend();
-    StageSlot slot;
+    StageSlot slot(chunk_bytes);
     for (size_t c = static_cast<size_t>(w); c < chunks; c += static_cast<size_t>(workers)) {
-      const size_t offset = c * kStageChunk;
-      const size_t len = std::min(kStageChunk, nbytes - offset);
+      const size_t offset = c * chunk_bytes;
+      const size_t len = std::min(chunk_bytes, nbytes - offset);
       if (kind == runtime::CopyKind::DeviceToHost) {
         be.copy_async(slot.buffer(), static_cast<const char*>(src) + offset, len, kind, stream);
         be.record_event(slot.event(), stream);
@@ -106,8 +110,16 @@ void staged_copy(void* dst, const void* src, size_t nbytes, runtime::CopyKind ki
 
 }  // namespace
 
-void set_staging_threshold(size_t bytes) { g_staging_threshold.store(bytes, std::memory_order_relaxed); }
-size_t staging_threshold() { return g_staging_threshold.load(std::memory_order_relaxed); }
+void set_staging(StagingSettings settings) {
+  if (settings.chunk == 0) throw std::invalid_argument("the staging chunk must be at least one byte");
+  g_staging_threshold.store(settings.threshold, std::memory_order_relaxed);
+  g_staging_chunk.store(settings.chunk, std::memory_order_relaxed);
+  g_staging_set.store(true, std::memory_order_relaxed);
+}
+
+StagingSettings staging() {
+  return {g_staging_threshold.load(std::memory_order_relaxed), g_staging_chunk.load(std::memory_order_relaxed)};
+}
 
 void copy_to_host(const NDArray& src, void* dst, runtime::StreamHandle stream, bool blocking) {
   auto& be = runtime::backend();

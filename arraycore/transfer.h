@@ -18,9 +18,15 @@ void copy_to_host(const NDArray& src, void* dst, runtime::StreamHandle stream, b
 // `stream`; `src` may be reused as soon as this returns.
 void copy_from_host(const NDArray& dst, const void* src, runtime::StreamHandle stream);
 
-// Transfers of at least this many bytes go through pinned staging (default
-// 32 MiB; 0 disables staging). For benchmarks and tests.
-void set_staging_threshold(size_t bytes);
-size_t staging_threshold();
+// Pinned staging settings: transfers of at least `threshold` bytes are staged
+// in chunks of `chunk` bytes. The default stages 32 MiB and up in 8 MiB chunks
+// on GPU backends and never on the host backend; setting a threshold (0 =
+// never) applies to every backend, so tests can exercise the path anywhere.
+struct StagingSettings {
+  size_t threshold;
+  size_t chunk;
+};
+void set_staging(StagingSettings settings);
+StagingSettings staging();
 
 }  // namespace kiln::arraycore

@@ -32,6 +32,16 @@ std::shared_ptr<Memory> memory_from_python(py::object owner, size_t nbytes) {
 
 }  // namespace
 
+// One block of the pinned pool, returned to it when the last reference goes.
+struct PinnedBlock {
+  explicit PinnedBlock(size_t n) : ptr(runtime::default_pinned_memory_pool().allocate(n)), size(n) {}
+  ~PinnedBlock() { runtime::default_pinned_memory_pool().deallocate(ptr); }
+  PinnedBlock(const PinnedBlock&) = delete;
+  PinnedBlock& operator=(const PinnedBlock&) = delete;
+  void* ptr;
+  size_t size;
+};
+
 void register_memory(py::module_& m) {
   py::class_<Memory, std::shared_ptr<Memory>>(m, "Memory")
       .def_property_readonly("ptr",
@@ -90,6 +100,17 @@ void register_memory(py::module_& m) {
   m.def("_pool_set_limit", [](size_t bytes) { current_pool().set_limit(bytes); });
   m.def("_pool_get_limit", [] { return current_pool().get_limit(); });
   m.def("_pool_malloc", [](size_t nbytes) { return MemoryPointer{arraycore::allocate_from_pool(nbytes), 0}; });
+  py::class_<PinnedBlock, std::shared_ptr<PinnedBlock>>(m, "PinnedMemoryPointer", py::buffer_protocol(),
+                                                       "Page-locked host memory from the pinned pool; "
+                                                       "a writable buffer (numpy.frombuffer takes it).")
+      .def_property_readonly("ptr", [](const PinnedBlock& b) { return reinterpret_cast<uintptr_t>(b.ptr); })
+      .def_property_readonly("size", [](const PinnedBlock& b) { return b.size; })
+      .def("__len__", [](const PinnedBlock& b) { return b.size; })
+      .def_buffer([](PinnedBlock& b) {
+        return py::buffer_info(b.ptr, 1, py::format_descriptor<uint8_t>::format(), 1,
+                               {static_cast<py::ssize_t>(b.size)}, {py::ssize_t{1}});
+      });
+  m.def("_pinned_malloc", [](size_t nbytes) { return std::make_shared<PinnedBlock>(nbytes); }, py::arg("size"));
   m.def("_pinned_n_free_blocks", [] { return runtime::default_pinned_memory_pool().n_free_blocks(); });
   m.def("_pinned_free_all_blocks", [] { runtime::default_pinned_memory_pool().free_all_blocks(); });
 }

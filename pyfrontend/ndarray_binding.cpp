@@ -162,10 +162,13 @@ void register_ndarray(py::module_& m) {
           "view",
           [](py::handle self, py::handle dtype, py::handle type) -> py::object {
             const NDArray& a = self.cast<const NDArray&>();
-            // view(kiln.ndarray) and view(type=kiln.ndarray) are the same array type.
+            // view(kiln.ndarray) and view(type=kiln.ndarray) are the same array
+            // type; an array class in the dtype position is a type, as in NumPy.
             if (type.is_none() && PyType_Check(dtype.ptr())) {
-              py::object nd = py::type::of<NDArray>();
-              if (PyObject_IsSubclass(dtype.ptr(), nd.ptr()) == 1) std::swap(dtype, type);
+              py::object host_array = py::module_::import("numpy").attr("ndarray");
+              if (PyObject_IsSubclass(dtype.ptr(), py::type::of<NDArray>().ptr()) == 1 ||
+                  PyObject_IsSubclass(dtype.ptr(), host_array.ptr()) == 1)
+                std::swap(dtype, type);
             }
             if (!type.is_none() && !(PyType_Check(type.ptr()) &&
                                      PyObject_IsSubclass(type.ptr(), py::type::of<NDArray>().ptr()) == 1))
@@ -331,11 +334,13 @@ void register_ndarray(py::module_& m) {
   m.def("_from_numpy", &from_numpy, py::arg("obj"), py::arg("dtype") = py::none());
   m.def("_to_numpy", &to_numpy, py::arg("a"), py::arg("stream") = py::none(),
         py::arg("order") = "C", py::arg("out") = py::none(), py::arg("blocking") = true);
-  m.def("_set_staging_threshold", [](size_t bytes) {
-    size_t previous = arraycore::staging_threshold();
-    arraycore::set_staging_threshold(bytes);
-    return previous;
-  }, "Transfers of at least this many bytes go through pinned staging (0: never). Returns the old value.");
+  m.def("_set_staging", [](size_t threshold, size_t chunk) {
+    arraycore::StagingSettings previous = arraycore::staging();
+    arraycore::set_staging({threshold, chunk});
+    return py::make_tuple(previous.threshold, previous.chunk);
+  }, py::arg("threshold"), py::arg("chunk"),
+  "Transfers of at least `threshold` bytes go through pinned staging in `chunk`-byte pieces "
+  "(threshold 0: never). Returns the previous (threshold, chunk).");
   m.def("_arange_float", [](double start, double step, int64_t n, py::handle dtype) {
     return arraycore::arange(start, step, n, to_dtype(dtype));
   });

@@ -89,6 +89,58 @@ void register_promotion(py::module_& m) {
       },
       "numpy.result_type under NEP 50: arrays, dtypes and NumPy scalars are strong; Python "
       "bool/int/float/complex are weak and keep the arrays' dtype where their kind allows.");
+
+  m.def(
+      "min_scalar_type",
+      [](py::handle a) -> py::object {
+        // Arrays with ndim > 0 keep their dtype; 0-d arrays and scalars go by value.
+        if (has_dtype_attr(a) && py::hasattr(a, "ndim") && a.attr("ndim").cast<int>() > 0)
+          return a.attr("dtype");
+        py::object value = has_dtype_attr(a) ? a.attr("item")() : py::reinterpret_borrow<py::object>(a);
+        PyObject* v = value.ptr();
+        if (PyBool_Check(v)) return to_numpy_dtype(DType::Bool);
+        if (PyLong_Check(v)) {
+          int overflow = 0;
+          long long s = PyLong_AsLongLongAndOverflow(v, &overflow);
+          if (overflow == 0) {
+            uint64_t magnitude = s < 0 ? uint64_t(0) - static_cast<uint64_t>(s) : static_cast<uint64_t>(s);
+            return to_numpy_dtype(arraycore::min_scalar_type_integer(magnitude, s < 0));
+          }
+          if (overflow > 0) {
+            unsigned long long u = PyLong_AsUnsignedLongLong(v);
+            if (!PyErr_Occurred()) return to_numpy_dtype(arraycore::min_scalar_type_integer(u, false));
+            PyErr_Clear();
+          }
+          throw py::type_error("min_scalar_type: " + std::string(py::str(value)) +
+                               " is outside the range of every kiln integer dtype (int64, uint64)");
+        }
+        if (PyFloat_Check(v)) return to_numpy_dtype(arraycore::min_scalar_type_float(PyFloat_AS_DOUBLE(v)));
+        if (PyComplex_Check(v))
+          return to_numpy_dtype(arraycore::min_scalar_type_complex(PyComplex_RealAsDouble(v), PyComplex_ImagAsDouble(v)));
+        return to_numpy_dtype(strong_dtype(value));
+      },
+      py::arg("a"),
+      "numpy.min_scalar_type: the smallest dtype that holds a scalar's (or 0-d array's) value; "
+      "arrays with ndim > 0 give their own dtype.");
+
+  m.def(
+      "common_type",
+      [](py::args arrays) {
+        std::vector<DType> dtypes;
+        for (py::handle a : arrays) {
+          if (!has_dtype_attr(a))
+            throw py::type_error("common_type takes arrays, got " + type_name(a));
+          dtypes.push_back(strong_dtype(a));
+        }
+        if (dtypes.empty()) return py::module_::import("numpy").attr("float16");
+        try {
+          return to_numpy_dtype(arraycore::common_type(dtypes)).attr("type");
+        } catch (const std::invalid_argument& e) {
+          throw py::type_error(e.what());
+        }
+      },
+      "numpy.common_type: the float or complex scalar type all the arrays convert to "
+      "(integers count as float64).");
 }
 
 }  // namespace kiln::py_bind

@@ -8,7 +8,8 @@ import numpy as _numpy
 from kiln import _loader
 from kiln import _core
 
-from kiln._core import ndarray, RawKernel, get_backend, promote_types, can_cast, result_type
+from kiln._core import ndarray, RawKernel, get_backend
+from kiln._core import promote_types, can_cast, result_type, min_scalar_type, common_type
 from kiln._creation import empty, zeros, arange, asarray, array, asnumpy, ascontiguousarray
 from kiln._raw_module import RawModule
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
@@ -24,6 +25,10 @@ uint8, uint16, uint32, uint64 = _numpy.uint8, _numpy.uint16, _numpy.uint32, _num
 float16, float32, float64 = _numpy.float16, _numpy.float32, _numpy.float64
 complex64, complex128 = _numpy.complex64, _numpy.complex128
 
+newaxis = None
+pi, e, inf, nan = _numpy.pi, _numpy.e, _numpy.inf, _numpy.nan
+euler_gamma = _numpy.euler_gamma
+
 _default_memory_pool = MemoryPool()
 _default_pinned_memory_pool = PinnedMemoryPool()
 
@@ -38,10 +43,11 @@ def get_default_pinned_memory_pool():
     return _default_pinned_memory_pool
 
 
-def ndarray_get(self, stream=None, order="C", out=None):
-    """Copy to the host: a new NumPy array, or into ``out`` when given."""
-    return asnumpy(self, stream=stream, order=order, out=out)
-
-
-ndarray.get = ndarray_get
-del ndarray_get
+def get_array_module(*args):
+    """``kiln`` when any argument is a kiln array, else ``numpy``: code written
+    against the returned module runs on whichever side its data lives."""
+    import kiln
+    for a in args:
+        if isinstance(a, ndarray):
+            return kiln
+    return _numpy

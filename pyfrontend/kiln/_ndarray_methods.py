@@ -76,12 +76,15 @@ class Flags:
     def __init__(self, a):
         self.c_contiguous = a._c_contiguous
         self.f_contiguous = a._f_contiguous
+        self.owndata = a.base is None
 
     def __getitem__(self, name):
-        return {"C_CONTIGUOUS": self.c_contiguous, "F_CONTIGUOUS": self.f_contiguous}[name]
+        return {"C_CONTIGUOUS": self.c_contiguous, "F_CONTIGUOUS": self.f_contiguous,
+                "OWNDATA": self.owndata}[name]
 
     def __repr__(self):
-        return "  C_CONTIGUOUS : %s\n  F_CONTIGUOUS : %s" % (self.c_contiguous, self.f_contiguous)
+        return "  C_CONTIGUOUS : %s\n  F_CONTIGUOUS : %s\n  OWNDATA : %s" % (
+            self.c_contiguous, self.f_contiguous, self.owndata)
 
 
 def _only_element(self):
@@ -144,4 +147,31 @@ def _matrix_transpose(self):
 
 
 ndarray.mT = property(_matrix_transpose, doc="Transpose of the last two axes.")
-ndarray.flags = property(Flags, doc="C_CONTIGUOUS and F_CONTIGUOUS.")
+ndarray.flags = property(Flags, doc="C_CONTIGUOUS, F_CONTIGUOUS and OWNDATA.")
+
+
+def __iter__(self):
+    """Iterates over the first axis, yielding views."""
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    return (self[i] for i in range(self.shape[0]))
+
+
+def get(self, stream=None, order="C", out=None, blocking=True):
+    """Copy to the host: a new NumPy array, or into ``out`` (a NumPy array of the
+    same shape and dtype) when given. ``blocking=False`` only queues the copy
+    on ``stream`` (see kiln.asnumpy)."""
+    return _core._to_numpy(self, stream, order, out, blocking)
+
+
+def _device(self):
+    from kiln.cuda import Device
+    return Device(self._device_id)
+
+
+ndarray.__iter__ = __iter__
+ndarray.get = get
+ndarray.device = property(_device, doc="The kiln.cuda.Device holding the array's memory.")
+# Binary operators with a NumPy array on the other side defer to kiln (which
+# then refuses the implicit download), as CuPy's arrays do.
+ndarray.__array_priority__ = 100

@@ -149,3 +149,51 @@ def test_can_cast_refuses_python_scalars_like_numpy(scalar):
         numpy.can_cast(scalar, numpy.float64)
     with pytest.raises(TypeError, match="Python ints, floats, and complex"):
         kiln.can_cast(scalar, numpy.float64)
+
+
+MIN_SCALAR_VALUES = [0, 1, 255, 256, -1, -128, -129, 65535, 65536, -32769, 2**31, -2**31, -2**31 - 1,
+                     2**32, 2**63 - 1, 2**63, 2**64 - 1, -2**63, True, False,
+                     0.0, -0.0, 1.5, 64999.99, 65000.0, -65000.0, 65504.0, 3.3e38, 3.4e38, 1e300,
+                     float("inf"), float("-inf"), float("nan"), 1e-300,
+                     1 + 1j, 65504.0 + 0j, 3.4e38 + 0j, complex(0, 3.3e38), complex(float("inf"), 0),
+                     complex(float("nan"), 0), 1e300j,
+                     numpy.float32(3.0), numpy.int64(-5), numpy.uint16(300), numpy.complex128(2 + 0j)]
+
+
+@pytest.mark.parametrize("value", MIN_SCALAR_VALUES, ids=repr)
+def test_min_scalar_type_matches_numpy(value):
+    assert kiln.min_scalar_type(value) == numpy.min_scalar_type(value)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: numpy.dtype(d).name)
+def test_min_scalar_type_of_arrays(dtype):
+    h = numpy.ones(3, dtype)
+    assert kiln.min_scalar_type(kiln.asarray(h)) == numpy.min_scalar_type(h) == h.dtype
+    h0 = numpy.asarray(h[0] * 3 if dtype is not numpy.bool_ else h[0])
+    assert kiln.min_scalar_type(kiln.asarray(h0)) == numpy.min_scalar_type(h0)
+
+
+def test_min_scalar_type_out_of_range():
+    with pytest.raises(TypeError, match="range"):
+        kiln.min_scalar_type(2**64)
+    with pytest.raises(TypeError, match="range"):
+        kiln.min_scalar_type(-2**63 - 1)
+
+
+NUMERIC = [d for d in ALL_DTYPES if d is not numpy.bool_]
+
+
+@pytest.mark.parametrize("b", NUMERIC, ids=lambda d: numpy.dtype(d).name)
+@pytest.mark.parametrize("a", NUMERIC, ids=lambda d: numpy.dtype(d).name)
+def test_common_type_matches_numpy(a, b):
+    ha, hb = numpy.zeros(2, a), numpy.zeros(2, b)
+    assert kiln.common_type(kiln.asarray(ha), kiln.asarray(hb)) is numpy.common_type(ha, hb)
+    assert kiln.common_type(kiln.asarray(ha)) is numpy.common_type(ha)
+
+
+def test_common_type_errors():
+    assert kiln.common_type() is numpy.common_type()
+    with pytest.raises(TypeError, match="non-numeric"):
+        kiln.common_type(kiln.zeros(2, bool))
+    with pytest.raises(TypeError, match="arrays"):
+        kiln.common_type(3.0)

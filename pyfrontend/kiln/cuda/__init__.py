@@ -4,8 +4,9 @@ from kiln.cuda import compiler, memory, runtime
 from kiln.cuda.device import Device
 from kiln.cuda.stream import Stream, Event, get_current_stream, get_elapsed_time
 from kiln.cuda.memory import (MemoryPointer, Memory, UnownedMemory, alloc, set_allocator,
-                              get_allocator, OutOfMemoryError)
+                              get_allocator, OutOfMemoryError, alloc_pinned_memory)
 
 __all__ = ["Device", "Stream", "Event", "get_current_stream", "get_elapsed_time",
            "MemoryPointer", "Memory", "UnownedMemory", "alloc", "set_allocator",
-           "get_allocator", "OutOfMemoryError", "compiler", "memory", "runtime"]
+           "get_allocator", "OutOfMemoryError", "alloc_pinned_memory", "compiler", "memory",
+           "runtime"]

@@ -73,8 +73,20 @@ class MemoryPool:
 class PinnedMemoryPool:
     """The pool of page-locked host memory that staged transfers use."""
 
+    def malloc(self, size):
+        """A PinnedMemoryPointer of ``size`` bytes (a writable buffer)."""
+        return _core._pinned_malloc(size)
+
     def n_free_blocks(self):
         return _core._pinned_n_free_blocks()
 
     def free_all_blocks(self):
         _core._pinned_free_all_blocks()
+
+
+def alloc_pinned_memory(size):
+    """``size`` bytes of page-locked host memory from the pinned pool, as a
+    buffer: ``numpy.frombuffer(kiln.cuda.alloc_pinned_memory(n), numpy.uint8)``.
+    Copies into it with ``kiln.asnumpy(a, out=..., blocking=False)`` are truly
+    asynchronous."""
+    return _core._pinned_malloc(size)
