@@ -5,7 +5,7 @@
 
 Each benchmark reports a per-call figure for kiln and, when CuPy is importable,
 for CuPy, measured in this run; `ratio` is kiln / CuPy (below 1 = kiln faster
-for times). Goals come from the issues; absolute figures from different runs
+for times in us; above 1 = kiln faster for bandwidths in GB/s). Goals come from the issues; absolute figures from different runs
 are noise, ratios from one run are evidence.
 """
 import statistics
@@ -92,20 +92,122 @@ def empty_alloc():
     return ours, theirs
 
 
+@benchmark("tiny_slice_us", "us", "<= 1.5 (CuPy 3.5)")
+def tiny_slice():
+    calls = 100000
+    x = kiln.zeros(100, dtype=kiln.float32)
+    ours = per_call_us(lambda: x[1:50], calls)
+    theirs = None
+    if cupy is not None:
+        cx = cupy.zeros(100, dtype=cupy.float32)
+        theirs = per_call_us(lambda: cx[1:50], calls)
+    return ours, theirs
+
+
+def transfer_bytes():
+    return (256 << 20) if kiln.get_backend() == "cuda" else (16 << 20)
+
+
+def gb_per_s(nbytes, fn, repeats=7, sync=None):
+    """Median bandwidth over repeats (one warm-up call first)."""
+    fn()
+    if sync:
+        sync()
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        if sync:
+            sync()
+        samples.append(nbytes / (time.perf_counter() - t0) / 1e9)
+    return statistics.median(samples)
+
+
+@benchmark("asnumpy_256MiB_GBps", "GB/s", ">= CuPy (higher is better)")
+def asnumpy_bandwidth():
+    n = transfer_bytes() // 4
+    host = numpy.random.default_rng(0).random(n, dtype=numpy.float32)
+    x = kiln.asarray(host)
+    ours = gb_per_s(host.nbytes, lambda: kiln.asnumpy(x))
+    theirs = None
+    if cupy is not None:
+        cx = cupy.asarray(host)
+        theirs = gb_per_s(host.nbytes, lambda: cupy.asnumpy(cx))
+    return ours, theirs
+
+
+@benchmark("asnumpy_256MiB_unstaged_GBps", "GB/s", "(kiln without pinned staging: the driver's pageable path)")
+def asnumpy_unstaged():
+    n = transfer_bytes() // 4
+    x = kiln.asarray(numpy.ones(n, numpy.float32))
+    previous = kiln._core._set_staging(0, 1 << 23)
+    try:
+        ours = gb_per_s(x.nbytes, lambda: kiln.asnumpy(x))
+    finally:
+        kiln._core._set_staging(*previous)
+    return ours, None
+
+
+@benchmark("asarray_256MiB_GBps", "GB/s", ">= CuPy (higher is better)")
+def asarray_bandwidth():
+    n = transfer_bytes() // 4
+    host = numpy.random.default_rng(0).random(n, dtype=numpy.float32)
+    ours = gb_per_s(host.nbytes, lambda: kiln.asarray(host), sync=kiln.cuda.runtime.deviceSynchronize)
+    theirs = None
+    if cupy is not None:
+        theirs = gb_per_s(host.nbytes, lambda: cupy.asarray(host), sync=cupy.cuda.runtime.deviceSynchronize)
+    return ours, theirs
+
+
+def astype_elements():
+    return (1 << 28) if kiln.get_backend() == "cuda" else (1 << 20)
+
+
+@benchmark("copy_f32_GBps", "GB/s", "(device copy bandwidth, read + write: astype's yardstick)")
+def copy_bandwidth():
+    n = astype_elements()
+    x = kiln.ones(n, dtype=kiln.float32) if hasattr(kiln, "ones") else kiln.zeros(n, dtype=kiln.float32)
+    ours = gb_per_s(2 * 4 * n, lambda: x.copy(), sync=kiln.cuda.runtime.deviceSynchronize)
+    theirs = None
+    if cupy is not None:
+        cx = cupy.ones(n, dtype=cupy.float32)
+        theirs = gb_per_s(2 * 4 * n, lambda: cx.copy(), sync=cupy.cuda.runtime.deviceSynchronize)
+    return ours, theirs
+
+
+@benchmark("astype_f32_f16_GBps", "GB/s", ">= 90% of copy_f32_GBps in this run (read 4 + write 2 bytes)")
+def astype_bandwidth():
+    n = astype_elements()
+    x = kiln.zeros(n, dtype=kiln.float32)
+    ours = gb_per_s(6 * n, lambda: x.astype(kiln.float16), sync=kiln.cuda.runtime.deviceSynchronize)
+    theirs = None
+    if cupy is not None:
+        cx = cupy.zeros(n, dtype=cupy.float32)
+        theirs = gb_per_s(6 * n, lambda: cx.astype(cupy.float16), sync=cupy.cuda.runtime.deviceSynchronize)
+    return ours, theirs
+
+
 def main(argv):
     wanted = argv[1:]
     rows = []
     for name, unit, goal, fn in BENCHMARKS:
         if wanted and not any(w in name for w in wanted):
             continue
-        ours, theirs = fn()
+        try:
+            ours, theirs = fn()
+        except Exception as e:  # one broken benchmark must not hide the others
+            print("%s failed: %s: %s" % (name, type(e).__name__, e))
+            continue
         rows.append((name, unit, ours, theirs, goal))
+        kiln.get_default_memory_pool().free_all_blocks()
+        if cupy is not None:
+            cupy.get_default_memory_pool().free_all_blocks()
     print("backend: %s   cupy: %s" % (kiln.get_backend(),
                                        cupy.__version__ if cupy is not None else "absent"))
-    print("%-24s %12s %12s %8s   %s" % ("benchmark", "kiln", "cupy", "ratio", "goal"))
+    print("%-30s %14s %14s %8s   %s" % ("benchmark", "kiln", "cupy", "ratio", "goal"))
     for name, unit, ours, theirs, goal in rows:
         ratio = "%.2f" % (ours / theirs) if theirs else "-"
-        print("%-24s %9.2f %-2s %9s %-2s %8s   %s" % (
+        print("%-30s %9.2f %-4s %9s %-4s %8s   %s" % (
             name, ours, unit, "%.2f" % theirs if theirs else "-", unit if theirs else "", ratio, goal))
 
 

@@ -122,10 +122,24 @@ NDArray from_numpy(py::handle obj, py::handle dtype) {
 // array that owns the memory (a view of a view points at the owner, as in
 // NumPy), so `base` and `flags.owndata` answer as NumPy's do and the owner
 // stays alive while views exist.
+// The `_base` entry of an array's instance dict (borrowed; nullptr when absent).
+PyObject* base_of(py::handle array) {
+  static PyObject* key = PyUnicode_InternFromString("_base");
+  PyObject* dict = PyObject_GenericGetDict(array.ptr(), nullptr);
+  if (dict == nullptr) throw py::error_already_set();
+  PyObject* base = PyDict_GetItemWithError(dict, key);
+  Py_DECREF(dict);  // the instance keeps the dict (and so `base`) alive
+  if (base == nullptr && PyErr_Occurred()) throw py::error_already_set();
+  return base;
+}
+
 py::object make_view(py::handle source, NDArray view) {
+  static PyObject* key = PyUnicode_InternFromString("_base");
   py::object out = py::cast(std::move(view));
-  py::object base = py::getattr(source, "_base", py::none());
-  py::setattr(out, "_base", base.is_none() ? py::reinterpret_borrow<py::object>(source) : base);
+  PyObject* base = base_of(source);
+  py::object dict = py::reinterpret_steal<py::object>(PyObject_GenericGetDict(out.ptr(), nullptr));
+  if (!dict || PyDict_SetItem(dict.ptr(), key, base != nullptr ? base : source.ptr()) != 0)
+    throw py::error_already_set();
   return out;
 }
 
@@ -149,7 +163,11 @@ void register_ndarray(py::module_& m) {
       .def_property_readonly("_c_contiguous", &NDArray::c_contiguous)
       .def_property_readonly("_f_contiguous", &NDArray::f_contiguous)
       .def_property_readonly("_device_id", &NDArray::device)
-      .def_property_readonly("base", [](py::handle self) { return py::getattr(self, "_base", py::none()); },
+      .def_property_readonly("base",
+                             [](py::handle self) -> py::object {
+                               PyObject* base = base_of(self);
+                               return base ? py::reinterpret_borrow<py::object>(base) : py::none();
+                             },
                              "The array whose memory this view shares (None when it owns its memory).")
       .def(
           "reshape",
