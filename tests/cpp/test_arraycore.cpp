@@ -76,6 +76,37 @@ TEST(NDArrayCore, ReshapeIsAViewWithInferredDim) {
   EXPECT_THROW(strided.reshape({12}), std::logic_error);
 }
 
+TEST(NDArrayCore, ViewAsOtherDtypeRescalesTheLastAxis) {
+  NDArray a(host_memory(192), DType::Float64, {4, 6}, {48, 8}, 0);
+  NDArray narrow = a.view(DType::Int16);
+  EXPECT_EQ(narrow.shape(), (Shape{4, 24}));
+  EXPECT_EQ(narrow.strides(), (Strides{48, 2}));
+  EXPECT_EQ(narrow.data(), a.data());
+  NDArray wide = a.view(DType::Complex128);
+  EXPECT_EQ(wide.shape(), (Shape{4, 3}));
+  EXPECT_EQ(wide.strides(), (Strides{48, 16}));
+  NDArray same = NDArray(host_memory(192), DType::Float64, {6, 4}, {8, 48}, 0).view(DType::Int64);
+  EXPECT_EQ(same.strides(), (Strides{8, 48}));  // same itemsize: any layout
+  NDArray transposed(host_memory(192), DType::Float64, {6, 4}, {8, 48}, 0);
+  EXPECT_THROW(transposed.view(DType::Float32), std::invalid_argument);   // last axis not contiguous
+  NDArray odd(host_memory(192), DType::Float32, {4, 3}, {48, 4}, 0);
+  EXPECT_THROW(odd.view(DType::Float64), std::invalid_argument);          // 12 bytes / 8
+  NDArray scalar(host_memory(8), DType::Float64, {}, {}, 0);
+  EXPECT_THROW(scalar.view(DType::Float32), std::invalid_argument);
+  EXPECT_EQ(scalar.view(DType::UInt64).shape(), Shape{});
+}
+
+TEST(NDArrayCore, ComplexPartsAreStridedFloatViews) {
+  NDArray z(host_memory(96), DType::Complex64, {3, 2}, {-16, 8}, 32);
+  NDArray re = z.complex_part(false), im = z.complex_part(true);
+  EXPECT_EQ(re.dtype(), DType::Float32);
+  EXPECT_EQ(re.strides(), z.strides());
+  EXPECT_EQ(re.offset(), 32);
+  EXPECT_EQ(im.offset(), 36);
+  EXPECT_EQ(NDArray(host_memory(32), DType::Complex128, {2}, {16}, 0).complex_part(true).offset(), 8);
+  EXPECT_THROW(NDArray(host_memory(8), DType::Float64, {1}, {8}, 0).complex_part(false), std::invalid_argument);
+}
+
 TEST(NDArrayCore, ShapeSizeRejectsNegative) {
   EXPECT_EQ(shape_size({}), 1);
   EXPECT_EQ(shape_size({3, 0}), 0);

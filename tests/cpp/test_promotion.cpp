@@ -3,6 +3,7 @@
 // tests/python/test_promotion.py.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <vector>
 
 #include "arraycore/promotion.h"
@@ -129,6 +130,36 @@ TEST(Promotion, ResultTypeOnlyWeak) {
   EXPECT_EQ(rt({}, {W::Complex}), DType::Complex128);
   EXPECT_THROW(rt({}, {}), std::invalid_argument);
   EXPECT_THROW(rt({}, {W::None_}), std::invalid_argument);
+}
+
+TEST(Promotion, MinScalarTypeByValue) {
+  EXPECT_EQ(min_scalar_type_integer(255, false), DType::UInt8);
+  EXPECT_EQ(min_scalar_type_integer(256, false), DType::UInt16);
+  EXPECT_EQ(min_scalar_type_integer(128, true), DType::Int8);     // -128
+  EXPECT_EQ(min_scalar_type_integer(129, true), DType::Int16);    // -129
+  EXPECT_EQ(min_scalar_type_integer(~uint64_t{0}, false), DType::UInt64);
+  EXPECT_EQ(min_scalar_type_integer(uint64_t{1} << 63, true), DType::Int64);
+  EXPECT_THROW(min_scalar_type_integer((uint64_t{1} << 63) + 1, true), std::invalid_argument);
+  EXPECT_EQ(min_scalar_type_float(64999.0), DType::Float16);
+  EXPECT_EQ(min_scalar_type_float(65000.0), DType::Float32);      // NumPy's threshold, not half's max
+  EXPECT_EQ(min_scalar_type_float(-3.4e38), DType::Float64);
+  EXPECT_EQ(min_scalar_type_float(std::numeric_limits<double>::infinity()), DType::Float16);
+  EXPECT_EQ(min_scalar_type_complex(1.0, 2.0), DType::Complex64);
+  EXPECT_EQ(min_scalar_type_complex(std::numeric_limits<double>::quiet_NaN(), 0.0), DType::Complex128);
+}
+
+TEST(Promotion, CommonType) {
+  std::vector<DType> ints = {DType::Int8, DType::UInt16};
+  EXPECT_EQ(common_type(ints), DType::Float64);
+  std::vector<DType> half_complex = {DType::Float16, DType::Complex64};
+  EXPECT_EQ(common_type(half_complex), DType::Complex64);
+  std::vector<DType> int_complex = {DType::Int8, DType::Complex64};
+  EXPECT_EQ(common_type(int_complex), DType::Complex128);
+  std::vector<DType> halves = {DType::Float16};
+  EXPECT_EQ(common_type(halves), DType::Float16);
+  std::vector<DType> with_bool = {DType::Float32, DType::Bool};
+  EXPECT_THROW(common_type(with_bool), std::invalid_argument);
+  EXPECT_THROW(common_type(std::vector<DType>{}), std::invalid_argument);
 }
 
 }  // namespace
