@@ -13,15 +13,17 @@
 namespace kiln::arraycore {
 namespace {
 
-bool plain_type(DType d) { return d != DType::Float16 && dtype_info(d).kind != 'c'; }
-
-// One module per (source dtype, destination dtype): a contiguous kernel and a
-// strided one.
+// One module per (source dtype, destination dtype): a contiguous kernel, a
+// strided one and a masked strided one. The casts are the C++ casts of
+// kiln/half.h and kiln/complex.h, which are NumPy's (complex -> real takes
+// the real part; see Note [Half conversions are NumPy's]).
 runtime::CompileRequest copy_source(DType from, DType to) {
   std::string src(dtype_info(from).c_type), dst(dtype_info(to).c_type);
   runtime::CompileRequest r;
   r.source_name = "kiln_copy.cu";
   r.source =
+      "#include <kiln/complex.h>\n"
+      "#include <kiln/half.h>\n"
       "#include <kiln/strided_index.h>\n"
       "typedef " + src + " src_t;\n"
       "typedef " + dst + " dst_t;\n"
@@ -38,6 +40,16 @@ runtime::CompileRequest copy_source(DType from, DType to) {
       "    layout.offsets(i, off);\n"
       "    *(dst_t*)(dst + off[1]) = (dst_t)(*(const src_t*)(src + off[0]));\n"
       "  }\n"
+      "}\n"
+      "extern \"C\" __global__ void kiln_copy_where(const char* src, char* dst, const char* mask, long long n,\n"
+      "                                            kiln::Layout<3> layout) {\n"
+      "  long long step = (long long)blockDim.x * gridDim.x;\n"
+      "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {\n"
+      "    long long off[3];\n"
+      "    layout.offsets(i, off);\n"
+      "    if (*(const bool*)(mask + off[2]))\n"
+      "      *(dst_t*)(dst + off[1]) = (dst_t)(*(const src_t*)(src + off[0]));\n"
+      "  }\n"
       "}\n";
   return r;
 }
@@ -52,25 +64,51 @@ uint32_t grid_for(int64_t n, uint32_t block) {
   return static_cast<uint32_t>(std::clamp<int64_t>(blocks, 1, max_blocks));
 }
 
+// Note [Overlapping copies]
+// Threads copy elements in no particular order, so a source (or mask) that
+// shares bytes with the destination without being the very same view is
+// first copied to fresh memory, as NumPy's assignment does. The very same
+// view is safe: each element is read and written by one thread.
+bool overlaps_partially(const NDArray& a, const NDArray& dst) {
+  if (a.memory() != dst.memory() || a.size() == 0 || dst.size() == 0) return false;
+  if (a.offset() == dst.offset() && a.strides() == dst.strides() && a.itemsize() == dst.itemsize()) return false;
+  auto [alow, ahigh] = byte_extent(a.shape(), a.strides(), a.itemsize());
+  auto [dlow, dhigh] = byte_extent(dst.shape(), dst.strides(), dst.itemsize());
+  return a.offset() + alow < dst.offset() + dhigh && dst.offset() + dlow < a.offset() + ahigh;
+}
+
+NDArray detached(const NDArray& a, const NDArray& dst) {
+  return overlaps_partially(a, dst) ? astype(a, a.dtype(), Order::C) : a;
+}
+
+template <int N>
+kiln::Layout<N> layout_of(const StridedPlan& plan) {
+  if (plan.shape.size() > static_cast<size_t>(kiln::kMaxDims))
+    throw std::invalid_argument("arrays of more than 32 dimensions are not supported");
+  kiln::Layout<N> layout{};
+  layout.ndim = static_cast<int>(plan.shape.size());
+  for (size_t d = 0; d < plan.shape.size(); ++d) {
+    layout.shape[d] = plan.shape[d];
+    for (int k = 0; k < N; ++k) layout.strides[k][d] = plan.strides[k][d];
+  }
+  return layout;
+}
+
 }  // namespace
 
-bool copy_supported(DType from, DType to) { return plain_type(from) && plain_type(to); }
+bool copy_supported(DType, DType) { return true; }
 
-void copy_into(const NDArray& src, const NDArray& dst) {
-  if (src.shape() != dst.shape()) throw std::invalid_argument("copy_into: shapes differ");
-  const int64_t n = src.size();
+void copy_into(const NDArray& source, const NDArray& dst) {
+  if (source.shape() != dst.shape()) throw std::invalid_argument("copy_into: shapes differ");
+  const int64_t n = source.size();
   if (n == 0) return;
+  const NDArray src = detached(source, dst);
   auto& be = runtime::backend();
   runtime::StreamHandle stream = runtime::current_stream();
   if (src.dtype() == dst.dtype() && src.c_contiguous() && dst.c_contiguous()) {
     be.copy_async(dst.data(), src.data(), dst.nbytes(), runtime::CopyKind::DeviceToDevice, stream);
     return;
   }
-  if (!copy_supported(src.dtype(), dst.dtype()))
-    throw std::logic_error(std::string("copies between ") + std::string(dtype_info(src.dtype()).name) +
-                           " and " + std::string(dtype_info(dst.dtype()).name) +
-                           " are not supported yet (float16 and complex casts arrive with the "
-                           "half and complex device headers)");
   auto module = runtime::load_module_cached(copy_source(src.dtype(), dst.dtype()), be.current_device());
   StridedPlan plan = collapse_dims(src.shape(), {src.strides(), dst.strides()});
   const uint32_t block = 256;
@@ -86,18 +124,31 @@ void copy_into(const NDArray& src, const NDArray& dst) {
               stream, args);
     return;
   }
-  if (plan.shape.size() > static_cast<size_t>(kiln::kMaxDims))
-    throw std::invalid_argument("arrays of more than 32 dimensions are not supported");
-  kiln::Layout<2> layout{};
-  layout.ndim = static_cast<int>(plan.shape.size());
-  for (size_t d = 0; d < plan.shape.size(); ++d) {
-    layout.shape[d] = plan.shape[d];
-    layout.strides[0][d] = plan.strides[0][d];
-    layout.strides[1][d] = plan.strides[1][d];
-  }
+  kiln::Layout<2> layout = layout_of<2>(plan);
   void* args[] = {&sp, &dp, &count, &layout};
   be.launch(module->function("kiln_copy_strided").handle, {grid_for(n, block), 1, 1}, {block, 1, 1}, 0, stream,
             args);
+}
+
+void copy_into_where(const NDArray& source, const NDArray& dst, const NDArray& where) {
+  if (source.shape() != dst.shape() || where.shape() != dst.shape())
+    throw std::invalid_argument("copy_into_where: shapes differ");
+  if (where.dtype() != DType::Bool) throw std::invalid_argument("copy_into_where: the mask must be bool");
+  const int64_t n = dst.size();
+  if (n == 0) return;
+  const NDArray src = detached(source, dst), mask = detached(where, dst);
+  auto& be = runtime::backend();
+  auto module = runtime::load_module_cached(copy_source(src.dtype(), dst.dtype()), be.current_device());
+  StridedPlan plan = collapse_dims(dst.shape(), {src.strides(), dst.strides(), mask.strides()});
+  kiln::Layout<3> layout = layout_of<3>(plan);
+  const uint32_t block = 256;
+  const void* sp = src.data();
+  void* dp = dst.data();
+  const void* mp = mask.data();
+  long long count = n;
+  void* args[] = {&sp, &dp, &mp, &count, &layout};
+  be.launch(module->function("kiln_copy_where").handle, {grid_for(n, block), 1, 1}, {block, 1, 1}, 0,
+            runtime::current_stream(), args);
 }
 
 NDArray astype(const NDArray& a, DType dtype, Order order) {

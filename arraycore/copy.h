@@ -5,20 +5,31 @@
 //
 //   NDArray b = astype(a, DType::Float64, Order::C);   // new array, converted
 //   copy_into(a, b);                                    // same shapes, any layouts
+//   copy_into_where(a, b, mask);                        // b[i] = a[i] where mask[i]
+//
+// Every pair of the 14 dtypes converts as NumPy's casts do (bit for bit,
+// float16 included; complex -> real takes the real part, without NumPy's
+// ComplexWarning, which is the front end's to give).
 #pragma once
 
 #include "arraycore/ndarray.h"
 
 namespace kiln::arraycore {
 
-// True when copy_into can convert between these dtypes today (float16 and
-// complex conversions arrive with kiln's half and complex device headers).
+// True for every pair of dtypes (kept while callers still ask).
 bool copy_supported(DType from, DType to);
 
-// dst[...] = (dst dtype) src[...]; shapes must be equal. Throws
-// std::invalid_argument on a shape mismatch, std::logic_error when
-// !copy_supported. Runs on the current stream.
+// dst[...] = (dst dtype) src[...]; shapes must be equal (the caller
+// broadcasts). Throws std::invalid_argument on a shape mismatch. A source
+// overlapping dst is read before anything is written (Note [Overlapping
+// copies]). Runs on the current stream.
 void copy_into(const NDArray& src, const NDArray& dst);
+
+// dst[i] = (dst dtype) src[i] where mask[i], for a bool mask; the three
+// shapes must be equal (the caller broadcasts, e.g. with stride-0 views) and
+// any strides are fine. Throws std::invalid_argument on a shape mismatch or a
+// non-bool mask.
+void copy_into_where(const NDArray& src, const NDArray& dst, const NDArray& mask);
 
 // A new array of `dtype` in `order` holding a's values.
 NDArray astype(const NDArray& a, DType dtype, Order order);

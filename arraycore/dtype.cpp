@@ -16,11 +16,11 @@ constexpr std::array<DTypeInfo, kNumDTypes> kTable = {{
   {DType::UInt16,     "uint16",     'u', 'H', 2, "unsigned short"},
   {DType::UInt32,     "uint32",     'u', 'I', 4, "unsigned int"},
   {DType::UInt64,     "uint64",     'u', 'Q', 8, "unsigned long long"},
-  {DType::Float16,    "float16",    'f', 'e', 2, "__half"},
+  {DType::Float16,    "float16",    'f', 'e', 2, "kiln::half"},
   {DType::Float32,    "float32",    'f', 'f', 4, "float"},
   {DType::Float64,    "float64",    'f', 'd', 8, "double"},
-  {DType::Complex64,  "complex64",  'c', 'F', 8, "complex<float>"},
-  {DType::Complex128, "complex128", 'c', 'D', 16, "complex<double>"},
+  {DType::Complex64,  "complex64",  'c', 'F', 8, "kiln::complex<float>"},
+  {DType::Complex128, "complex128", 'c', 'D', 16, "kiln::complex<double>"},
 }};
 // clang-format on
 

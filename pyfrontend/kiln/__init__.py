@@ -12,6 +12,7 @@ from kiln._core import ndarray, RawKernel, get_backend
 from kiln._core import promote_types, can_cast, result_type, min_scalar_type, common_type
 from kiln._creation import empty, zeros, arange, asarray, array, asnumpy, ascontiguousarray
 from kiln._raw_module import RawModule
+from kiln._copyto import copyto
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
 from kiln import cuda
 from kiln.cuda.memory import MemoryPool, PinnedMemoryPool

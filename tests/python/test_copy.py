@@ -1,22 +1,41 @@
 """The copy/cast kernel: astype, copy, ascontiguousarray and strided downloads,
 against NumPy over dtype pairs and layouts."""
+import warnings
+
 import numpy
 import pytest
 
 import kiln
-from conftest import random_array
+from conftest import ALL_DTYPES, random_array
 
-# float16 and complex conversions arrive with the half and complex device headers.
-PLAIN = [numpy.bool_, numpy.int8, numpy.int16, numpy.int32, numpy.int64, numpy.uint8,
-         numpy.uint16, numpy.uint32, numpy.uint64, numpy.float32, numpy.float64]
 LAYOUTS = ["C", "F", "strided", "negative", "0-d", "empty"]
+FLOATISH = [numpy.float16, numpy.float32, numpy.float64, numpy.complex64, numpy.complex128]
+
+
+def name(d):
+    return numpy.dtype(d).name
+
+
+def assert_same_bits(got, expected):
+    """Equal values, dtypes and shapes; floating parts compared bit for bit
+    (so -0.0 differs from 0.0 and NaN payloads count)."""
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    if expected.dtype.kind in "fc":
+        part = numpy.dtype("u%d" % (expected.dtype.itemsize // (2 if expected.dtype.kind == "c" else 1)))
+        got = numpy.ascontiguousarray(got).reshape(-1).view(part)
+        expected = numpy.ascontiguousarray(expected).reshape(-1).view(part)
+    numpy.testing.assert_array_equal(got, expected)
 
 
 def make(rng, layout, dtype):
     """(kiln array, the NumPy array it equals) in the given layout."""
     dtype = numpy.dtype(dtype)
-    if numpy.issubdtype(dtype, numpy.floating):
-        base = (rng.random((6, 8)) * 100).astype(dtype)   # in range for every integer type
+    # Floating values in [0, 100): in range for every integer type (casting
+    # negative or out-of-range floats to integers is undefined in NumPy).
+    if dtype.kind == "f":
+        base = (rng.random((6, 8)) * 100).astype(dtype)
+    elif dtype.kind == "c":
+        base = (rng.random((6, 8)) * 100 + 1j * (rng.random((6, 8)) * 100 - 50)).astype(dtype)
     else:
         base = random_array(rng, (6, 8), dtype)
     k = kiln.asarray(base)
@@ -35,30 +54,108 @@ def make(rng, layout, dtype):
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
-@pytest.mark.parametrize("dst", PLAIN, ids=lambda d: numpy.dtype(d).name)
-@pytest.mark.parametrize("src", PLAIN, ids=lambda d: numpy.dtype(d).name)
+@pytest.mark.parametrize("dst", ALL_DTYPES, ids=name)
+@pytest.mark.parametrize("src", ALL_DTYPES, ids=name)
 def test_astype_matches_numpy(rng, src, dst, layout):
     k, host = make(rng, layout, src)
-    got = k.astype(dst)
-    expected = host.astype(dst)
-    assert got.dtype == expected.dtype and got.shape == expected.shape
-    numpy.testing.assert_array_equal(got.get(), expected)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
+        expected = host.astype(dst)
+        got = k.astype(dst)
+    assert_same_bits(got.get(), expected)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
-@pytest.mark.parametrize("dtype", PLAIN, ids=lambda d: numpy.dtype(d).name)
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=name)
 def test_download_and_copy_any_layout(rng, dtype, layout):
     k, host = make(rng, layout, dtype)
-    numpy.testing.assert_array_equal(kiln.asnumpy(k), host)
+    assert_same_bits(kiln.asnumpy(k), host)
     c = k.copy()
     assert c._c_contiguous and c.data.ptr != k.data.ptr
-    numpy.testing.assert_array_equal(c.get(), host)
+    assert_same_bits(c.get(), host)
     f = k.copy(order="F")
     assert f._f_contiguous
-    numpy.testing.assert_array_equal(f.get(), host)
+    assert_same_bits(f.get(), host)
     a = kiln.ascontiguousarray(k)
     assert a._c_contiguous and a.ndim == max(host.ndim, 1)
-    numpy.testing.assert_array_equal(a.get(), numpy.ascontiguousarray(host))
+    assert_same_bits(a.get(), numpy.ascontiguousarray(host).reshape(a.shape))
+
+
+# Values that test float16's rounding: ties to even at both ends of the
+# normal range, the subnormals and the underflow to zero, the overflow at
+# 65520, +-inf, NaN (and a NaN payload), -0.0, and 1 + 2^-11 + 2^-40, which
+# float64 rounds up directly to float16 but would tie (and round to even,
+# down) through float32.
+def special_values():
+    v = [0.0, -0.0, 1.0, -1.0, 1 + 2.0 ** -11, 1 + 3 * 2.0 ** -11, 1 + 2.0 ** -11 + 2.0 ** -40,
+         1 + 2.0 ** -11 - 2.0 ** -30, 2049.0, 2051.0, 2.0 ** -14, 2.0 ** -14 * (1 - 2.0 ** -11),
+         2.0 ** -24, 2.0 ** -25, 2.0 ** -25 * (1 + 2.0 ** -20), 1.5 * 2.0 ** -24, 2.5 * 2.0 ** -24,
+         2.0 ** -26, 1e-30, 65504.0, 65519.0, 65519.99, 65520.0, 65536.0, 1e10, -70000.0, 1e300,
+         numpy.inf, -numpy.inf, numpy.nan, -numpy.nan, 3.14159, -2.71828, 1e-5, 6.1e-5, 123.456]
+    return numpy.array(v + [-x for x in v[2:26]], dtype=numpy.float64)
+
+
+def special_source(dtype):
+    v = special_values()
+    dtype = numpy.dtype(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        if dtype.kind == "c":
+            return (v + 1j * v[::-1]).astype(dtype)
+        out = v.astype(dtype)
+        if dtype == numpy.float32:   # a NaN with a payload float16 keeps in part
+            out = numpy.concatenate([out, numpy.array([0x7fa01234, 0xff800001], numpy.uint32).view(numpy.float32)])
+        elif dtype == numpy.float64:
+            out = numpy.concatenate([out, numpy.array([0x7ff4000000001234], numpy.uint64).view(numpy.float64)])
+        return out
+
+
+@pytest.mark.parametrize("layout", ["C", "strided"])
+@pytest.mark.parametrize("dst", [numpy.bool_] + FLOATISH, ids=name)
+@pytest.mark.parametrize("src", FLOATISH, ids=name)
+def test_special_values_convert_bit_exactly(src, dst, layout):
+    host = special_source(src)
+    k = kiln.asarray(host)
+    if layout == "strided":
+        host, k = host[::3], kiln._core._as_strided(k, ((host.size + 2) // 3,), (3 * host.itemsize,), 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = host.astype(dst)
+        got = k.astype(dst).get()
+    assert_same_bits(got, expected)
+
+
+@pytest.mark.parametrize("dst", [d for d in ALL_DTYPES if numpy.dtype(d).kind in "iu"], ids=name)
+@pytest.mark.parametrize("src", FLOATISH, ids=name)
+def test_floats_truncate_to_integers(src, dst):
+    # Finite values in dst's range only (other values are undefined in NumPy).
+    v = numpy.array([0.0, -0.0, 0.5, 0.99, 1.0, 1.5, 2.5, 7.9, 100.25, 127.0, 126.6, 2.0 ** -24], numpy.float64)
+    if numpy.dtype(dst).kind == "i":
+        v = numpy.concatenate([v, -v, [-128.0, -127.9]])
+    if numpy.dtype(dst).itemsize > 1:
+        v = numpy.concatenate([v, [255.0, 1000.7, 2049.0, 32752.0 if numpy.dtype(dst) == numpy.int16 else 65504.0]])
+    host = (v + 1j * 3).astype(src) if numpy.dtype(src).kind == "c" else v.astype(src)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
+        expected = host.astype(dst)
+    assert_same_bits(kiln.asarray(host).astype(dst).get(), expected)
+
+
+@pytest.mark.parametrize("dst", FLOATISH, ids=name)
+@pytest.mark.parametrize("src", [numpy.bool_, numpy.int64, numpy.uint64, numpy.int32, numpy.uint16], ids=name)
+def test_integers_round_to_floats(src, dst):
+    info = numpy.iinfo(src) if numpy.dtype(src).kind != "b" else None
+    if info is None:
+        host = numpy.array([True, False])
+    else:
+        vals = [0, 1, 2047, 2049, 2051, 4097, 65504, 65519, 65520, 65535, info.max, info.max - 1,
+                2 ** 24 + 1, 2 ** 53 + 1, 2 ** 63 - 1, -1, -2049, -65520, info.min]
+        host = numpy.array([x for x in vals if info.min <= x <= info.max], dtype=src)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = host.astype(dst)
+    assert_same_bits(kiln.asarray(host).astype(dst).get(), expected)
 
 
 def test_copy_is_independent_and_astype_copy_false_returns_self(rng):
@@ -77,11 +174,11 @@ def test_casting_rule_is_enforced():
     assert a.astype(numpy.float32, casting="same_kind").dtype == numpy.float32
 
 
-def test_half_and_complex_are_not_yet_converted():
-    with pytest.raises(NotImplementedError, match="float16"):
-        kiln.zeros(3, dtype=numpy.float32).astype(numpy.float16)
-    with pytest.raises(NotImplementedError, match="complex"):
-        kiln.zeros(3, dtype=numpy.complex64).astype(numpy.complex128)
+def test_copy_supported_everywhere():
+    # Every pair converts (the NotImplementedError of the old copy kernel is gone).
+    for src in ALL_DTYPES:
+        for dst in (numpy.float16, numpy.complex64):
+            assert kiln.zeros(1, dtype=src).astype(dst).dtype == dst
 
 
 def test_views_out_of_bounds_are_refused():

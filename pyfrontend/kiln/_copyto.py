@@ -1,0 +1,122 @@
+"""kiln.copyto: numpy.copyto for kiln arrays (argument checks, NumPy's
+messages and broadcasting here; the cast runs in the copy kernel)."""
+import warnings
+
+import numpy
+
+from kiln import _core
+from kiln._core import ndarray
+
+_WEAK_SCALARS = (int, float, complex)   # NEP 50: Python bool is strong (numpy.bool_)
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """Copy ``src`` into ``dst`` (cast to dst's dtype), broadcasting ``src``
+    and ``where`` to dst's shape, where ``where`` is True: numpy.copyto.
+
+    ``src`` may be a kiln array or host data (Python or NumPy scalars,
+    sequences, NumPy arrays), uploaded first. Python int, float and complex
+    are weak (NEP 50): they are checked against ``casting`` as dst's kind of
+    value, and an int out of dst's range raises OverflowError. Complex to
+    real casts take the real part and warn ComplexWarning, as NumPy does.
+    Differences from NumPy: ``dst`` must be a kiln array (TypeError
+    otherwise)."""
+    if not isinstance(dst, ndarray):
+        raise TypeError("copyto() argument 1 must be a kiln.ndarray, not %s" % type(dst).__name__)
+    _core.can_cast(dst.dtype, dst.dtype, casting)   # ValueError for an unknown casting=, before anything else
+    src = _source_array(src, dst.dtype, casting)
+    mask = _mask_array(where)
+    src_view = _broadcast_to(src, dst.shape, "input array")
+    if mask is not None and not isinstance(mask, bool):
+        mask = _broadcast_to(mask, dst.shape, "where mask")
+    if mask is False:
+        return
+    if src.dtype.kind == "c" and dst.dtype.kind != "c":
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      numpy.exceptions.ComplexWarning, stacklevel=2)
+    if mask is None or mask is True:
+        _core._copy_into(dst, src_view)
+    else:
+        _core._copy_where(dst, src_view, mask)
+
+
+def _cast_error(ndim, from_dtype, to_dtype, casting):
+    kind = "scalar" if ndim == 0 else "array data"
+    return TypeError("Cannot cast %s from %r to %r according to the rule %r"
+                     % (kind, numpy.dtype(from_dtype), numpy.dtype(to_dtype), casting))
+
+
+def _check_cast(ndim, from_dtype, to_dtype, casting):
+    from_dtype = numpy.dtype(from_dtype)
+    if from_dtype.kind not in "biufc" or not _core.can_cast(from_dtype, to_dtype, casting):
+        raise _cast_error(ndim, from_dtype, to_dtype, casting)
+
+
+def _source_array(src, dst_dtype, casting):
+    """src as a kiln array, after NumPy's casting check."""
+    if isinstance(src, ndarray):
+        _check_cast(src.ndim, src.dtype, dst_dtype, casting)
+        return src
+    if type(src) in _WEAK_SCALARS:
+        # The scalar takes dst's kind where it fits (int into int8 stays int8),
+        # else the default of its own kind: result_type decides, as in NumPy.
+        as_dtype = numpy.dtype(_core.result_type(src, dst_dtype))
+        _check_cast(0, as_dtype, dst_dtype, casting)
+        host = numpy.asarray(src, dtype=as_dtype)   # OverflowError for ints out of range
+    else:
+        host = numpy.asarray(src)
+        if host.dtype.kind not in "biufc":
+            if casting != "unsafe":
+                raise _cast_error(host.ndim, host.dtype, dst_dtype, casting)
+            host = host.astype(dst_dtype)
+        _check_cast(host.ndim, host.dtype, dst_dtype, casting)
+    if not host.dtype.isnative:
+        host = host.astype(host.dtype.newbyteorder("="))
+    return _core._from_numpy(host, None)
+
+
+def _mask_array(where):
+    """None (copy everywhere), False (nowhere) or a bool kiln array."""
+    if where is True:
+        return None
+    if isinstance(where, (ndarray, numpy.ndarray)):
+        if where.dtype != numpy.bool_:
+            raise _cast_error(where.ndim, where.dtype, numpy.bool_, "safe")
+        host_or_device = where
+    else:
+        host_or_device = numpy.asarray(where, dtype=numpy.bool_)
+    if isinstance(host_or_device, numpy.ndarray):
+        if host_or_device.ndim == 0:
+            return None if bool(host_or_device) else False
+        return _core._from_numpy(numpy.ascontiguousarray(host_or_device), None)
+    return host_or_device
+
+
+def _broadcast_to(a, shape, what):
+    """A view of kiln array a with `shape` (stride 0 along broadcast dimensions);
+    ValueError as numpy.copyto's when a does not broadcast to it."""
+    shape = tuple(shape)
+    a_shape, a_strides = tuple(a.shape), tuple(a.strides)
+    if a_shape == shape:
+        return a
+    fail = ValueError("could not broadcast %s from shape %s into shape %s"
+                      % (what, _shape_str(a_shape), _shape_str(shape)))
+    extra = len(a_shape) - len(shape)
+    if extra > 0:
+        if any(n != 1 for n in a_shape[:extra]):
+            raise fail
+        a_shape, a_strides = a_shape[extra:], a_strides[extra:]
+    pad = len(shape) - len(a_shape)
+    strides = [0] * pad
+    for n, stride, want in zip(a_shape, a_strides, shape[pad:]):
+        if n == want:
+            strides.append(stride)
+        elif n == 1:
+            strides.append(0)
+        else:
+            raise fail
+    return _core._as_strided(a, shape, tuple(strides), 0)
+
+
+def _shape_str(shape):
+    return "(" + ",".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
