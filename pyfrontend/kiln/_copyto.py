@@ -26,9 +26,9 @@ def copyto(dst, src, casting="same_kind", where=True):
     _core.can_cast(dst.dtype, dst.dtype, casting)   # ValueError for an unknown casting=, before anything else
     src = _source_array(src, dst.dtype, casting)
     mask = _mask_array(where)
-    src_view = _broadcast_to(src, dst.shape, "input array")
+    src_view = _broadcast_to(src, dst.shape, "input array", extra_ones=True)
     if mask is not None and not isinstance(mask, bool):
-        mask = _broadcast_to(mask, dst.shape, "where mask")
+        mask = _broadcast_to(mask, dst.shape, "where mask", extra_ones=False)
     if mask is False:
         return
     if src.dtype.kind == "c" and dst.dtype.kind != "c":
@@ -60,9 +60,11 @@ def _source_array(src, dst_dtype, casting):
     if type(src) in _WEAK_SCALARS:
         # The scalar takes dst's kind where it fits (int into int8 stays int8),
         # else the default of its own kind: result_type decides, as in NumPy.
+        # The value is converted first (OverflowError for an int out of range,
+        # whatever casting= says), then checked.
         as_dtype = numpy.dtype(_core.result_type(src, dst_dtype))
+        host = numpy.asarray(src, dtype=as_dtype)
         _check_cast(0, as_dtype, dst_dtype, casting)
-        host = numpy.asarray(src, dtype=as_dtype)   # OverflowError for ints out of range
     else:
         host = numpy.asarray(src)
         if host.dtype.kind not in "biufc":
@@ -92,9 +94,11 @@ def _mask_array(where):
     return host_or_device
 
 
-def _broadcast_to(a, shape, what):
+def _broadcast_to(a, shape, what, extra_ones):
     """A view of kiln array a with `shape` (stride 0 along broadcast dimensions);
-    ValueError as numpy.copyto's when a does not broadcast to it."""
+    ValueError as numpy.copyto's when a does not broadcast to it. With
+    extra_ones, leading size-1 dimensions beyond len(shape) are dropped
+    (numpy.copyto allows them for src, not for where)."""
     shape = tuple(shape)
     a_shape, a_strides = tuple(a.shape), tuple(a.strides)
     if a_shape == shape:
@@ -103,7 +107,7 @@ def _broadcast_to(a, shape, what):
                       % (what, _shape_str(a_shape), _shape_str(shape)))
     extra = len(a_shape) - len(shape)
     if extra > 0:
-        if any(n != 1 for n in a_shape[:extra]):
+        if not extra_ones or any(n != 1 for n in a_shape[:extra]):
             raise fail
         a_shape, a_strides = a_shape[extra:], a_strides[extra:]
     pad = len(shape) - len(a_shape)
