@@ -47,6 +47,7 @@ void register_memory(py::module_& m);
 void register_cuda(py::module_& m);
 void register_raw_kernel(py::module_& m);
 void register_promotion(py::module_& m);
+void register_creation(py::module_& m);
 void register_copy(py::module_& m);
 
 }  // namespace kiln::py_bind

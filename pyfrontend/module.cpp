@@ -10,5 +10,6 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_ndarray(m);
   kiln::py_bind::register_raw_kernel(m);
   kiln::py_bind::register_promotion(m);
+  kiln::py_bind::register_creation(m);
   kiln::py_bind::register_copy(m);
 }

@@ -10,7 +10,10 @@ from kiln import _core
 
 from kiln._core import ndarray, RawKernel, get_backend
 from kiln._core import promote_types, can_cast, result_type, min_scalar_type, common_type
-from kiln._creation import empty, zeros, arange, asarray, array, asnumpy, ascontiguousarray
+from kiln._creation import (empty, zeros, ones, full, empty_like, zeros_like, ones_like, full_like,
+                            arange, linspace, logspace, geomspace, asarray, asanyarray, array, asnumpy,
+                            ascontiguousarray, asfortranarray, copy, eye, identity, diag, diagflat, tri,
+                            tril, triu, meshgrid, indices, fromfunction)
 from kiln._raw_module import RawModule
 from kiln._copyto import copyto
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)

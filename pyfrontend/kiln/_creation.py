@@ -1,4 +1,22 @@
-"""Array creation and host transfers (the rest of creation arrives with the ndarray)."""
+"""Array creation, as NumPy 2's: arrays from host data and other arrays
+(array, asarray, copy, ...), new arrays (empty, zeros, ones, full and their
+_like forms), ranges (arange, linspace, logspace, geomspace), matrices (eye,
+identity, diag, diagflat, tri, tril, triu) and grids (meshgrid, indices,
+fromfunction); asnumpy copies back to the host.
+
+    import kiln
+    x = kiln.linspace(0, 1, 5)                          # float64: 0, 0.25, ..., 1
+    m = kiln.tril(kiln.ones((3, 3), dtype=kiln.int32))  # lower triangle of ones
+    xx, yy = kiln.meshgrid(kiln.arange(3), kiln.arange(2))   # each of shape (2, 3)
+    kiln.asnumpy(kiln.eye(2, k=1)).tolist()             # [[0.0, 1.0], [0.0, 0.0]]
+
+Host data (Python scalars and sequences, NumPy arrays) is converted by NumPy
+on the host and uploaded once. Everything else runs on the device: fills and
+casts through the copy kernel, views through _core._as_strided, and the
+values of linspace, logspace and geomspace in one generated kernel (Note
+[Spaced values] in arraycore/creation.h), computed in double or complex
+double and cast to the result dtype.
+"""
 import math
 import operator
 
@@ -7,26 +25,166 @@ import numpy
 from kiln import _core
 from kiln._core import ndarray, empty, zeros
 
+AxisError = numpy.exceptions.AxisError
 
-def asarray(a, dtype=None, order=None):
-    """A kiln array from a kiln array (no copy when dtype matches) or host data."""
+_NO_COPY = ("Unable to avoid copy while creating an array as requested.\n"
+            "If using `np.array(obj, copy=False)` replace it with `np.asarray(obj)` to allow a copy when "
+            "needed (no behavior change in NumPy 1.x).")
+
+
+# --- layouts ---------------------------------------------------------------
+
+def _order(order):
+    """'C', 'F', 'A' or 'K' (None means 'K'); NumPy's ValueError otherwise."""
+    if order is None:
+        return "K"
+    if isinstance(order, str) and order.upper() in ("C", "F", "A", "K"):
+        return order.upper()
+    raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got %r)" % (order,))
+
+
+def _contiguity(a):
     if isinstance(a, ndarray):
-        if dtype is None or numpy.dtype(dtype) == a.dtype:
-            return a
-        return a.astype(dtype)
-    out = _core._from_numpy(a, dtype)
-    if order in ("F", "f") and out.ndim > 1:
-        raise NotImplementedError("Fortran-ordered uploads arrive with the ndarray copy kernel")
+        return a._c_contiguous, a._f_contiguous
+    return a.flags.c_contiguous, a.flags.f_contiguous
+
+
+def _axis_order(a, order, ndim=None):
+    """The axes, outermost first, of a new array laid out per ``order``
+    relative to prototype ``a`` (kiln or NumPy array): NumPy's rules for
+    'A' (F when a is F- but not C-contiguous) and 'K' (a's stride order,
+    C when ``ndim`` differs from a's)."""
+    ndim = a.ndim if ndim is None else ndim
+    c_order, f_order = list(range(ndim)), list(range(ndim))[::-1]
+    c, f = _contiguity(a)
+    if order == "C" or (order == "K" and (ndim != a.ndim or c)):
+        return c_order
+    if order == "F" or f:
+        return f_order if (order != "A" or not c) else c_order
+    if order == "A":
+        return c_order
+    return sorted(range(ndim), key=lambda d: -abs(a.strides[d]))   # stable: ties keep C order
+
+
+def _has_layout(a, order):
+    c, f = a._c_contiguous, a._f_contiguous
+    return {"C": c, "F": f, "A": c or f, "K": True}[order]
+
+
+def _shape_tuple(shape):
+    if isinstance(shape, (int, numpy.integer)) or not hasattr(shape, "__iter__"):
+        return (operator.index(shape),)
+    return tuple(operator.index(n) for n in shape)
+
+
+def _view(a, shape, strides, offset=0):
+    return _core._as_strided(a, tuple(shape), tuple(strides), offset)
+
+
+def _broadcast_view(a, shape):
+    """a seen with ``shape`` (stride 0 on new and stretched axes); ValueError naming both shapes."""
+    shape = tuple(shape)
+    lead = len(shape) - a.ndim
+    if lead < 0 or any(n != 1 and n != m for n, m in zip(a.shape, shape[lead:])):
+        raise ValueError("could not broadcast input array from shape %s into shape %s" % (a.shape, shape))
+    strides = (0,) * lead + tuple(0 if n == 1 and m != 1 else s
+                                  for n, m, s in zip(a.shape, shape[lead:], a.strides))
+    return _view(a, shape, strides)
+
+
+def _new(shape, dtype, axis_order):
+    return _core._empty_in_axis_order(tuple(shape), numpy.dtype(dtype), list(axis_order))
+
+
+# --- arrays from data --------------------------------------------------------
+
+def _holds_kiln(obj):
+    if isinstance(obj, ndarray):
+        return True
+    return isinstance(obj, (list, tuple)) and any(_holds_kiln(x) for x in obj)
+
+
+def _from_host(obj, dtype, order):
+    host = numpy.asarray(obj, dtype=dtype)
+    return _core._upload_in_axis_order(host, _axis_order(host, order))
+
+
+def _from_nested(obj, dtype, order):
+    """A sequence holding kiln arrays: one copy per item, on the device."""
+    parts = [x if isinstance(x, ndarray) else
+             _from_nested(x, None, "C") if _holds_kiln(x) else numpy.asarray(x) for x in obj]
+    shapes = [p.shape for p in parts]
+    if any(s != shapes[0] for s in shapes):
+        common = 0
+        while all(len(s) > common for s in shapes) and len({s[common] for s in shapes}) == 1:
+            common += 1
+        raise ValueError("setting an array element with a sequence. The requested array has an inhomogeneous "
+                         "shape after %d dimensions. The detected shape was %s + inhomogeneous part."
+                         % (common + 1, (len(parts),) + shapes[0][:common]))
+    if dtype is None:
+        dtype = numpy.result_type(*[p.dtype for p in parts])
+    shape = (len(parts),) + shapes[0]
+    out = _new(shape, dtype, range(len(shape))[::-1] if order == "F" else range(len(shape)))
+    for i, part in enumerate(parts):
+        out[i] = part
     return out
 
 
-def array(obj, dtype=None, copy=True, order="K"):
-    """A new kiln array from host data or another kiln array."""
+def array(obj, dtype=None, copy=True, order="K", ndmin=0):
+    """A kiln array from host data (scalars, nested sequences, NumPy arrays),
+    a kiln array, or sequences mixing kiln arrays and host data, as
+    numpy.array: ``copy=True`` always copies, ``copy=None`` copies only when
+    dtype or order demand it, ``copy=False`` never copies and raises
+    ValueError when it would have to. Host data always needs a copy (the
+    upload), so it raises with ``copy=False``."""
+    order = _order(order)
+    ndmin = operator.index(ndmin)
+    if ndmin > 64:
+        raise ValueError("ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)")
     if isinstance(obj, ndarray):
-        if copy:
-            return _core._from_numpy(obj.get(), dtype)
-        return asarray(obj, dtype)
-    return _core._from_numpy(obj, dtype)
+        target = obj.dtype if dtype is None else numpy.dtype(dtype)
+        out = obj
+        if (copy is not None and copy) or target != obj.dtype or not _has_layout(obj, order):
+            if copy is not None and not copy:
+                raise ValueError(_NO_COPY)
+            out = _new(obj.shape, target, _axis_order(obj, order))
+            out[...] = obj
+    elif copy is not None and not copy:
+        raise ValueError(_NO_COPY)
+    elif _holds_kiln(obj):
+        out = _from_nested(obj, dtype, order)
+    else:
+        out = _from_host(obj, dtype, order)
+    if out.ndim < ndmin:
+        extra = ndmin - out.ndim
+        out = _view(out, (1,) * extra + out.shape, (0,) * extra + out.strides)
+    return out
+
+
+def asarray(a, dtype=None, order=None, copy=None):
+    """array(a, dtype, copy=copy, order=order): ``a`` itself when it is a kiln
+    array of that dtype and order."""
+    return array(a, dtype, copy=copy, order=order)
+
+
+def asanyarray(a, dtype=None, order=None, copy=None):
+    """asarray (kiln has no ndarray subclasses)."""
+    return array(a, dtype, copy=copy, order=order)
+
+
+def ascontiguousarray(a, dtype=None):
+    """A C-contiguous array (ndim >= 1) with a's values; a itself when it already is one."""
+    return array(a, dtype, copy=None, order="C", ndmin=1)
+
+
+def asfortranarray(a, dtype=None):
+    """An F-contiguous array (ndim >= 1) with a's values; a itself when it already is one."""
+    return array(a, dtype, copy=None, order="F", ndmin=1)
+
+
+def copy(a, order="K"):
+    """A new array with a's values (order 'K' keeps a's memory order)."""
+    return array(a, copy=True, order=order)
 
 
 def asnumpy(a, stream=None, order="C", out=None, blocking=True):
@@ -60,13 +218,321 @@ def arange(start, stop=None, step=1, dtype=None):
     return _core._arange_float(float(start), float(step), n, dtype)
 
 
-def ascontiguousarray(a, dtype=None):
-    """A C-contiguous array (ndim >= 1) with a's values; a itself when it already is one."""
-    if not isinstance(a, ndarray):
-        return _core._from_numpy(numpy.ascontiguousarray(a), dtype)
-    if a.ndim == 0:
-        a = a.reshape(1)
-    target = a.dtype if dtype is None else numpy.dtype(dtype)
-    if a._c_contiguous and target == a.dtype:
-        return a
-    return a.astype(target, order="C")
+# --- new arrays -------------------------------------------------------------
+
+def ones(shape, dtype=None, order="C"):
+    """A new array of ones (float64 unless dtype is given)."""
+    out = empty(shape, dtype, order)
+    out.fill(1)
+    return out
+
+
+def full(shape, fill_value, dtype=None, order="C"):
+    """A new array holding fill_value (a scalar or an array broadcast to
+    shape; dtype defaults to fill_value's, cast unsafely as NumPy does)."""
+    if dtype is None:
+        dtype = fill_value.dtype if isinstance(fill_value, ndarray) else numpy.asarray(fill_value).dtype
+    out = empty(shape, dtype, order)
+    out[...] = fill_value
+    return out
+
+
+def empty_like(prototype, dtype=None, order="K", subok=True, shape=None):
+    """A new uninitialised array with prototype's shape and dtype (or the
+    given ones). order 'K' keeps prototype's memory order (also for a new
+    shape of the same ndim), 'A' is F when prototype is F-contiguous only.
+    ``subok`` is accepted for NumPy compatibility (kiln has no subclasses)."""
+    proto = prototype if isinstance(prototype, ndarray) else numpy.asarray(prototype)
+    dtype = proto.dtype if dtype is None else numpy.dtype(dtype)
+    shape = proto.shape if shape is None else _shape_tuple(shape)
+    return _new(shape, dtype, _axis_order(proto, _order(order), len(shape)))
+
+
+def zeros_like(prototype, dtype=None, order="K", subok=True, shape=None):
+    """empty_like, filled with zeros."""
+    out = empty_like(prototype, dtype, order, subok, shape)
+    out.fill(0)
+    return out
+
+
+def ones_like(prototype, dtype=None, order="K", subok=True, shape=None):
+    """empty_like, filled with ones."""
+    out = empty_like(prototype, dtype, order, subok, shape)
+    out.fill(1)
+    return out
+
+
+def full_like(prototype, fill_value, dtype=None, order="K", subok=True, shape=None):
+    """empty_like, filled with fill_value (broadcast, cast unsafely)."""
+    out = empty_like(prototype, dtype, order, subok, shape)
+    out[...] = fill_value
+    return out
+
+
+# --- ranges -----------------------------------------------------------------
+
+_LINEAR, _LOGARITHMIC, _GEOMETRIC, _STEP = 0, 1, 2, 3
+
+
+def _promotion_operand(x):
+    """x as numpy.result_type should see it: Python scalars stay weak (NEP 50)."""
+    if isinstance(x, (bool, int, float, complex)):
+        return x
+    if isinstance(x, (ndarray, numpy.ndarray, numpy.generic)):
+        return x.dtype
+    return numpy.asarray(x).dtype
+
+
+def _inexact(dtype):
+    return numpy.dtype(numpy.float64) if dtype.kind in "biu" else dtype
+
+
+def _num(num):
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError("Number of samples, %s, must be non-negative." % num)
+    return num
+
+
+def _compute_operands(complex_values, *values):
+    """Each value as a float64 (complex128) kiln array, and their broadcast shape."""
+    compute = numpy.dtype(numpy.complex128 if complex_values else numpy.float64)
+    arrays = [v.astype(compute) if isinstance(v, ndarray) else _from_host(numpy.asarray(v, dtype=compute), None, "C")
+              for v in values]
+    return arrays, tuple(numpy.broadcast_shapes(*[a.shape for a in arrays]))
+
+
+def _spaced(spacing, num, endpoint, floor_values, operands, shape, axis, dtype):
+    """The spaced values (Note [Spaced values]) of shape (num,) + shape with
+    axis 0 moved to ``axis``, C-contiguous, cast to ``dtype``."""
+    frame = (num,) + shape
+    axis = operator.index(axis)
+    if not -len(frame) <= axis < len(frame):
+        raise AxisError(axis, len(frame), "destination")
+    axis %= len(frame)
+    final = frame[1:axis + 1] + (num,) + frame[axis + 1:]
+    out = empty(final, dtype)
+    compute = operands[0].dtype
+    values = out if out.dtype == compute else empty(final, compute)
+    strides = values.strides
+    front = _view(values, frame, (strides[axis],) + strides[:axis] + strides[axis + 1:])
+    start, stop, base = [_broadcast_view(a, frame) for a in (operands + [operands[0]])[:3]]
+    _core._fill_spaced(front, start, stop, base, num, endpoint, spacing, floor_values)
+    if values is not out:
+        out[...] = values
+    return out
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    """``num`` evenly spaced values from start to stop (stop excluded when not
+    ``endpoint``), as numpy.linspace: start and stop may be arrays (the
+    values then run along ``axis``), an integer dtype floors the values,
+    and ``retstep`` also returns the spacing (a NumPy scalar for scalar
+    start and stop, else a kiln array). Values are computed in double (or
+    complex double) and rounded once to the result dtype, so float32 and
+    float16 results can differ from NumPy's (which computes in that
+    precision) in the last bit."""
+    num = _num(num)
+    computed = _inexact(numpy.result_type(_promotion_operand(start), _promotion_operand(stop)))
+    integer = dtype is not None and numpy.issubdtype(dtype, numpy.integer)
+    if integer and computed.kind == "c":
+        raise TypeError("linspace cannot give integer dtype %s from complex start or stop "
+                        "(numpy's floor is not defined for complex values)" % numpy.dtype(dtype))
+    operands, shape = _compute_operands(computed.kind == "c", start, stop)
+    out = _spaced(_LINEAR, num, endpoint, integer, operands, shape, axis,
+                  computed if dtype is None else dtype)
+    if not retstep:
+        return out
+    div = num - 1 if endpoint else num
+    if isinstance(start, ndarray) or isinstance(stop, ndarray):
+        step = empty((1,) + shape, operands[0].dtype)
+        _core._fill_spaced(step, *[_broadcast_view(a, step.shape) for a in operands + operands[:1]],
+                           num, endpoint, _STEP, False)
+        return out, step.reshape(shape).astype(computed, copy=False)
+    delta = numpy.subtract(stop, start, dtype=computed.type)
+    step = delta / div if div > 0 else numpy.nan
+    if isinstance(step, numpy.ndarray) and step.ndim > 0:
+        step = _from_host(step, None, "C")
+    return out, step
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """base ** linspace(start, stop, num, endpoint), as numpy.logspace
+    (base may be an array, broadcast against start and stop; an integer
+    dtype truncates, as NumPy's cast does)."""
+    num = _num(num)
+    exponent = _inexact(numpy.result_type(_promotion_operand(start), _promotion_operand(stop)))
+    computed = numpy.result_type(exponent, _promotion_operand(base))
+    operands, shape = _compute_operands(computed.kind == "c", start, stop, base)
+    return _spaced(_LOGARITHMIC, num, endpoint, False, operands, shape, axis,
+                   computed if dtype is None else dtype)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """Values spaced evenly on a log scale from start to stop, as
+    numpy.geomspace (negative and complex ends included: the sequence is
+    spaced on the ray through start). Kiln-array start or stop are read
+    back to the host once to check for zeros."""
+    num = _num(num)
+    host_start, host_stop = [numpy.asarray(x.get() if isinstance(x, ndarray) else x) for x in (start, stop)]
+    if (host_start == 0).any() or (host_stop == 0).any():
+        raise ValueError("Geometric sequence cannot include zero")
+    computed = numpy.result_type(host_start, host_stop, float(num), numpy.zeros((), dtype))
+    operands, shape = _compute_operands(computed.kind == "c", start, stop)
+    return _spaced(_GEOMETRIC, num, endpoint, False, operands, shape, axis,
+                   computed if dtype is None else dtype)
+
+
+# --- matrices ---------------------------------------------------------------
+
+def _diagonal_view(a, k):
+    """The k-th diagonal of 2-d ``a``, as a view."""
+    k = operator.index(k)
+    (n, m), (s0, s1) = a.shape, a.strides
+    length = max(min(n, m - k) if k >= 0 else min(n + k, m), 0)
+    offset = (k * s1 if k >= 0 else -k * s0) if length else 0
+    return _view(a, (length,), (s0 + s1,), offset)
+
+
+def eye(N, M=None, k=0, dtype=float, order="C"):
+    """A 2-d array with ones on the k-th diagonal and zeros elsewhere."""
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    out = zeros((N, M), dtype, order)
+    diagonal = _diagonal_view(out, k)
+    if diagonal.size:
+        diagonal.fill(1)
+    return out
+
+
+def identity(n, dtype=None):
+    """The n x n identity matrix (float64 unless dtype is given)."""
+    return eye(n, dtype=float if dtype is None else dtype)
+
+
+def _diag_matrix(v, k):
+    n = v.shape[0] + abs(operator.index(k))
+    out = zeros((n, n), v.dtype)
+    if v.size:
+        _diagonal_view(out, k)[...] = v
+    return out
+
+
+def diag(v, k=0):
+    """For 1-d v, a new 2-d array with v on the k-th diagonal; for 2-d v, its
+    k-th diagonal. That diagonal is a writable kiln view of v (NumPy 2
+    returns a read-only view)."""
+    v = asarray(v)
+    if v.ndim == 1:
+        return _diag_matrix(v, k)
+    if v.ndim == 2:
+        return _diagonal_view(v, k)
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+def diagflat(v, k=0):
+    """A new 2-d array with the flattened v on the k-th diagonal."""
+    return _diag_matrix(asarray(v).ravel(), k)
+
+
+def _tri_mask(N, M, k, lower, lead=()):
+    """A bool view of shape lead + (N, M), True where j - i <= k (lower) or
+    j - i >= k (upper): one line of N + M - 1 values seen with strides
+    (-1, 1), so that mask[i, j] = line[j - i + N - 1]."""
+    N, M, k = max(operator.index(N), 0), max(operator.index(M), 0), operator.index(k)
+    shape = tuple(lead) + (N, M)
+    if N == 0 or M == 0:
+        return zeros(shape, numpy.bool_)
+    length = N + M - 1
+    line = zeros(length, numpy.bool_)
+    if lower:
+        cut = min(max(k + N, 0), length)
+        if cut > 0:
+            line[:cut] = True
+    else:
+        cut = min(max(k + N - 1, 0), length)
+        if cut < length:
+            line[cut:] = True
+    return _view(line, shape, (0,) * len(lead) + (-1, 1), N - 1)
+
+
+def tri(N, M=None, k=0, dtype=float):
+    """An N x M array with ones at and below the k-th diagonal, zeros above."""
+    M = N if M is None else M
+    return _tri_mask(N, M, k, True).astype(dtype)
+
+
+def _triangle(m, k, lower, name):
+    m = asarray(m)
+    if m.ndim == 0:
+        raise TypeError("%s() needs an array of at least 1 dimension, got a 0-d array" % name)
+    shape = m.shape if m.ndim >= 2 else (m.shape[0], m.shape[0])
+    out = zeros(shape, m.dtype)
+    mask = _tri_mask(shape[-2], shape[-1], k, lower, shape[:-2])
+    _core._copy_where(out, _broadcast_view(m, shape), mask)
+    return out
+
+
+def tril(m, k=0):
+    """A copy of m (or of each matrix in a stack) with the elements above the
+    k-th diagonal zeroed; 1-d m is a row repeated into a square."""
+    return _triangle(m, k, True, "tril")
+
+
+def triu(m, k=0):
+    """A copy of m (or of each matrix in a stack) with the elements below the
+    k-th diagonal zeroed; 1-d m is a row repeated into a square."""
+    return _triangle(m, k, False, "triu")
+
+
+# --- grids ------------------------------------------------------------------
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """Coordinate arrays from 1-d coordinate vectors (inputs are flattened),
+    as numpy.meshgrid: a tuple; with ``copy=False``, broadcast views of the
+    inputs."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    flat = [asarray(x).ravel() for x in xi]
+    ndim = len(flat)
+    axes = list(range(ndim))
+    if indexing == "xy" and ndim > 1:
+        axes[0], axes[1] = 1, 0
+    outputs = []
+    for x, axis in zip(flat, axes):
+        shape, strides = [1] * ndim, [0] * ndim
+        shape[axis], strides[axis] = x.shape[0], x.strides[0]
+        outputs.append(_view(x, shape, strides))
+    if not sparse:
+        full_shape = [1] * ndim
+        for x, axis in zip(flat, axes):
+            full_shape[axis] = x.shape[0]
+        outputs = [_broadcast_view(x, full_shape) for x in outputs]
+    if copy:
+        outputs = [x.copy() for x in outputs]
+    return tuple(outputs)
+
+
+def indices(dimensions, dtype=int, sparse=False):
+    """Index grids: out[i] holds the i-th index of each position in an array
+    of shape ``dimensions`` (one array of shape (len(dimensions),) +
+    dimensions; with ``sparse``, a tuple of arrays broadcastable to it)."""
+    dimensions = tuple(dimensions)
+    ndim = len(dimensions)
+    dtype = numpy.dtype(dtype)
+    out = [] if sparse else empty((ndim,) + dimensions, dtype)
+    for i, n in enumerate(dimensions):
+        shape = [1] * ndim
+        shape[i] = n
+        line = arange(n).reshape(shape)
+        if sparse:
+            out.append(line.astype(dtype))
+        else:
+            out[i] = _broadcast_view(line, dimensions)
+    return tuple(out) if sparse else out
+
+
+def fromfunction(function, shape, dtype=float, **kwargs):
+    """function(*indices(shape, dtype), **kwargs): the function receives one
+    kiln array of coordinates per axis."""
+    return function(*indices(shape, dtype=dtype), **kwargs)
