@@ -19,6 +19,7 @@ double and cast to the result dtype.
 """
 import math
 import operator
+import warnings
 
 import numpy
 
@@ -147,6 +148,9 @@ def array(obj, dtype=None, copy=True, order="K", ndmin=0):
         if (copy is not None and copy) or target != obj.dtype or not _has_layout(obj, order):
             if copy is not None and not copy:
                 raise ValueError(_NO_COPY)
+            if obj.dtype.kind == "c" and target.kind != "c":
+                warnings.warn("Casting complex values to real discards the imaginary part",
+                              numpy.exceptions.ComplexWarning, stacklevel=3)
             out = _new(obj.shape, target, _axis_order(obj, order))
             out[...] = obj
     elif copy is not None and not copy:
@@ -516,7 +520,9 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
 def indices(dimensions, dtype=int, sparse=False):
     """Index grids: out[i] holds the i-th index of each position in an array
     of shape ``dimensions`` (one array of shape (len(dimensions),) +
-    dimensions; with ``sparse``, a tuple of arrays broadcastable to it)."""
+    dimensions; with ``sparse``, a tuple of arrays broadcastable to it).
+    Differs from NumPy for dtype=bool: index != 0 (NumPy refuses axes
+    longer than 2)."""
     dimensions = tuple(dimensions)
     ndim = len(dimensions)
     dtype = numpy.dtype(dtype)
