@@ -56,14 +56,15 @@ def _axis_order(a, order, ndim=None):
     'A' (F when a is F- but not C-contiguous) and 'K' (a's stride order,
     C when ``ndim`` differs from a's)."""
     ndim = a.ndim if ndim is None else ndim
-    c_order, f_order = list(range(ndim)), list(range(ndim))[::-1]
     c, f = _contiguity(a)
-    if order == "C" or (order == "K" and (ndim != a.ndim or c)):
-        return c_order
-    if order == "F" or f:
-        return f_order if (order != "A" or not c) else c_order
     if order == "A":
-        return c_order
+        order = "F" if f and not c else "C"
+    elif order == "K" and (ndim != a.ndim or c or f):
+        order = "C" if ndim != a.ndim or c else "F"
+    if order == "C":
+        return list(range(ndim))
+    if order == "F":
+        return list(range(ndim))[::-1]
     return sorted(range(ndim), key=lambda d: -abs(a.strides[d]))   # stable: ties keep C order
 
 

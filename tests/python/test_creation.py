@@ -428,3 +428,15 @@ def test_indices_and_fromfunction_errors():
         kiln.indices((2, -1))
     with pytest.raises(TypeError, match="not iterable"):
         kiln.fromfunction(lambda i: i, 3)
+
+
+def test_module_docstring_example_runs():
+    import kiln._creation
+    doc = kiln._creation.__doc__
+    block = "\n".join(line[4:] for line in doc.splitlines() if line.startswith("    "))
+    namespace = {}
+    exec(block, namespace)
+    assert_matches(namespace["x"], numpy.linspace(0, 1, 5))
+    assert_matches(namespace["m"], numpy.tril(numpy.ones((3, 3), numpy.int32)))
+    assert namespace["xx"].shape == namespace["yy"].shape == (2, 3)
+    assert kiln.asnumpy(kiln.eye(2, k=1)).tolist() == [[0.0, 1.0], [0.0, 0.0]]
