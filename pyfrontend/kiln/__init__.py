@@ -15,6 +15,11 @@ from kiln._creation import (empty, zeros, ones, full, empty_like, zeros_like, on
                             ascontiguousarray, asfortranarray, copy, eye, identity, diag, diagflat, tri,
                             tril, triu, meshgrid, indices, fromfunction)
 from kiln._raw_module import RawModule
+from kiln._manipulation import (  # noqa: F401
+    reshape, ravel, shape, ndim, size, transpose, swapaxes, moveaxis, rollaxis, squeeze, expand_dims,
+    atleast_1d, atleast_2d, atleast_3d, broadcast_shapes, broadcast_to, broadcast_arrays,
+    concatenate, stack, hstack, vstack, dstack, column_stack, array_split, split, hsplit, vsplit,
+    dsplit, tile, repeat, flip, fliplr, flipud, roll, rot90, pad)
 from kiln._copyto import copyto
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
 from kiln import cuda

@@ -6,6 +6,7 @@ import operator
 import numpy
 
 from kiln import _core
+from kiln import _manipulation
 from kiln._core import ndarray
 
 AxisError = numpy.exceptions.AxisError
@@ -48,8 +49,10 @@ def squeeze(self, axis=None):
     if axis is None:
         drop = {i for i, n in enumerate(self.shape) if n == 1}
     else:
-        axes = axis if isinstance(axis, tuple) else (axis,)
+        axes = axis if isinstance(axis, (tuple, list)) else (axis,)
         drop = {_axis(ax, self.ndim) for ax in axes}
+        if len(drop) != len(axes):
+            raise ValueError("duplicate value in 'axis'")
         for i in drop:
             if self.shape[i] != 1:
                 raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
@@ -57,17 +60,23 @@ def squeeze(self, axis=None):
     return _view(self, [self.shape[i] for i in keep], [self.strides[i] for i in keep])
 
 
+def reshape(self, *shape, order="C", copy=None):
+    """A view with a new shape where NumPy's would be one, else a copy
+    (kiln.reshape): ``a.reshape(2, 3)`` and ``a.reshape((2, 3))`` alike."""
+    if not shape:
+        raise TypeError("reshape() takes exactly 1 argument (0 given)")
+    return _manipulation.reshape(self, shape[0] if len(shape) == 1 else shape, order, copy=copy)
+
+
 def ravel(self, order="C"):
-    """1-d: a view when the array is C-contiguous, else a copy."""
-    if order in ("F", "f"):
-        return transpose(self).copy().reshape(-1) if self.ndim > 1 else self.copy().reshape(-1)
-    if self._c_contiguous:
-        return self.reshape(-1)
-    return self.copy().reshape(-1)
+    """1-d, read in ``order`` ('C', 'F', 'A', 'K'): a view when no copy is needed."""
+    return _manipulation.ravel(self, order)
 
 
 def flatten(self, order="C"):
-    return ravel(self.copy(), order) if order not in ("F", "f") else ravel(self, order)
+    """A 1-d copy, read in ``order`` ('C', 'F', 'A', 'K')."""
+    flat, is_view = _manipulation._ravel(self, order)
+    return flat.copy() if is_view else flat
 
 
 class Flags:
@@ -129,7 +138,7 @@ def __index__(self):
 
 
 for _name, _fn in {
-    "transpose": transpose, "swapaxes": swapaxes, "squeeze": squeeze, "ravel": ravel,
+    "transpose": transpose, "swapaxes": swapaxes, "squeeze": squeeze, "reshape": reshape, "ravel": ravel,
     "flatten": flatten, "item": item, "tolist": tolist, "fill": fill,
     "__bool__": __bool__, "__index__": __index__,
     "__int__": lambda self: int(_only_element(self)),

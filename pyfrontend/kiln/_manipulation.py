@@ -1,0 +1,872 @@
+"""Array manipulation routines (numpy's reshape, stack, split, tile, pad, ...).
+
+Argument checks and NumPy's messages live here; the arrays themselves are
+views made by ``_core._as_strided`` or copies through ``__setitem__`` (one
+launch of the strided copy kernel per assignment). Note [Bounded launches]:
+every routine issues a number of copies that does not grow with the data,
+except where a comment says otherwise (repeat with per-element counts).
+
+Differences from NumPy, common to every routine here: inputs that are not kiln
+arrays (NumPy arrays, lists, scalars) are uploaded first; ``subok`` is
+accepted and ignored (there are no kiln subclasses)."""
+import itertools
+import math
+import operator
+import warnings
+
+import numpy
+
+from kiln import _core
+from kiln._core import ndarray
+from kiln._creation import asarray as _upload
+
+AxisError = numpy.exceptions.AxisError
+
+
+# --- helpers -----------------------------------------------------------------
+
+def _asarray(a):
+    return a if isinstance(a, ndarray) else _upload(a)
+
+
+def _axis(axis, ndim, argname=None):
+    axis = operator.index(axis)
+    if not -ndim <= axis < ndim:
+        raise AxisError(axis, ndim, argname)
+    return axis % ndim
+
+
+def _axis_tuple(axis, ndim, argname=None):
+    """Axes as a tuple of non-negative ints; ValueError on repeats."""
+    if not isinstance(axis, (tuple, list)):
+        axis = (axis,)
+    axes = tuple(_axis(ax, ndim, argname) for ax in axis)
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis in `%s` argument" % argname if argname else "repeated axis")
+    return axes
+
+
+def _view(a, shape, strides, offset=0):
+    return _core._as_strided(a, tuple(shape), tuple(strides), offset)
+
+
+def _contiguous_strides(shape, itemsize, order="C"):
+    strides, step = [0] * len(shape), itemsize
+    for i in (reversed(range(len(shape))) if order == "C" else range(len(shape))):
+        strides[i] = step
+        step *= max(shape[i], 1)
+    return strides
+
+
+def _shape_str(shape):
+    return "(" + ",".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _order(order, allowed="CFAK", what=None):
+    o = "C" if order is None else str(order).upper()
+    if o not in allowed or len(o) != 1:
+        if what:
+            raise ValueError(what % order)
+        raise ValueError("order must be one of %s (got %r)"
+                         % (", ".join("'%s'" % c for c in allowed[:-1]) + ", or '%s'" % allowed[-1], order))
+    return o
+
+
+def _index(axis, ndim, key):
+    """A __getitem__/__setitem__ key selecting ``key`` along ``axis``."""
+    return (slice(None),) * axis + (key,) + (slice(None),) * (ndim - axis - 1)
+
+
+def _empty_like_layout(shape, dtype, *arrays):
+    """An uninitialised array, Fortran-ordered when every input is (and not C)."""
+    f = arrays and all(x._f_contiguous for x in arrays) and not all(x._c_contiguous for x in arrays)
+    return _core.empty(tuple(shape), dtype, "F" if f else "C")
+
+
+def _byte_range(a):
+    low = high = a.data.ptr
+    for n, s in zip(a.shape, a.strides):
+        (low, high) = (low + (n - 1) * s, high) if s < 0 else (low, high + (n - 1) * s)
+    return low, high + a.itemsize
+
+
+def _may_share_memory(a, b):
+    if a.size == 0 or b.size == 0 or a.data.mem is not b.data.mem:
+        return False
+    (a0, a1), (b0, b1) = _byte_range(a), _byte_range(b)
+    return a0 < b1 and b0 < a1
+
+
+# --- shapes ------------------------------------------------------------------
+
+def _new_shape(shape, size):
+    """The requested shape with its one negative (unknown) entry resolved."""
+    if not isinstance(shape, (tuple, list)):
+        shape = (shape,)
+    shape = [operator.index(n) for n in shape]
+    unknown = [i for i, n in enumerate(shape) if n < 0]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    known = math.prod(n for n in shape if n >= 0)
+    fail = ValueError("cannot reshape array of size %d into shape %s" % (size, _shape_str(shape)))
+    if unknown:
+        if known == 0 or size % known:
+            raise fail
+        shape[unknown[0]] = size // known
+    if math.prod(shape) != size:
+        raise fail
+    return tuple(shape)
+
+
+def _reshape_strides(a, shape, order):
+    """Strides viewing ``a`` as ``shape`` read in ``order`` ('C' or 'F'), or
+    None when no view can (old axes merged into one new axis must be evenly
+    strided, in the order they are read)."""
+    if a.size == 0:
+        return _contiguous_strides(shape, a.itemsize, order)
+    old = [(n, s) for n, s in zip(a.shape, a.strides) if n != 1]
+    new = list(shape)
+    if order == "F":   # F order is C order with every axis list reversed
+        old.reverse()
+        new.reverse()
+    strides = [None] * len(new)
+    big = [j for j, n in enumerate(new) if n != 1]
+    i = j = 0
+    while i < len(old):
+        i_end, j_end = i + 1, j + 1
+        p_old, p_new = old[i][0], new[big[j]]
+        while p_old != p_new:      # grow the group until both sides hold the same elements
+            if p_old < p_new:
+                p_old *= old[i_end][0]
+                i_end += 1
+            else:
+                p_new *= new[big[j_end]]
+                j_end += 1
+        for k in range(i, i_end - 1):
+            if old[k][1] != old[k + 1][1] * old[k + 1][0]:
+                return None
+        step = old[i_end - 1][1]
+        for k in reversed(range(j, j_end)):
+            strides[big[k]] = step
+            step *= new[big[k]]
+        i, j = i_end, j_end
+    step = a.itemsize   # length-1 axes: the stride a contiguous array would have
+    for k in reversed(range(len(new))):
+        if strides[k] is None:
+            strides[k] = step
+        else:
+            step = strides[k] * new[k]
+    if order == "F":
+        strides.reverse()
+    return strides
+
+
+def reshape(a, /, shape=None, order="C", *, copy=None):
+    """A view of ``a`` with a new shape where NumPy's would be one (also for
+    non-contiguous inputs whose strides allow it), else a copy: numpy.reshape.
+
+    ``order`` ('C', 'F' or 'A') is the index order elements are read and
+    placed in; one dimension may be -1. ``copy=True`` always copies,
+    ``copy=False`` raises ValueError rather than copy."""
+    a = _asarray(a)
+    if shape is None:
+        raise TypeError("reshape() missing required argument 'shape' (pos 2)")
+    o = _order(order, "CFA", "order %r is not permitted for reshaping")
+    if o == "A":
+        o = "F" if a._f_contiguous and not a._c_contiguous else "C"
+    shape = _new_shape(shape, a.size)
+    if copy is not True:
+        strides = _reshape_strides(a, shape, o)
+        if strides is not None:
+            return _view(a, shape, strides)
+        if copy is False:
+            raise ValueError("Unable to avoid creating a copy while reshaping.")
+    c = a.copy(order=o)
+    return _view(c, shape, _contiguous_strides(shape, a.itemsize, o))
+
+
+def _ravel(a, order):
+    """(the flattened array, whether it is a view of a)."""
+    o = _order(order)
+    if o == "A":
+        o = "F" if a._f_contiguous else "C"
+    if o == "K":
+        perm = sorted(range(a.ndim), key=lambda i: -abs(a.strides[i]))
+        if a.size == 0 or _reshape_strides(transpose(a, perm), (a.size,), "C") == [a.itemsize]:
+            return _view(a, (a.size,), (a.itemsize,)), True
+        return transpose(a, perm).copy().reshape(-1), False
+    if (a._c_contiguous if o == "C" else a._f_contiguous):
+        return _view(a, (a.size,), (a.itemsize,)), True
+    return reshape(a.copy(order=o), (a.size,), order=o), False
+
+
+def ravel(a, order="C"):
+    """The elements of ``a`` in one dimension, read in ``order`` ('C', 'F',
+    'A' or 'K'): a view when no copy is needed, as numpy.ravel."""
+    return _ravel(_asarray(a), order)[0]
+
+
+def shape(a):
+    """The shape of an array (numpy.shape)."""
+    return a.shape if isinstance(a, ndarray) else numpy.shape(a)
+
+
+def ndim(a):
+    """The number of dimensions of an array (numpy.ndim)."""
+    return a.ndim if isinstance(a, ndarray) else numpy.ndim(a)
+
+
+def size(a, axis=None):
+    """The number of elements, in all or along the given axis (or axes)."""
+    if not isinstance(a, ndarray):
+        return numpy.size(a, axis)
+    if axis is None:
+        return a.size
+    return math.prod(a.shape[i] for i in _axis_tuple(axis, a.ndim))
+
+
+# --- axes --------------------------------------------------------------------
+
+def transpose(a, axes=None):
+    """A view with axes permuted (reversed when ``axes`` is None)."""
+    return _asarray(a).transpose(axes)
+
+
+def swapaxes(a, axis1, axis2):
+    """A view with two axes interchanged."""
+    return _asarray(a).swapaxes(axis1, axis2)
+
+
+def moveaxis(a, source, destination):
+    """A view with the ``source`` axes moved to the ``destination`` positions."""
+    a = _asarray(a)
+    src = _axis_tuple(source, a.ndim, "source")
+    dst = _axis_tuple(destination, a.ndim, "destination")
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number of elements")
+    order = [i for i in range(a.ndim) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return a.transpose(order)
+
+
+def rollaxis(a, axis, start=0):
+    """A view with ``axis`` moved to lie before ``start`` (prefer moveaxis)."""
+    a = _asarray(a)
+    n = a.ndim
+    axis = _axis(axis, n)
+    start = operator.index(start)
+    if not -n <= start <= n:
+        raise AxisError("'start' arg requires %d <= start < %d, but %d was passed in" % (-n, n + 1, start))
+    if start < 0:
+        start += n
+    if axis < start:
+        start -= 1
+    order = [i for i in range(n) if i != axis]
+    order.insert(start, axis)
+    return a.transpose(order)
+
+
+def squeeze(a, axis=None):
+    """A view without the given (or every) length-1 axis."""
+    return _asarray(a).squeeze(axis)
+
+
+def expand_dims(a, axis):
+    """A view with length-1 axes inserted at the positions ``axis`` (an int
+    or a tuple) names in the result."""
+    a = _asarray(a)
+    ndim = a.ndim + (len(axis) if isinstance(axis, (tuple, list)) else 1)
+    new = _axis_tuple(axis, ndim)
+    shape, strides, rest = [], [], iter(zip(a.shape, a.strides))
+    for i in range(ndim):
+        n, s = (1, 0) if i in new else next(rest)
+        shape.append(n)
+        strides.append(s)
+    return _view(a, shape, strides)
+
+
+def _atleast(arys, n):
+    out = []
+    for a in arys:
+        a = _asarray(a)
+        if a.ndim < n:
+            if a.ndim == 0:
+                shape = (1,) * n
+            elif n == 2 or a.ndim == 2:   # (N,) -> (1, N); (M, N) -> (M, N, 1)
+                shape = (1,) + a.shape if n == 2 else a.shape + (1,)
+            else:                         # (N,) -> (1, N, 1)
+                shape = (1,) + a.shape + (1,)
+            a = reshape(a, shape)
+        out.append(a)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def atleast_1d(*arys):
+    """Each input as an array with at least 1 dimension (views); one array
+    for one input, else a tuple."""
+    return _atleast(arys, 1)
+
+
+def atleast_2d(*arys):
+    """Each input with at least 2 dimensions: (N,) becomes (1, N)."""
+    return _atleast(arys, 2)
+
+
+def atleast_3d(*arys):
+    """Each input with at least 3 dimensions: (N,) becomes (1, N, 1) and
+    (M, N) becomes (M, N, 1)."""
+    return _atleast(arys, 3)
+
+
+# --- broadcasting ------------------------------------------------------------
+
+def _shape_tuple(shape):
+    return tuple(operator.index(n) for n in shape) if numpy.iterable(shape) else (operator.index(shape),)
+
+
+def broadcast_shapes(*args):
+    """The shape the given shapes broadcast to (ValueError naming the pair
+    that does not)."""
+    shapes = [_shape_tuple(s) for s in args]
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    first = [None] * ndim   # which argument fixed each output dimension
+    for k, s in enumerate(shapes):
+        for i, n in enumerate(s, ndim - len(s)):
+            if n < 0:
+                raise ValueError("negative dimensions are not allowed")
+            if n == 1:
+                continue
+            if out[i] == 1:
+                out[i], first[i] = n, k
+            elif out[i] != n:
+                raise ValueError("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch "
+                                 "is between arg %d with shape %s and arg %d with shape %s."
+                                 % (first[i], shapes[first[i]], k, s))
+    return tuple(out)
+
+
+def broadcast_to(array, shape, subok=False):
+    """A view of ``array`` broadcast to ``shape`` (stride 0 along the
+    broadcast axes). Differs from NumPy: the view is writable (NumPy's is
+    read-only), and writing through it writes the shared elements."""
+    a = _asarray(array)
+    shape = _shape_tuple(shape)
+    if not shape and a.shape:
+        raise ValueError("cannot broadcast a non-scalar to a scalar array")
+    if any(n < 0 for n in shape):
+        raise ValueError("all elements of broadcast shape must be non-negative")
+    extra = len(shape) - a.ndim
+    fail = ValueError("operands could not be broadcast together with remapped shapes [original->remapped]: "
+                      "%s  and requested shape %s" % (_shape_str(a.shape), _shape_str(shape)))
+    if extra < 0:
+        raise fail
+    strides = [0] * extra
+    for n, s, want in zip(a.shape, a.strides, shape[extra:]):
+        if n == want:
+            strides.append(s)
+        elif n == 1:
+            strides.append(0)
+        else:
+            raise fail
+    return _view(a, shape, strides)
+
+
+def broadcast_arrays(*args, subok=False):
+    """Views of the inputs broadcast to one shape, as a tuple (the inputs
+    themselves when they already share one shape). Writable; see broadcast_to."""
+    arrays = [_asarray(a) for a in args]
+    shape = broadcast_shapes(*(a.shape for a in arrays))
+    if all(a.shape == shape for a in arrays):
+        return tuple(arrays)
+    return tuple(broadcast_to(a, shape) for a in arrays)
+
+
+# --- joining -----------------------------------------------------------------
+
+def _check_cast(a, dtype, casting):
+    if not _core.can_cast(a.dtype, dtype, casting):
+        raise TypeError("Cannot cast array data from %r to %r according to the rule %r"
+                        % (a.dtype, numpy.dtype(dtype), casting))
+
+
+def _sequence(arrays):
+    if not hasattr(arrays, "__getitem__"):
+        raise TypeError('arrays to stack must be passed as a "sequence" type such as list or tuple.')
+    return arrays
+
+
+def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join arrays along an existing axis (all of them flattened when
+    ``axis`` is None): numpy.concatenate, one copy per input.
+
+    The result dtype is ``dtype``, ``out``'s, or kiln.result_type of the
+    inputs; each input must cast to it under ``casting``. The result is
+    Fortran-ordered when every input is, else C-ordered (NumPy follows the
+    inputs' memory order more finely)."""
+    arrays = [_asarray(a) for a in arrays]
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
+    _core.can_cast(numpy.bool_, numpy.bool_, casting)   # ValueError for an unknown casting=
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        arrays = [ravel(a) for a in arrays]
+        axis = 0
+    first = arrays[0]
+    if first.ndim == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    axis = _axis(axis, first.ndim)
+    for k, a in enumerate(arrays[1:], 1):
+        if a.ndim != first.ndim:
+            raise ValueError("all the input arrays must have same number of dimensions, but the array at "
+                             "index 0 has %d dimension(s) and the array at index %d has %d dimension(s)"
+                             % (first.ndim, k, a.ndim))
+        for i, (n, m) in enumerate(zip(first.shape, a.shape)):
+            if i != axis and n != m:
+                raise ValueError("all the input array dimensions except for the concatenation axis must "
+                                 "match exactly, but along dimension %d, the array at index 0 has size %d "
+                                 "and the array at index %d has size %d" % (i, n, k, m))
+    shape = list(first.shape)
+    shape[axis] = sum(a.shape[axis] for a in arrays)
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError("out must be a kiln.ndarray, not %s" % type(out).__name__)
+        if out.ndim != len(shape):
+            raise ValueError("Output array has wrong dimensionality")
+        if tuple(out.shape) != tuple(shape):
+            raise ValueError("Output array is the wrong shape")
+        dtype = out.dtype
+    elif dtype is None:
+        dtype = _core.result_type(*arrays)
+    dtype = numpy.dtype(dtype)
+    for a in arrays:
+        _check_cast(a, dtype, casting)
+    if dtype.kind != "c" and any(a.dtype.kind == "c" for a in arrays):
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      numpy.exceptions.ComplexWarning, stacklevel=2)
+    if out is None:
+        out = _empty_like_layout(shape, dtype, *arrays)
+    else:   # an input that out overlaps is read before anything is written
+        arrays = [a.copy() if _may_share_memory(a, out) else a for a in arrays]
+    start = 0
+    for a in arrays:
+        n = a.shape[axis]
+        if n and a.size:
+            out[_index(axis, out.ndim, slice(start, start + n))] = a
+        start += n
+    return out
+
+
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    """Join same-shaped arrays along a new axis: numpy.stack (one copy per input)."""
+    arrays = [_asarray(a) for a in _sequence(arrays)]
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    if any(a.shape != arrays[0].shape for a in arrays):
+        raise ValueError("all input arrays must have the same shape")
+    axis = _axis(axis, arrays[0].ndim + 1)
+    return concatenate([expand_dims(a, axis) for a in arrays], axis, out, dtype=dtype, casting=casting)
+
+
+def hstack(tup, *, dtype=None, casting="same_kind"):
+    """Join along the second axis (the first for 1-d inputs)."""
+    arrays = atleast_1d(*_sequence(tup))
+    arrays = arrays if isinstance(arrays, tuple) else (arrays,)
+    axis = 0 if arrays and arrays[0].ndim == 1 else 1
+    return concatenate(arrays, axis, dtype=dtype, casting=casting)
+
+
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    """Join along the first axis after making inputs at least 2-d."""
+    arrays = atleast_2d(*_sequence(tup))
+    return concatenate(arrays if isinstance(arrays, tuple) else (arrays,), 0, dtype=dtype, casting=casting)
+
+
+def dstack(tup):
+    """Join along the third axis after making inputs at least 3-d."""
+    arrays = atleast_3d(*_sequence(tup))
+    return concatenate(arrays if isinstance(arrays, tuple) else (arrays,), 2)
+
+
+def column_stack(tup):
+    """Join 1-d arrays as columns (and 2-d arrays as they are) into a 2-d array."""
+    arrays = []
+    for a in _sequence(tup):
+        a = _asarray(a)
+        arrays.append(reshape(a, (-1, 1)) if a.ndim < 2 else a)
+    return concatenate(arrays, 1)
+
+
+# --- splitting ---------------------------------------------------------------
+
+def array_split(ary, indices_or_sections, axis=0):
+    """A list of views splitting ``ary`` along ``axis``: into N nearly equal
+    parts (the first ones one longer) or at the given indices."""
+    a = _asarray(ary)
+    axis = _axis(axis, a.ndim)
+    n = a.shape[axis]
+    try:
+        bounds = [0] + [operator.index(i) for i in indices_or_sections] + [n]
+    except TypeError:
+        sections = operator.index(indices_or_sections)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.") from None
+        each, extra = divmod(n, sections)
+        sizes = [each + 1] * extra + [each] * (sections - extra)
+        bounds = list(itertools.accumulate([0] + sizes))
+    return [a[_index(axis, a.ndim, slice(lo, hi))] for lo, hi in zip(bounds, bounds[1:])]
+
+
+def split(ary, indices_or_sections, axis=0):
+    """As array_split, but N sections must divide the axis evenly."""
+    a = _asarray(ary)
+    if not numpy.iterable(indices_or_sections):
+        sections = operator.index(indices_or_sections)
+        if sections > 0 and a.shape[_axis(axis, a.ndim)] % sections:
+            raise ValueError("array split does not result in an equal division")
+    return array_split(a, indices_or_sections, axis)
+
+
+def hsplit(ary, indices_or_sections):
+    """split along the second axis (the first for 1-d arrays)."""
+    a = _asarray(ary)
+    if a.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return split(a, indices_or_sections, 1 if a.ndim > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    """split along the first axis of an array of 2 or more dimensions."""
+    a = _asarray(ary)
+    if a.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return split(a, indices_or_sections, 0)
+
+
+def dsplit(ary, indices_or_sections):
+    """split along the third axis of an array of 3 or more dimensions."""
+    a = _asarray(ary)
+    if a.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return split(a, indices_or_sections, 2)
+
+
+# --- repeating, flipping, rolling --------------------------------------------
+
+def tile(A, reps):
+    """``A`` repeated ``reps`` times along each axis: numpy.tile (one copy,
+    from a view with a stride-0 axis before each of A's)."""
+    a = _asarray(A)
+    reps = _shape_tuple(reps)
+    nd = max(len(reps), a.ndim)
+    shape = (1,) * (nd - a.ndim) + a.shape
+    strides = (0,) * (nd - a.ndim) + a.strides
+    reps = (1,) * (nd - len(reps)) + reps
+    if any(r < 0 for r in reps):
+        raise ValueError("negative dimensions are not allowed")
+    source = _view(a, [m for r, n in zip(reps, shape) for m in (r, n)],
+                   [t for s in strides for t in (0, s)])
+    out = _core.empty(source.shape, a.dtype)
+    if out.size:
+        out[...] = source
+    return reshape(out, tuple(r * n for r, n in zip(reps, shape)))
+
+
+def repeat(a, repeats, axis=None):
+    """Each element of ``a`` repeated: numpy.repeat. ``repeats`` is a count
+    for every element, or one count per element along ``axis`` (of the
+    flattened array when ``axis`` is None).
+
+    One copy for a single count (a view with a stride-0 axis). Per-element
+    counts take one copy per run of equal consecutive counts: bounded by the
+    axis length, not by the data size."""
+    a = _asarray(a)
+    if axis is None:
+        a, axis = ravel(a), 0
+    else:   # a 0-d array repeats as a 1-d one, as in NumPy
+        a = a if a.ndim else reshape(a, 1)
+        axis = _axis(axis, a.ndim)
+    counts = repeats.get() if isinstance(repeats, ndarray) else numpy.asarray(repeats)
+    if counts.ndim > 1:
+        raise ValueError("repeats must be a scalar or a 1-d sequence (got %d dimensions)" % counts.ndim)
+    counts = counts.astype(numpy.intp).reshape(-1)
+    if (counts < 0).any():
+        raise ValueError("repeats may not contain negative values.")
+    n = a.shape[axis]
+    if counts.size == 1:
+        r = int(counts[0])
+        source = _view(a, a.shape[:axis + 1] + (r,) + a.shape[axis + 1:],
+                       a.strides[:axis + 1] + (0,) + a.strides[axis + 1:])
+        out = _core.empty(source.shape, a.dtype)
+        if out.size:
+            out[...] = source
+        return reshape(out, a.shape[:axis] + (n * r,) + a.shape[axis + 1:])
+    if counts.size != n:
+        raise ValueError("operands could not be broadcast together with shape (%d,) (%d,)" % (n, counts.size))
+    out = _core.empty(a.shape[:axis] + (int(counts.sum()),) + a.shape[axis + 1:], a.dtype)
+    if out.size == 0:
+        return out
+    start, i = 0, 0
+    for r, run in itertools.groupby(counts.tolist()):
+        k = len(list(run))
+        if r:
+            src = a[_index(axis, a.ndim, slice(i, i + k))]
+            src = _view(src, src.shape[:axis + 1] + (r,) + src.shape[axis + 1:],
+                        src.strides[:axis + 1] + (0,) + src.strides[axis + 1:])
+            dst = out[_index(axis, out.ndim, slice(start, start + k * r))]
+            dst = _view(dst, src.shape, dst.strides[:axis] + (r * dst.strides[axis], dst.strides[axis])
+                        + dst.strides[axis + 1:])
+            dst[...] = src
+        start, i = start + k * r, i + k
+    return out
+
+
+def flip(m, axis=None):
+    """A view with the order of elements reversed along the given axes (all
+    when ``axis`` is None)."""
+    a = _asarray(m)
+    axes = range(a.ndim) if axis is None else _axis_tuple(axis, a.ndim)
+    strides, offset = list(a.strides), 0
+    for ax in axes:
+        if a.size:
+            offset += (a.shape[ax] - 1) * strides[ax]
+        strides[ax] = -strides[ax]
+    return _view(a, a.shape, strides, offset)
+
+
+def fliplr(m):
+    """A view reversed along axis 1 (left/right)."""
+    a = _asarray(m)
+    if a.ndim < 2:
+        raise ValueError("Input must be >= 2-d.")
+    return flip(a, 1)
+
+
+def flipud(m):
+    """A view reversed along axis 0 (up/down)."""
+    a = _asarray(m)
+    if a.ndim < 1:
+        raise ValueError("Input must be >= 1-d.")
+    return flip(a, 0)
+
+
+def _ints(x):
+    return [operator.index(v) for v in x] if isinstance(x, (tuple, list)) else [operator.index(x)]
+
+
+def _roll_into(dst, src, axis_shifts):
+    """dst = src rolled along each (axis, shift): one copy per combination
+    of the two pieces of each axis."""
+    pieces = []
+    for axis, s in axis_shifts:
+        n = src.shape[axis]
+        pieces.append([(axis, slice(s, n), slice(0, n - s)), (axis, slice(0, s), slice(n - s, n))])
+    for combo in itertools.product(*pieces):
+        dkey, skey = [slice(None)] * src.ndim, [slice(None)] * src.ndim
+        for axis, d, s in combo:
+            dkey[axis], skey[axis] = d, s
+        dst[tuple(dkey)] = src[tuple(skey)]
+
+
+def roll(a, shift, axis=None):
+    """A copy of ``a`` with elements shifted along ``axis`` (of the flattened
+    array when None), wrapping around: numpy.roll. ``shift`` and ``axis``
+    may be tuples (broadcast against each other; shifts on one axis add).
+    At most two copies per rolled axis."""
+    a = _asarray(a)
+    if axis is None:
+        return reshape(roll(ravel(a), shift, 0), a.shape)
+    shifts, axes = _ints(shift), _ints(axis)
+    if len(shifts) != len(axes) and 1 not in (len(shifts), len(axes)):
+        raise ValueError("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is "
+                         "between arg 0 with shape (%d,) and arg 1 with shape (%d,)." % (len(shifts), len(axes)))
+    total = {}
+    for s, ax in zip(shifts * len(axes) if len(shifts) == 1 else shifts,
+                     axes * len(shifts) if len(axes) == 1 else axes):
+        ax = _axis(ax, a.ndim)
+        total[ax] = total.get(ax, 0) + s
+    rolls = [(ax, s % a.shape[ax]) for ax, s in sorted(total.items()) if a.shape[ax] and s % a.shape[ax]]
+    out = _empty_like_layout(a.shape, a.dtype, a)
+    if a.size == 0:
+        return out
+    if len(rolls) <= 2:
+        _roll_into(out, a, rolls)
+        return out
+    # More axes: roll one axis at a time, alternating between out and a
+    # scratch array so that the last step lands in out.
+    scratch = _core.empty(a.shape, a.dtype)
+    src = a
+    for k, roll_k in enumerate(rolls):
+        dst = out if (len(rolls) - 1 - k) % 2 == 0 else scratch
+        _roll_into(dst, src, [roll_k])
+        src = dst
+    return out
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    """A view of ``m`` rotated by 90 degrees ``k`` times in the plane of
+    ``axes``, from the first axis towards the second."""
+    a = _asarray(m)
+    axes = tuple(axes)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    if axes[0] == axes[1] or abs(axes[0] - axes[1]) == a.ndim:
+        raise ValueError("Axes must be different.")
+    if not (-a.ndim <= axes[0] < a.ndim and -a.ndim <= axes[1] < a.ndim):
+        raise ValueError("Axes={} out of range in array of shape={}.".format(axes, a.shape))
+    k = operator.index(k) % 4
+    if k == 0:
+        return a[...]
+    if k == 2:
+        return flip(flip(a, axes[0]), axes[1])
+    order = list(range(a.ndim))
+    i, j = axes[0] % a.ndim, axes[1] % a.ndim
+    order[i], order[j] = order[j], order[i]
+    if k == 1:
+        return transpose(flip(a, axes[1]), order)
+    return flip(transpose(a, order), axes[1])
+
+
+# --- pad ---------------------------------------------------------------------
+
+_PAD_KWARGS = {"constant": {"constant_values"}, "edge": set(), "wrap": set(), "empty": set(),
+               "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}}
+_PAD_NEEDS_ARITHMETIC = {"linear_ramp", "maximum", "mean", "median", "minimum"}
+
+
+def _as_pairs(x, ndim, as_index):
+    """(before, after) for each axis from any of numpy.pad's spellings."""
+    x = numpy.asarray(x)
+    if as_index:
+        if x.dtype.kind not in "iu":
+            raise TypeError("`pad_width` must be of integral type.")
+        if x.size and x.min() < 0:
+            raise ValueError("index can't contain negative values")
+    if x.ndim < 3 and x.size == 1:
+        return [(x.reshape(-1)[0].item(),) * 2] * ndim
+    if x.ndim < 3 and x.size == 2 and x.shape != (2, 1):
+        return [tuple(x.reshape(-1).tolist())] * ndim
+    return [tuple(p) for p in numpy.broadcast_to(x, (ndim, 2)).tolist()]
+
+
+def _fill_periodic(padded, axis, lo, hi, period, origin):
+    """padded[lo:hi] along axis = period[(i - origin) mod P] for each i: at
+    most three copies (a head, whole periods through a 2-d view of the
+    destination, a tail), P = period.shape[axis]."""
+    p = period.shape[axis]
+    i = lo
+    while i < hi:
+        phase = (i - origin) % p
+        if phase or hi - i < p:   # a partial period
+            w = min(p - phase, hi - i)
+            padded[_index(axis, padded.ndim, slice(i, i + w))] = period[_index(axis, period.ndim,
+                                                                                slice(phase, phase + w))]
+            i += w
+            continue
+        m = (hi - i) // p         # whole periods
+        dst = padded[_index(axis, padded.ndim, slice(i, i + m * p))]
+        st = dst.strides
+        dst = _view(dst, dst.shape[:axis] + (m, p) + dst.shape[axis + 1:],
+                    st[:axis] + (p * st[axis], st[axis]) + st[axis + 1:])
+        src = _view(period, period.shape[:axis] + (m,) + period.shape[axis:],
+                    period.strides[:axis] + (0,) + period.strides[axis:])
+        dst[...] = src
+        i += m * p
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    """``array`` padded on each side of each axis: numpy.pad with modes
+    'constant' (``constant_values``), 'edge', 'reflect', 'symmetric', 'wrap'
+    and 'empty'. ``pad_width`` takes every numpy.pad spelling: n,
+    (n,), (before, after), ((before, after),) or one pair per axis.
+
+    A bounded number of copies per axis, whatever the pad width (wide
+    reflect/wrap pads tile whole periods through one 2-d view). Differences
+    from NumPy: reflect_type='odd' and the modes that compute values
+    (linear_ramp, maximum, mean, median, minimum) and callables raise
+    NotImplementedError until kiln has elementwise arithmetic."""
+    a = _asarray(array)
+    if callable(mode) or mode in _PAD_NEEDS_ARITHMETIC:
+        raise NotImplementedError("numpy.pad mode %r is not supported by kiln yet (it needs elementwise "
+                                  "arithmetic)" % (mode,))
+    if mode not in _PAD_KWARGS:
+        raise ValueError("mode '%s' is not supported" % (mode,))
+    unsupported = set(kwargs) - _PAD_KWARGS[mode]
+    if unsupported:
+        raise ValueError("unsupported keyword arguments for mode '%s': %s" % (mode, unsupported))
+    if kwargs.get("reflect_type", "even") != "even":
+        if kwargs["reflect_type"] == "odd":
+            raise NotImplementedError("reflect_type='odd' is not supported by kiln yet (it needs "
+                                      "elementwise arithmetic)")
+        raise ValueError("reflect_type must be 'even' or 'odd' (got %r)" % (kwargs["reflect_type"],))
+    widths = _as_pairs(pad_width, a.ndim, as_index=True)
+    shape = tuple(n + b + e for n, (b, e) in zip(a.shape, widths))
+    padded = _core.empty(shape, a.dtype)
+    inner = tuple(slice(b, b + n) for n, (b, _) in zip(a.shape, widths))
+    if a.size:
+        padded[inner] = a
+    if mode == "empty":
+        return padded
+    if a.size == 0 and mode != "constant":
+        for axis, (n, pair) in enumerate(zip(a.shape, widths)):
+            if n == 0 and any(pair):
+                raise ValueError("can't extend empty axis %d using modes other than 'constant' or 'empty'"
+                                 % axis)
+        return padded   # the result is empty too
+    values = _as_pairs(kwargs.get("constant_values", 0), a.ndim, as_index=False) if mode == "constant" else None
+    for axis, (n, (before, after)) in enumerate(zip(a.shape, widths)):
+        if not (before or after):
+            continue
+        # This axis' pads span the already padded earlier axes and the
+        # original extent of the later ones (their pads are filled later).
+        roi = padded[(slice(None),) * axis + (slice(None),) + inner[axis + 1:]]
+        if roi.size == 0:
+            continue
+        ends = [(0, before), (before + n, before + n + after)]
+        if mode == "constant":
+            for (lo, hi), v in zip(ends, values[axis]):
+                if hi > lo:
+                    roi[_index(axis, roi.ndim, slice(lo, hi))] = v
+            continue
+        core = roi[_index(axis, roi.ndim, slice(before, before + n))]
+        if mode == "edge" or (mode == "reflect" and n == 1):
+            for (lo, hi), e in zip(ends, (0, n - 1)):
+                if hi > lo:
+                    roi[_index(axis, roi.ndim, slice(lo, hi))] = core[_index(axis, core.ndim, slice(e, e + 1))]
+            continue
+        fits = n - 1 if mode == "reflect" else n
+        if mode != "wrap" and before <= fits and after <= fits:
+            # One mirrored copy per side (reflect skips the edge element, symmetric repeats it).
+            skip = 1 if mode == "reflect" else 0
+            for (lo, hi), (s0, s1) in zip(ends, ((skip, skip + before), (n - skip - after, n - skip))):
+                if hi > lo:
+                    roi[_index(axis, roi.ndim, slice(lo, hi))] = flip(core[_index(axis, core.ndim,
+                                                                                   slice(s0, s1))], axis)
+            continue
+        if mode == "wrap":
+            period = core
+        elif mode == "reflect":   # orig[0], ..., orig[n-1], orig[n-2], ..., orig[1]
+            period = _core.empty(core.shape[:axis] + (2 * n - 2,) + core.shape[axis + 1:], a.dtype)
+            period[_index(axis, period.ndim, slice(0, n))] = core
+            if n > 2:
+                period[_index(axis, period.ndim, slice(n, None))] = flip(
+                    core[_index(axis, core.ndim, slice(1, n - 1))], axis)
+        else:                      # symmetric: orig, then orig reversed
+            period = _core.empty(core.shape[:axis] + (2 * n,) + core.shape[axis + 1:], a.dtype)
+            period[_index(axis, period.ndim, slice(0, n))] = core
+            period[_index(axis, period.ndim, slice(n, None))] = flip(core, axis)
+        for lo, hi in ends:
+            if hi > lo:
+                _fill_periodic(roi, axis, lo, hi, period, before)
+    return padded
+
+
+__all__ = [
+    "reshape", "ravel", "shape", "ndim", "size", "transpose", "swapaxes", "moveaxis", "rollaxis",
+    "squeeze", "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes",
+    "broadcast_to", "broadcast_arrays", "concatenate", "stack", "hstack", "vstack", "dstack",
+    "column_stack", "array_split", "split", "hsplit", "vsplit", "dsplit", "tile", "repeat", "flip",
+    "fliplr", "flipud", "roll", "rot90", "pad",
+]
