@@ -27,14 +27,14 @@ def copyto(dst, src, casting="same_kind", where=True):
     src = _source_array(src, dst.dtype, casting)
     mask = _mask_array(where)
     src_view = _broadcast_to(src, dst.shape, "input array", extra_ones=True)
-    if mask is not None and not isinstance(mask, bool):
-        mask = _broadcast_to(mask, dst.shape, "where mask", extra_ones=False)
     if mask is False:
         return
+    if mask is not None:
+        mask = _broadcast_to(mask, dst.shape, "where mask", extra_ones=False)
     if src.dtype.kind == "c" and dst.dtype.kind != "c":
         warnings.warn("Casting complex values to real discards the imaginary part",
                       numpy.exceptions.ComplexWarning, stacklevel=2)
-    if mask is None or mask is True:
+    if mask is None:
         _core._copy_into(dst, src_view)
     else:
         _core._copy_where(dst, src_view, mask)
