@@ -267,6 +267,7 @@ BAD_INPUTS = [
     ("moveaxis_repeat", lambda xp, a: xp.moveaxis(a, [0, 0], [0, 1]), ValueError, "repeated axis in `source`"),
     ("rollaxis", lambda xp, a: xp.rollaxis(a, 0, 5), AxisError, "'start' arg requires -2 <= start < 3"),
     ("squeeze", lambda xp, a: xp.squeeze(a, 1), ValueError, "size not equal to one"),
+    ("squeeze_duplicate", lambda xp, a: xp.squeeze(a[None], (0, 0)), ValueError, "duplicate value"),
     ("squeeze_axis", lambda xp, a: xp.squeeze(a, 2), AxisError, "out of bounds"),
     ("expand_dims", lambda xp, a: xp.expand_dims(a, (0, 0)), ValueError, "repeated axis"),
     ("expand_dims_range", lambda xp, a: xp.expand_dims(a, 3), AxisError, "out of bounds"),
@@ -335,3 +336,56 @@ def test_pad_modes_kiln_cannot_compute_yet():
         kiln.pad(kiln.zeros(3), 1, mode="linear_ramp")
     with pytest.raises(NotImplementedError, match="odd"):
         kiln.pad(kiln.zeros(3), 1, mode="reflect", reflect_type="odd")
+
+
+@pytest.fixture
+def copies(monkeypatch):
+    """Counts the copy-kernel launches made through __setitem__ and copy()."""
+    count = [0]
+    for method in ["__setitem__", "copy"]:
+        original = getattr(kiln.ndarray, method)
+
+        def counting(*args, _original=original, **kwargs):
+            count[0] += 1
+            return _original(*args, **kwargs)
+        monkeypatch.setattr(kiln.ndarray, method, counting)
+    return count
+
+
+@pytest.mark.parametrize("call,bound", [
+    (lambda a: kiln.concatenate([a, a, a[:1], a]), 4),
+    (lambda a: kiln.stack([a, a, a], axis=1), 3),
+    (lambda a: kiln.tile(a, (3, 1, 2)), 1),
+    (lambda a: kiln.repeat(a, 4, axis=1), 1),
+    (lambda a: kiln.repeat(a, [2, 2, 5], axis=0), 2),   # one per run of equal counts
+    (lambda a: kiln.roll(a, 1, axis=0), 2),
+    (lambda a: kiln.roll(a, (1, 1), axis=(0, 1)), 4),
+    (lambda a: kiln.roll(a[None], (1, 1, 1), axis=(0, 1, 2)), 6),
+    (lambda a: kiln.flip(kiln.rot90(kiln.transpose(kiln.reshape(a, (1, 3, 3)))))[...], 0),
+    (lambda a: kiln.reshape(a.T, -1), 1),
+    (lambda a: kiln.pad(a, 3, constant_values=1), 5),
+    (lambda a: kiln.pad(a, 1000, mode="edge"), 5),
+    (lambda a: kiln.pad(a, (1000, 2001), mode="reflect"), 1 + 2 * (2 + 6)),
+    (lambda a: kiln.pad(a, (1000, 2001), mode="wrap"), 1 + 2 * 6),
+    (lambda a: kiln.pad(a, (1000, 2001), mode="symmetric"), 1 + 2 * (2 + 6)),
+])
+def test_launches_are_bounded(copies, call, bound):
+    """Note [Bounded launches]: copies do not grow with the data or pad width."""
+    a = kiln.asarray(numpy.arange(9.0).reshape(3, 3))
+    call(a)
+    assert (0 < copies[0] <= bound) if bound else copies[0] == 0
+
+
+def test_reshape_method_spellings():
+    host = numpy.arange(24).reshape(2, 3, 4)
+    k = kiln.asarray(host)
+    for args, kw in [((6, 4), {}), (((6, 4),), {}), ((-1,), {}), ((4, -1), {"order": "F"}), (([2, 12],), {}),
+                     ((numpy.int64(24),), {"order": "A"}), ((24, 1), {"copy": True})]:
+        got, want = k.reshape(*args, **kw), host.reshape(*args, **kw)
+        assert_same_bits(got.get(), want)
+        assert shares(got, k) == numpy.shares_memory(want, host)
+    assert kiln.asarray(numpy.array(5)).reshape(()).shape == ()
+    with pytest.raises(TypeError):
+        k.reshape()
+    with pytest.raises(TypeError):
+        k.reshape(2.5, -1)
