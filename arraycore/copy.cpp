@@ -17,8 +17,18 @@ namespace {
 // strided one and a masked strided one. The casts are the C++ casts of
 // kiln/half.h and kiln/complex.h, which are NumPy's (complex -> real takes
 // the real part; see Note [Half conversions are NumPy's]).
+//
+// Note [Bool bytes]
+// A bool array may hold bytes other than 0 and 1 (a view of uint8 data).
+// NumPy reads any nonzero byte as True: casting from bool gives 1, a where=
+// mask selects; bool -> bool copies the bytes as they are. So bool sources
+// and masks are read as unsigned char and tested against 0, never loaded as
+// C++ bool (whose other byte values are undefined).
 runtime::CompileRequest copy_source(DType from, DType to) {
-  std::string src(dtype_info(from).c_type), dst(dtype_info(to).c_type);
+  const bool bool_to_bool = from == DType::Bool && to == DType::Bool;
+  std::string src = from == DType::Bool ? "unsigned char" : std::string(dtype_info(from).c_type);
+  std::string dst = bool_to_bool ? "unsigned char" : std::string(dtype_info(to).c_type);
+  std::string cast = from == DType::Bool && !bool_to_bool ? "(dst_t)(x != 0)" : "(dst_t)x";
   runtime::CompileRequest r;
   r.source_name = "kiln_copy.cu";
   r.source =
@@ -27,10 +37,11 @@ runtime::CompileRequest copy_source(DType from, DType to) {
       "#include <kiln/strided_index.h>\n"
       "typedef " + src + " src_t;\n"
       "typedef " + dst + " dst_t;\n"
+      "__device__ __forceinline__ dst_t kiln_convert(src_t x) { return " + cast + "; }\n"
       "extern \"C\" __global__ void kiln_copy_contiguous(const src_t* src, dst_t* dst, long long n) {\n"
       "  long long step = (long long)blockDim.x * gridDim.x;\n"
       "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step)\n"
-      "    dst[i] = (dst_t)src[i];\n"
+      "    dst[i] = kiln_convert(src[i]);\n"
       "}\n"
       "extern \"C\" __global__ void kiln_copy_strided(const char* src, char* dst, long long n,\n"
       "                                               kiln::Layout<2> layout) {\n"
@@ -38,17 +49,17 @@ runtime::CompileRequest copy_source(DType from, DType to) {
       "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {\n"
       "    long long off[2];\n"
       "    layout.offsets(i, off);\n"
-      "    *(dst_t*)(dst + off[1]) = (dst_t)(*(const src_t*)(src + off[0]));\n"
+      "    *(dst_t*)(dst + off[1]) = kiln_convert(*(const src_t*)(src + off[0]));\n"
       "  }\n"
       "}\n"
-      "extern \"C\" __global__ void kiln_copy_where(const char* src, char* dst, const char* mask, long long n,\n"
-      "                                            kiln::Layout<3> layout) {\n"
+      "extern \"C\" __global__ void kiln_copy_where(const char* src, char* dst, const unsigned char* mask,\n"
+      "                                            long long n, kiln::Layout<3> layout) {\n"
       "  long long step = (long long)blockDim.x * gridDim.x;\n"
       "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {\n"
       "    long long off[3];\n"
       "    layout.offsets(i, off);\n"
-      "    if (*(const bool*)(mask + off[2]))\n"
-      "      *(dst_t*)(dst + off[1]) = (dst_t)(*(const src_t*)(src + off[0]));\n"
+      "    if (mask[off[2]] != 0)\n"
+      "      *(dst_t*)(dst + off[1]) = kiln_convert(*(const src_t*)(src + off[0]));\n"
       "  }\n"
       "}\n";
   return r;

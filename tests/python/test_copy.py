@@ -174,6 +174,20 @@ def test_casting_rule_is_enforced():
     assert a.astype(numpy.float32, casting="same_kind").dtype == numpy.float32
 
 
+@pytest.mark.parametrize("layout", ["C", "strided"])
+@pytest.mark.parametrize("dst", ALL_DTYPES, ids=name)
+def test_bool_bytes_other_than_0_and_1(dst, layout):
+    # Note [Bool bytes]: any nonzero byte is True (bool -> bool keeps the bytes).
+    host = numpy.array([2, 0, 1, 255, 128, 7], numpy.uint8).view(numpy.bool_)
+    k = kiln.asarray(numpy.array([2, 0, 1, 255, 128, 7], numpy.uint8)).view(numpy.bool_)
+    if layout == "strided":
+        host, k = host[::2], kiln._core._as_strided(k, (3,), (2,), 0)
+    expected = host.astype(dst)
+    got = k.astype(dst).get()
+    assert_same_bits(got.view(numpy.uint8) if got.dtype == numpy.bool_ else got,
+                     expected.view(numpy.uint8) if expected.dtype == numpy.bool_ else expected)
+
+
 def test_copy_supported_everywhere():
     # Every pair converts (the NotImplementedError of the old copy kernel is gone).
     for src in ALL_DTYPES:

@@ -231,6 +231,16 @@ def test_overlapping_source_is_read_first(rng, shift, masked):
     assert_same_bits(a.get(), host)
 
 
+def test_where_bytes_other_than_0_and_1():
+    # Note [Bool bytes]: a mask byte that is neither 0 nor 1 selects, as in NumPy.
+    raw = numpy.array([2, 0, 1, 255, 0, 64], numpy.uint8)
+    expected = numpy.zeros(6)
+    numpy.copyto(expected, 5.0, where=raw.view(numpy.bool_))
+    dst = kiln.zeros(6)
+    kiln.copyto(dst, 5.0, where=kiln.asarray(raw).view(numpy.bool_))
+    assert_same_bits(dst.get(), expected)
+
+
 def test_copy_where_core_entry_point(rng):
     src, dst = kiln.arange(6, dtype=kiln.float32), kiln.zeros(6, dtype=kiln.int16)
     mask = kiln.asarray(numpy.array([1, 0, 1, 1, 0, 0], bool))
