@@ -222,3 +222,12 @@ KILN_HALF_COMPARE(>=)
 #undef KILN_HALF_COMPARE
 
 }  // namespace kiln
+
+// The host backend's launcher checks scalar arguments by kind (host prelude
+// only): a Python float may be passed for a kiln::half parameter.
+#if !defined(__CUDACC__) && !defined(__CUDACC_RTC__) && !defined(__HIPCC__) && !defined(__HIPCC_RTC__) && \
+    defined(__global__)
+template <> struct kiln_host::param_kind<kiln::half> {
+  static constexpr unsigned char value = kiln_host::kFloat;
+};
+#endif

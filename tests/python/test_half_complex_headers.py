@@ -139,3 +139,25 @@ def test_everything_compiles_with_the_host_compiler():
     if kiln.get_backend() != "host":
         pytest.skip("the host compiler is the host backend's")
     kiln.RawKernel(EVERYTHING, "probe").compile()
+
+
+SCALAR_PARAMS = r'''
+#include <kiln/complex.h>
+extern "C" __global__ void scalars(kiln::half h, kiln::complex<float> z, kiln::complex<double> w,
+                                   kiln::half* h_out, kiln::complex<float>* z_out, kiln::complex<double>* w_out) {
+  h_out[0] = h * 2;
+  z_out[0] = z * 2.0f;
+  w_out[0] = w * 2.0;
+}
+'''
+
+
+def test_half_and_complex_scalar_parameters():
+    k = kiln.RawKernel(SCALAR_PARAMS, "scalars")
+    h, z, w = kiln.zeros(1, dtype=kiln.float16), kiln.zeros(1, dtype=kiln.complex64), kiln.zeros(1, dtype=kiln.complex128)
+    k((1,), (1,), (numpy.float16(1.5), numpy.complex64(1 - 2j), numpy.complex128(0.5 + 4j), h, z, w))
+    assert (h.get()[0], z.get()[0], w.get()[0]) == (3.0, 2 - 4j, 1 + 8j)
+    if kiln.get_backend() == "host":
+        # The host prelude tells the launcher their kinds, so Python scalars work too.
+        k((1,), (1,), (2.5, 3j, 1.25 + 0j, h, z, w))
+        assert (h.get()[0], z.get()[0], w.get()[0]) == (5.0, 6j, 2.5)
