@@ -162,6 +162,12 @@ NDArray empty_in_axis_order(const Shape& shape, DType dtype, const std::vector<i
   return NDArray(memory_order.memory(), dtype, shape, strides, 0);
 }
 
+NDArray zeros_in_axis_order(const Shape& shape, DType dtype, const std::vector<int>& axis_order) {
+  NDArray a = empty_in_axis_order(shape, dtype, axis_order);
+  if (a.nbytes() > 0) runtime::backend().memset_async(a.data(), 0, a.nbytes(), runtime::current_stream());
+  return a;
+}
+
 void fill_spaced(const NDArray& out, const NDArray& start, const NDArray& stop, const NDArray& base,
                  int64_t num, bool endpoint, Spacing spacing, bool floor_values) {
   const DType dtype = out.dtype();

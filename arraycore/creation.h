@@ -23,6 +23,8 @@ NDArray arange_int(int64_t start, int64_t step, int64_t n, DType dtype);
 // strides: what NumPy's order='K' allocates for a non-contiguous prototype.
 // Throws std::invalid_argument when axis_order is not a permutation.
 NDArray empty_in_axis_order(const Shape& shape, DType dtype, const std::vector<int>& axis_order);
+// The same, filled with zeros (one memset on the current stream).
+NDArray zeros_in_axis_order(const Shape& shape, DType dtype, const std::vector<int>& axis_order);
 
 // What fill_spaced computes at position i of the spaced axis.
 enum class Spacing : int {

@@ -23,6 +23,12 @@ void register_creation(py::module_& m) {
       py::arg("shape"), py::arg("dtype"), py::arg("axis_order"),
       "An uninitialised array (owning its memory) whose memory holds the axes in axis_order, outermost first.");
   m.def(
+      "_zeros_in_axis_order",
+      [](py::handle shape, py::handle dtype, std::vector<int> axis_order) {
+        return arraycore::zeros_in_axis_order(to_shape(shape), to_dtype(dtype), axis_order);
+      },
+      py::arg("shape"), py::arg("dtype"), py::arg("axis_order"), "_empty_in_axis_order, filled with zeros.");
+  m.def(
       "_upload_in_axis_order",
       [](py::handle obj, std::vector<int> axis_order) {
         // obj: a host array whose axes, permuted by axis_order, are C-contiguous.

@@ -94,8 +94,9 @@ def _broadcast_view(a, shape):
     return _view(a, shape, strides)
 
 
-def _new(shape, dtype, axis_order):
-    return _core._empty_in_axis_order(tuple(shape), numpy.dtype(dtype), list(axis_order))
+def _new(shape, dtype, axis_order, zero=False):
+    make = _core._zeros_in_axis_order if zero else _core._empty_in_axis_order
+    return make(tuple(shape), numpy.dtype(dtype), list(axis_order))
 
 
 # --- arrays from data --------------------------------------------------------
@@ -247,17 +248,19 @@ def empty_like(prototype, dtype=None, order="K", subok=True, shape=None):
     given ones). order 'K' keeps prototype's memory order (also for a new
     shape of the same ndim), 'A' is F when prototype is F-contiguous only.
     ``subok`` is accepted for NumPy compatibility (kiln has no subclasses)."""
+    return _like(prototype, dtype, order, shape, False)
+
+
+def _like(prototype, dtype, order, shape, zero):
     proto = prototype if isinstance(prototype, ndarray) else numpy.asarray(prototype)
     dtype = proto.dtype if dtype is None else numpy.dtype(dtype)
     shape = proto.shape if shape is None else _shape_tuple(shape)
-    return _new(shape, dtype, _axis_order(proto, _order(order), len(shape)))
+    return _new(shape, dtype, _axis_order(proto, _order(order), len(shape)), zero)
 
 
 def zeros_like(prototype, dtype=None, order="K", subok=True, shape=None):
     """empty_like, filled with zeros."""
-    out = empty_like(prototype, dtype, order, subok, shape)
-    out.fill(0)
-    return out
+    return _like(prototype, dtype, order, shape, True)
 
 
 def ones_like(prototype, dtype=None, order="K", subok=True, shape=None):
