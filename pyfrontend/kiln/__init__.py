@@ -19,7 +19,8 @@ from kiln._manipulation import (  # noqa: F401
     reshape, ravel, shape, ndim, size, transpose, swapaxes, moveaxis, rollaxis, squeeze, expand_dims,
     atleast_1d, atleast_2d, atleast_3d, broadcast_shapes, broadcast_to, broadcast_arrays,
     concatenate, stack, hstack, vstack, dstack, column_stack, array_split, split, hsplit, vsplit,
-    dsplit, tile, repeat, flip, fliplr, flipud, roll, rot90, pad)
+    dsplit, tile, repeat, flip, fliplr, flipud, roll, rot90)
+from kiln._pad import pad
 from kiln._copyto import copyto
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
 from kiln import cuda

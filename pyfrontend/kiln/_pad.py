@@ -1,0 +1,141 @@
+"""numpy.pad over kiln arrays: constant, edge, reflect, symmetric, wrap and
+empty modes, each a bounded number of copies per axis (Note [Bounded
+launches] in _manipulation.py). The modes that compute values (linear_ramp,
+maximum, mean, median, minimum), reflect_type='odd' and callables need
+elementwise arithmetic and raise NotImplementedError until it arrives."""
+import numpy
+
+from kiln import _core
+from kiln._manipulation import _asarray, _index, _view, flip
+
+_PAD_KWARGS = {"constant": {"constant_values"}, "edge": set(), "wrap": set(), "empty": set(),
+               "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}}
+_PAD_NEEDS_ARITHMETIC = {"linear_ramp", "maximum", "mean", "median", "minimum"}
+
+
+def _as_pairs(x, ndim, as_index):
+    """(before, after) for each axis from any of numpy.pad's spellings."""
+    x = numpy.asarray(x)
+    if as_index:
+        if x.dtype.kind not in "iu":
+            raise TypeError("`pad_width` must be of integral type.")
+        if x.size and x.min() < 0:
+            raise ValueError("index can't contain negative values")
+    if x.ndim < 3 and x.size == 1:
+        return [(x.reshape(-1)[0].item(),) * 2] * ndim
+    if x.ndim < 3 and x.size == 2 and x.shape != (2, 1):
+        return [tuple(x.reshape(-1).tolist())] * ndim
+    return [tuple(p) for p in numpy.broadcast_to(x, (ndim, 2)).tolist()]
+
+
+def _fill_periodic(padded, axis, lo, hi, period, origin):
+    """padded[lo:hi] along axis = period[(i - origin) mod P] for each i: at
+    most three copies (a head, whole periods through a 2-d view of the
+    destination, a tail), P = period.shape[axis]."""
+    p = period.shape[axis]
+    i = lo
+    while i < hi:
+        phase = (i - origin) % p
+        if phase or hi - i < p:   # a partial period
+            w = min(p - phase, hi - i)
+            padded[_index(axis, padded.ndim, slice(i, i + w))] = period[_index(axis, period.ndim,
+                                                                                slice(phase, phase + w))]
+            i += w
+            continue
+        m = (hi - i) // p         # whole periods
+        dst = padded[_index(axis, padded.ndim, slice(i, i + m * p))]
+        st = dst.strides
+        dst = _view(dst, dst.shape[:axis] + (m, p) + dst.shape[axis + 1:],
+                    st[:axis] + (p * st[axis], st[axis]) + st[axis + 1:])
+        src = _view(period, period.shape[:axis] + (m,) + period.shape[axis:],
+                    period.strides[:axis] + (0,) + period.strides[axis:])
+        dst[...] = src
+        i += m * p
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    """``array`` padded on each side of each axis: numpy.pad with modes
+    'constant' (``constant_values``), 'edge', 'reflect', 'symmetric', 'wrap'
+    and 'empty'. ``pad_width`` takes every numpy.pad spelling: n,
+    (n,), (before, after), ((before, after),) or one pair per axis.
+
+    A bounded number of copies per axis, whatever the pad width (wide
+    reflect/wrap pads tile whole periods through one 2-d view). Differences
+    from NumPy: reflect_type='odd' and the modes that compute values
+    (linear_ramp, maximum, mean, median, minimum) and callables raise
+    NotImplementedError until kiln has elementwise arithmetic."""
+    a = _asarray(array)
+    if callable(mode) or mode in _PAD_NEEDS_ARITHMETIC:
+        raise NotImplementedError("numpy.pad mode %r is not supported by kiln yet (it needs elementwise "
+                                  "arithmetic)" % (mode,))
+    if mode not in _PAD_KWARGS:
+        raise ValueError("mode '%s' is not supported" % (mode,))
+    unsupported = set(kwargs) - _PAD_KWARGS[mode]
+    if unsupported:
+        raise ValueError("unsupported keyword arguments for mode '%s': %s" % (mode, unsupported))
+    if kwargs.get("reflect_type", "even") != "even":
+        if kwargs["reflect_type"] == "odd":
+            raise NotImplementedError("reflect_type='odd' is not supported by kiln yet (it needs "
+                                      "elementwise arithmetic)")
+        raise ValueError("reflect_type must be 'even' or 'odd' (got %r)" % (kwargs["reflect_type"],))
+    widths = _as_pairs(pad_width, a.ndim, as_index=True)
+    shape = tuple(n + b + e for n, (b, e) in zip(a.shape, widths))
+    padded = _core.empty(shape, a.dtype)
+    inner = tuple(slice(b, b + n) for n, (b, _) in zip(a.shape, widths))
+    if a.size:
+        padded[inner] = a
+    if mode == "empty":
+        return padded
+    if a.size == 0 and mode != "constant":
+        for axis, (n, pair) in enumerate(zip(a.shape, widths)):
+            if n == 0 and any(pair):
+                raise ValueError("can't extend empty axis %d using modes other than 'constant' or 'empty'"
+                                 % axis)
+        return padded   # the result is empty too
+    values = _as_pairs(kwargs.get("constant_values", 0), a.ndim, as_index=False) if mode == "constant" else None
+    for axis, (n, (before, after)) in enumerate(zip(a.shape, widths)):
+        if not (before or after):
+            continue
+        # This axis' pads span the already padded earlier axes and the
+        # original extent of the later ones (their pads are filled later).
+        roi = padded[(slice(None),) * axis + (slice(None),) + inner[axis + 1:]]
+        if roi.size == 0:
+            continue
+        ends = [(0, before), (before + n, before + n + after)]
+        if mode == "constant":
+            for (lo, hi), v in zip(ends, values[axis]):
+                if hi > lo:
+                    roi[_index(axis, roi.ndim, slice(lo, hi))] = v
+            continue
+        core = roi[_index(axis, roi.ndim, slice(before, before + n))]
+        if mode == "edge" or (mode == "reflect" and n == 1):
+            for (lo, hi), e in zip(ends, (0, n - 1)):
+                if hi > lo:
+                    roi[_index(axis, roi.ndim, slice(lo, hi))] = core[_index(axis, core.ndim, slice(e, e + 1))]
+            continue
+        fits = n - 1 if mode == "reflect" else n
+        if mode != "wrap" and before <= fits and after <= fits:
+            # One mirrored copy per side (reflect skips the edge element, symmetric repeats it).
+            skip = 1 if mode == "reflect" else 0
+            for (lo, hi), (s0, s1) in zip(ends, ((skip, skip + before), (n - skip - after, n - skip))):
+                if hi > lo:
+                    roi[_index(axis, roi.ndim, slice(lo, hi))] = flip(core[_index(axis, core.ndim,
+                                                                                   slice(s0, s1))], axis)
+            continue
+        if mode == "wrap":
+            period = core
+        elif mode == "reflect":   # orig[0], ..., orig[n-1], orig[n-2], ..., orig[1]
+            period = _core.empty(core.shape[:axis] + (2 * n - 2,) + core.shape[axis + 1:], a.dtype)
+            period[_index(axis, period.ndim, slice(0, n))] = core
+            if n > 2:
+                period[_index(axis, period.ndim, slice(n, None))] = flip(
+                    core[_index(axis, core.ndim, slice(1, n - 1))], axis)
+        else:                      # symmetric: orig, then orig reversed
+            period = _core.empty(core.shape[:axis] + (2 * n,) + core.shape[axis + 1:], a.dtype)
+            period[_index(axis, period.ndim, slice(0, n))] = core
+            period[_index(axis, period.ndim, slice(n, None))] = flip(core, axis)
+        for lo, hi in ends:
+            if hi > lo:
+                _fill_periodic(roi, axis, lo, hi, period, before)
+    return padded
+
