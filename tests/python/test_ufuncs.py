@@ -166,14 +166,20 @@ def _float_bits(a):
 def ulp_distance(got, expected):
     """|got - expected| in units in the last place of the real dtype (both
     finite or both infinite; +0 and -0 are 0 apart here, signs are checked
-    separately)."""
+    separately). The ordinals are subtracted as int64: a float64 ordinal is
+    near 2^62, where float64 itself steps by 1024 (a 1-ulp difference would
+    read as 0 or 1024)."""
     bits = {2: numpy.int16, 4: numpy.int32, 8: numpy.int64}[got.dtype.itemsize]
 
     def ordinal(a):
         i = a.view(bits).astype(numpy.int64)
         magnitude = i & numpy.int64((1 << (8 * a.dtype.itemsize - 1)) - 1)
-        return numpy.where(i < 0, -magnitude, magnitude).astype(numpy.float64)
-    return numpy.abs(ordinal(got) - ordinal(expected))
+        return numpy.where(i < 0, -magnitude, magnitude)
+    og, oe = ordinal(got), ordinal(expected)
+    same_sign = (og >= 0) == (oe >= 0)  # then og - oe cannot overflow
+    with numpy.errstate(over="ignore"):
+        apart = numpy.abs(og - oe).astype(numpy.float64)
+    return numpy.where(same_sign, apart, numpy.abs(og.astype(numpy.float64)) + numpy.abs(oe.astype(numpy.float64)))
 
 
 def real_mismatches(got, expected, ulps, exact_nan_bits=False):
