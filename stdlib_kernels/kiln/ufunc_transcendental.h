@@ -629,12 +629,13 @@ KILN_HOST_DEVICE double nextafter(double x, double y) {
   return arith_detail::is_nan(x) || arith_detail::is_nan(y) ? arith_detail::quieted(arith_detail::is_nan(y) ? y : x)
                                                             : ::nextafter(x, y);
 }
-// float16 as NumPy's: NaN in -> the quiet NaN 0x7e00; x == y -> x (C's
-// nextafter returns y, which differs for nextafter(0.0, -0.0)).
+// float16: NaN in -> NumPy's quiet NaN 0x7e00; x == y -> y, C's rule (so
+// nextafter(0.0, -0.0) is -0.0), as for float and double: NumPy 2.5's
+// float16 loop (NumPy 2.4's returned x).
 KILN_HOST_DEVICE half nextafter(half x, half y) {
   const float fx = static_cast<float>(x), fy = static_cast<float>(y);
   if (fx != fx || fy != fy) return half::from_bits(0x7e00u);
-  if (fx == fy) return x;
+  if (fx == fy) return y;
   return half::from_bits(detail::half_step(x.bits(), fy > fx));
 }
 // spacing(x): the gap to the next value away from zero, signed as x (+0
