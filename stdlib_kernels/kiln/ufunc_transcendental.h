@@ -24,7 +24,8 @@
 // exact. float16 loops compute in float and round once, as NumPy does:
 // within 1 ulp of float16 of NumPy (equal unless the float results straddle
 // a rounding boundary).
-// Complex results are bounded normwise, |got - exact| <= k eps |exact|:
+// Complex results are bounded normwise, |got - exact| <= k max(eps |exact|,
+// smallest subnormal) per part, |exact| = max(|re|, |im|):
 // exp exp2 log log2 log10 sqrt sinh cosh sin cos: k = 4 (plus the real
 // functions' CUDA ulps); tanh tan expm1 log1p: 8; arcsin arccos arctan
 // arcsinh arccosh arctanh: 8; power by exp(b log a): 8 (1 + |b log a|).

@@ -159,7 +159,8 @@ def check_real(got, expected, ulps, what):
 
 def check_complex(got, expected, eps_bound, what):
     """NaN-ness, infinities and signs of zero per part; otherwise
-    max(|d re|, |d im|) <= eps_bound * eps * max(|re|, |im|)."""
+    max(|d re|, |d im|) <= eps_bound * max(eps * max(|re|, |im|), smallest
+    subnormal): no bound in ulps is finer than the subnormals' spacing."""
     __tracebackhide__ = True
     eps = numpy.finfo(got.real.dtype).eps
     bad = numpy.zeros(got.shape, dtype=bool)
@@ -172,8 +173,8 @@ def check_complex(got, expected, eps_bound, what):
     e, g = expected[finite].astype(numpy.complex128), got[finite].astype(numpy.complex128)
     scale = numpy.maximum(numpy.abs(e.real), numpy.abs(e.imag))
     diff = numpy.maximum(numpy.abs(g.real - e.real), numpy.abs(g.imag - e.imag))
-    with numpy.errstate(invalid="ignore", divide="ignore"):
-        err = numpy.where(scale > 0, (diff / scale) / eps, diff / numpy.finfo(got.real.dtype).smallest_subnormal)
+    tiny = float(numpy.finfo(got.real.dtype).smallest_subnormal)
+    err = diff / numpy.maximum(scale * float(eps), tiny)
     bound = numpy.broadcast_to(eps_bound, got.shape)[finite]
     bad[numpy.flatnonzero(finite)[err > bound]] = True
     if bad.any():
