@@ -195,7 +195,9 @@ def clip(a, a_min=_NO_VALUE, a_max=_NO_VALUE, out=None, *, min=_NO_VALUE, max=_N
     array's range drops that bound), its NaN propagation (a's NaN first,
     then a_min's, then a_max's) and its signed-zero ties: with both bounds
     scalars a float32/float64 tie keeps ``a``'s zero, with array bounds it
-    takes the bound's, as NumPy's two loops do."""
+    takes the bound's, as NumPy's two loops do. Complex: lexicographic
+    order, a NaN in ``a`` wins, a bound holding a NaN is taken only where
+    the comparison with it fails (NumPy's loop)."""
     if a_min is _NO_VALUE and a_max is _NO_VALUE:
         a_min = None if min is _NO_VALUE else min
         a_max = None if max is _NO_VALUE else max
@@ -232,11 +234,17 @@ def clip(a, a_min=_NO_VALUE, a_max=_NO_VALUE, out=None, *, min=_NO_VALUE, max=_N
                    % (lo.name, lo.name, lo.name, hi.name, hi.name, hi.name,
                       t.name, hi.name, hi.name, t.name))
     elif dtype.kind == "c":
-        # NumPy's complex clip: a NaN x wins, then ties take the bound.
+        # NumPy's complex clip: min(max(x, a_min), a_max), each keeping its
+        # first operand when that has a NaN part or compares beyond the
+        # bound, else taking the bound (ties too). Its order is plain
+        # lexicographic (real parts, then imaginary where the real parts are
+        # equal), not the comparison ufuncs' (where a NaN imaginary part
+        # makes a real-part decision false): x = 1 against a_min = 0 + NaN j
+        # keeps x.
         def pick(a, b, op):
-            return k.expr(dtype, "(kiln::ufn::isnan(%s) || kiln::ufn::%s(%s, %s)) ? %s : %s"
-                          % (a.name, op, a.name, b.name, a.name, b.name))
-        r = pick(pick(xv, lo, "greater"), hi, "less")
+            return k.expr(dtype, "(kiln::ufn::isnan({a}) || ({a}.real() == {b}.real() ? {a}.imag() {op} {b}.imag()"
+                                 " : {a}.real() {op} {b}.real())) ? {a} : {b}".format(a=a.name, b=b.name, op=op))
+        r = pick(pick(xv, lo, ">"), hi, "<")
     else:
         r = k.call("minimum", k.call("maximum", xv, lo), hi)
     return k.run(r, out, "clip")

@@ -254,7 +254,8 @@ template <class T> KILN_HOST_DEVICE complex<T> csqrt(complex<T> z) {
   if (is_inf(y)) return complex<T>(F::inf(), y);
   if (is_nan(x)) return complex<T>(x, x);
   if (is_inf(x)) {
-    if (is_nan(y)) return x > T(0) ? complex<T>(x, y) : complex<T>(y, F::inf());
+    // sqrt(-inf + i NaN) = NaN +- i inf, the sign of the NaN's (glibc's, NumPy's choice).
+    if (is_nan(y)) return x > T(0) ? complex<T>(x, y) : complex<T>(y, F::copysign(F::inf(), y));
     return x > T(0) ? complex<T>(x, F::copysign(T(0), y)) : complex<T>(T(0), F::copysign(F::inf(), y));
   }
   if (is_nan(y)) return complex<T>(y, y);
@@ -473,12 +474,19 @@ template <class T> KILN_HOST_DEVICE complex<T> annex_g_multiply(complex<T> p, co
     again = true;
   }
   if (!again) return complex<T>(x, y);
-  return complex<T>(F::inf() * (a * c - b * d), F::inf() * (a * d + b * c));
+  // No NaN is left in a..d: inf times a zero part is x86's negative NaN
+  // (its sign becomes a zero's in cexp(-inf + i NaN): 0 - 0j, as NumPy's).
+  const T re = a * c - b * d, im = a * d + b * c;
+  return complex<T>(x86_nan(F::inf() * re, F::inf(), re), x86_nan(F::inf() * im, F::inf(), im));
 }
 
 // NumPy's complex power: a^0 = 1; 0^b = 0 for Re b > 0, else NaN; real
-// integer exponents below 100 in magnitude by binary powering (reciprocal
-// for negative ones), the rest exp(b log a).
+// integer exponents below 100 in magnitude: a, a a and a (a a) for 1, 2
+// and 3, else binary powering from 1 (reciprocal for negative exponents),
+// with the plain product (no Annex G recovery), as NumPy's loop: so
+// 1 (inf + 0j) is inf + NaN j and (inf + 0j)^-1 is NaN + NaN j, and a -0
+// part of a power of two can come back +0 (1j^4 is 1 + 0j); the rest
+// exp(b log a).
 template <class T> KILN_HOST_DEVICE complex<T> cpow(complex<T> a, complex<T> b) {
   const T br = b.real(), bi = b.imag();
   if (br == T(0) && bi == T(0)) return complex<T>(T(1), T(0));
@@ -489,14 +497,13 @@ template <class T> KILN_HOST_DEVICE complex<T> cpow(complex<T> a, complex<T> b) 
   if (bi == T(0) && br > T(-100) && br < T(100)) {
     const int n = static_cast<int>(br);
     if (static_cast<T>(n) == br) {
+      if (n == 1) return a;
+      if (n == 2) return a * a;
+      if (n == 3) return a * (a * a);
       unsigned m = static_cast<unsigned>(n < 0 ? -n : n);
       complex<T> result = complex<T>(T(1), T(0)), square = a;
-      bool first = true;
       while (true) {
-        if (m & 1u) {
-          result = first ? square : result * square;
-          first = false;
-        }
+        if (m & 1u) result = result * square;
         m >>= 1;
         if (m == 0) break;
         square = square * square;
