@@ -66,8 +66,10 @@
 // rounded once, as glibc's hypotf), with z = 0 -> 0, one infinite part -> +-1
 // on that axis, both infinite or NaN -> NaN, and, as NumPy, +-1j when |z|
 // overflows with both parts finite (sign(max + max j) is 1j). complex128
-// sign uses the backend's hypot: glibc's on the host, CUDA's (2 ulp) on a GPU,
-// so it alone may differ from NumPy there by an ulp or two.
+// sign uses the backend's hypot: glibc's on the host, the correctly rounded
+// one on a GPU (Note [Double hypot on the device]), so there it alone may
+// differ from NumPy by up to 2 ulp per part (1 ulp of hypot, then the
+// division's rounding).
 //
 // Note [NaN payloads]
 // Functions that select or move bits (copysign, absolute, negative, maximum,
@@ -206,16 +208,68 @@ KILN_HOST_DEVICE float hypot_(float a, float b) {
   const double x = a, y = b;
   return static_cast<float>(::sqrt(x * x + y * y));
 }
-// Note [Double hypot near the maximum]: CUDA's hypot overflows to inf for
-// results near DBL_MAX (hypot(1.8e308, 1)); above 2^1000 the arguments are
-// scaled by 2^-8 and the result back by 2^8, both exact, so the rounding is
-// the unscaled one and inf comes only where the result overflows.
-KILN_HOST_DEVICE double hypot_(double a, double b) {
-  const double big = fabs_(a) > fabs_(b) ? fabs_(a) : fabs_(b);  // NaN: false, unscaled
-  if (big > 1.0715086071862673e+301 && big < infinity<double>())  // 2^1000
-    return 256.0 * ::hypot(a * 0.00390625, b * 0.00390625);
-  return ::hypot(a, b);
+// Note [Double hypot on the device]
+// glibc's hypot (NumPy's, and the host backend's) is within about 0.8 ulp;
+// CUDA's within 2 ulp, and it overflows to inf near DBL_MAX where the result
+// is finite (hypot(1.8e308, 1)): scaling its arguments down and its result
+// back up cannot help, as its error alone can carry a result just below
+// DBL_MAX past it. The device computes hypot correctly rounded instead
+// (hypot_rounded): with big >= small the magnitudes,
+//  - small < 2^-27 big: the result is big (the exact big sqrt(1 + r^2)
+//    exceeds big by less than big 2^-55, under half an ulp);
+//  - otherwise both are scaled by a power of two (exact) that puts big in
+//    [2^-300, 2^500], so that the squares and their low halves are normal;
+//    h = sqrt(big^2 + small^2) is within an ulp, and one Newton step
+//    h + (big^2 + small^2 - h^2) / (2h), with the residual exact by FMA,
+//    rounds correctly (but where the exact value is within about 2^-50 ulp
+//    of a rounding boundary);
+//  - scaled back by the inverse power of two: exact, inf only where the
+//    correctly rounded result overflows; a subnormal result is rounded
+//    once from the exact value, not from h (a tie of h's rounding is
+//    decided by the residual).
+// The device's result is the correctly rounded one; glibc's differs from it
+// by 1 ulp for about 0.3% of arguments of comparable size (and more often
+// for subnormal results), so complex128 sign on a GPU can differ from
+// NumPy's by an ulp or two (Note [Complex products use FMA]).
+KILN_HOST_DEVICE double hypot_rounded(double a, double b) {
+  double big = fabs_(a), small = fabs_(b);
+  if (is_inf(big) || is_inf(small)) return infinity<double>();  // even with a NaN
+  if (is_nan(big) || is_nan(small)) return a + b;
+  if (big < small) {
+    const double t = big;
+    big = small;
+    small = t;
+  }
+  if (small == 0.0) return big;
+  double scale = 1.0, unscale = 1.0;
+  if (big > 2.037035976334486e+90) {          // 2^300
+    scale = 2.409919865102884e-181;           // 2^-600
+    unscale = 4.149515568880993e+180;         // 2^600
+  } else if (big < 4.909093465297727e-91) {  // 2^-300
+    scale = 6.668014432879854e+240;           // 2^800
+    unscale = 1.499696813895631e-241;         // 2^-800
+  }
+  const double x = big * scale, y = small * scale;
+  if (y < x * 7.450580596923828e-09) return big;  // 2^-27
+  const double xx = mul_rn(x, x), yy = mul_rn(y, y);
+  const double h = sqrt_(add_rn(xx, yy)), hh = mul_rn(h, h);
+  const double residual = add_rn(add_rn(sub_rn(xx, hh), yy),
+                                 sub_rn(add_rn(fma_(x, x, -xx), fma_(y, y, -yy)), fma_(h, h, -hh)));
+  const double correction = mul_rn(residual, 0.5 / h);
+  double r = mul_rn(add_rn(h, correction), unscale);
+  if (r < 2.2250738585072014e-308) {  // subnormal (scale was 2^800): r is h + correction rounded twice
+    const double above = add_rn(sub_rn(h, mul_rn(r, 6.668014432879854e+240)), correction);
+    const double half_ulp = 1.6472184286297693e-83;  // 2^-1075 scaled by 2^800
+    if (above > half_ulp) r = add_rn(r, 4.9406564584124654e-324);
+    else if (above < -half_ulp) r = sub_rn(r, 4.9406564584124654e-324);
+  }
+  return r;
 }
+#if defined(__CUDA_ARCH__)
+KILN_HOST_DEVICE double hypot_(double a, double b) { return hypot_rounded(a, b); }
+#else
+KILN_HOST_DEVICE double hypot_(double a, double b) { return ::hypot(a, b); }
+#endif
 
 // Python's floor division and remainder of floats; see Note [Float floor division].
 template <class F>

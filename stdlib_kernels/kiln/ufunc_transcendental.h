@@ -611,7 +611,8 @@ KILN_HOST_DEVICE half arctan2(half y, half x) {
   return half(detail::atan2_rounded(static_cast<float>(y), static_cast<float>(x)));
 }
 
-// hypot as glibc's (arith_detail::hypot_), not CUDA's, on every backend.
+// hypot: arith_detail::hypot_, not CUDA's: glibc's on the host; on a GPU
+// glibc's method for float, correctly rounded for double.
 KILN_HOST_DEVICE float hypot(float x, float y) { return arith_detail::hypot_(x, y); }
 KILN_HOST_DEVICE double hypot(double x, double y) { return arith_detail::hypot_(x, y); }
 KILN_HOST_DEVICE half hypot(half x, half y) { return half(arith_detail::hypot_(static_cast<float>(x), static_cast<float>(y))); }
