@@ -18,9 +18,14 @@
 // ~4 ulp) and sin/cos (~1.5 ulp). CUDA's maxima, in ulp (float / double):
 // exp 2/1, exp2 2/1, expm1 1/1, log 1/1, log2 1/1, log10 2/1, log1p 1/1,
 // sqrt 0/0, cbrt 1/1, sin cos 2/2, tan 4/2, arcsin arccos arctan 2/2,
-// arctan2 3/2, hypot 3/2, sinh 3/2, cosh 2/1, tanh 2/1, arcsinh 3/3,
-// arccosh 4/3, arctanh 3/2, power 4/2; logaddexp(2) add ~2 ulp of rounding
-// to those of exp and log1p. nextafter, spacing, modf, ldexp, frexp are
+// arctan2 3/2, sinh 3/2, cosh 2/1, tanh 2/1, arcsinh 3/3, arccosh 4/3,
+// arctanh 3/2, power 4/2. hypot is not CUDA's: float as glibc's hypotf,
+// double correctly rounded (Note [Double hypot on the device] in
+// ufunc_arith.h). logaddexp(x, y) = max + t, t = log1p(exp(-|x - y|)) (and
+// logaddexp2 alike) add ~2 ulp of rounding to the errors of exp and log1p,
+// in ulps of max(|max|, |t|, |result|), not of the result: where the result
+// is near 0 the sum cancels, exactly, leaving t's rounding error, which
+// NumPy's result has as well. nextafter, spacing, modf, ldexp, frexp are
 // exact. float16 loops compute in float and round once, as NumPy does:
 // within 1 ulp of float16 of NumPy (equal unless the float results straddle
 // a rounding boundary).
@@ -66,10 +71,10 @@ using kiln::detail::bits_double;
 // Note [Float functions rounded from double on the device]
 // CUDA's expf, exp2f, log1pf and atan2f are off by up to 2-3 ulp (and expf
 // by more for subnormal results), glibc's (NumPy's) are within about half
-// an ulp. Where kiln's results depend on those roundings being glibc's
-// (logaddexp's cancellation near 0 multiplies them by 1 / |result|, angle
-// and float32 arctan2 are compared bit for bit, complex exp's subnormal
-// parts), the device evaluates them in double and rounds once, which gives
+// an ulp. Where kiln's results depend on those roundings (logaddexp's
+// cancellation near 0 keeps log1p's rounding error whole; float32 arctan2
+// and angle; complex exp's subnormal parts), the device evaluates them in
+// double and rounds once, which gives
 // the correctly rounded float (glibc's, except in rare double-rounding or
 // glibc 1-ulp cases); the host calls glibc.
 #if defined(__CUDA_ARCH__)
