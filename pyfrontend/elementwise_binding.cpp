@@ -1,19 +1,27 @@
 // kiln._core._EwSpec, _elementwise_launch, _elementwise_source: the
 // elementwise engine (arraycore/elementwise.h) for the Python layer
-// (ElementwiseKernel, fuse).
+// (ElementwiseKernel, fuse); and _ElementwiseKernelBase, whose __call__ is
+// kiln.ElementwiseKernel's warm call (Note [ElementwiseKernel warm calls]).
 //
 //   spec = _core._EwSpec("axpy", [("x", "float", "", "in"), ("z", "float", "", "out")], "z = 2 * x;")
 //   _core._elementwise_launch(spec, [x, z], z.shape)   # numpy scalars for scalar inputs
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <memory>
 
 #include "arraycore/elementwise.h"
+#include "arraycore/indexing.h"
 #include "pyfrontend/bindings.h"
+#include "runtime/stream.h"
 
 namespace kiln::py_bind {
 namespace {
 
+using arraycore::DType;
 using arraycore::EwArg;
 using arraycore::EwParam;
 using arraycore::EwSpec;
@@ -58,6 +66,437 @@ std::vector<EwArg> to_args(const EwSpec& spec, py::handle args) {
   return out;
 }
 
+// Note [ElementwiseKernel warm calls]
+// kiln.ElementwiseKernel (Python: parameter parsing, type resolution) derives
+// from _ElementwiseKernelBase, whose __call__ is kernel_tp_call below (Note
+// [ElementwiseKernel tp_call]). A call's argument kinds (per argument the
+// dtype of a kiln array or the type of a scalar, and so their number) decide
+// all that is not per element, and key the kernel's plans: a short vector
+// searched linearly (a kernel meets few kinds). On a hit the call is C++
+// only: the size=/block_size= checks, broadcasting (only when shapes differ),
+// scalar conversion, output allocation, the launch; no Python code runs and
+// the outputs are the only Python objects made. On a miss, the Python
+// `_plan_for(args)` checks the arguments (raising a bad call's errors),
+// resolves the placeholders and returns the plan, stored under the key.
+
+// Where a scalar argument's value comes from.
+enum class ScalarFrom : uint8_t { NumPy, Bool, Int, Float, Complex };
+
+struct CallPlan {
+  std::vector<uintptr_t> key;        // argument kinds (kind_of)
+  std::vector<py::object> types;     // the scalar types `key` names, kept alive
+  std::shared_ptr<EwSpec> spec;
+  std::vector<int> shaped;           // the non-raw array arguments: they decide the loop shape
+  struct Scalar {
+    int arg;
+    DType dtype;                     // the param's
+    ScalarFrom from;
+    py::object convert;              // NumPy's conversion to dtype; None: a NumPy scalar of dtype
+  };
+  std::vector<Scalar> scalars;
+  bool allocates = false;            // only the inputs given: outputs of out_dtypes allocated
+  std::vector<DType> out_dtypes;
+  std::string raw_out;               // allocating: the first raw output's name, else ""
+};
+
+PyTypeObject* g_ndarray_type = nullptr;
+
+// The array of an exact kiln.ndarray, nullptr for anything else (subclasses
+// too: a call takes kiln.ndarray itself, as _plan_for checks).
+const NDArray* exact_ndarray(PyObject* o) {
+  if (Py_TYPE(o) != g_ndarray_type) return nullptr;
+  auto* inst = reinterpret_cast<py::detail::instance*>(o);
+  return inst->simple_layout ? static_cast<const NDArray*>(inst->simple_value_holder[0]) : nullptr;
+}
+
+// An argument's kind: odd for a kiln array (its dtype), else its type object.
+uintptr_t kind_of(PyObject* o) {
+  if (const NDArray* a = exact_ndarray(o)) return (static_cast<uintptr_t>(a->dtype()) << 1) | 1;
+  return reinterpret_cast<uintptr_t>(Py_TYPE(o));
+}
+
+ScalarFrom scalar_from(PyObject* o) {
+  if (Py_TYPE(o) == &PyBool_Type) return ScalarFrom::Bool;
+  if (Py_TYPE(o) == &PyLong_Type) return ScalarFrom::Int;
+  if (Py_TYPE(o) == &PyFloat_Type) return ScalarFrom::Float;
+  if (Py_TYPE(o) == &PyComplex_Type) return ScalarFrom::Complex;
+  return ScalarFrom::NumPy;
+}
+
+// n value-initialised elements: on the stack when n <= N, else on the heap
+// (only the n used are initialised: zeroing a whole stack array showed).
+template <class T, size_t N>
+class SmallBuffer {
+ public:
+  explicit SmallBuffer(size_t n) : n_(n) {
+    if (n > N) heap_ = std::make_unique<T[]>(n);
+    else for (size_t i = 0; i < n; ++i) new (&local_[i]) T();
+    data_ = n > N ? heap_.get() : reinterpret_cast<T*>(local_);
+  }
+  ~SmallBuffer() {
+    if (n_ <= N) for (size_t i = 0; i < n_; ++i) data_[i].~T();
+  }
+  SmallBuffer(const SmallBuffer&) = delete;
+  SmallBuffer& operator=(const SmallBuffer&) = delete;
+  T& operator[](size_t i) { return data_[i]; }
+  T* data() { return data_; }
+
+ private:
+  size_t n_;
+  alignas(T) std::byte local_[N][sizeof(T)];
+  std::unique_ptr<T[]> heap_;
+  T* data_;
+};
+
+template <class T>
+bool put(std::byte* out, const T& v) {
+  std::memcpy(out, &v, sizeof(T));
+  return true;
+}
+
+template <class Int>
+bool put_int(std::byte* out, long long v) {
+  if (v < static_cast<long long>(std::numeric_limits<Int>::min()) ||
+      v > static_cast<long long>(std::numeric_limits<Int>::max()))
+    return false;
+  return put(out, static_cast<Int>(v));
+}
+
+// A Python float as dtype where NumPy's conversion is the plain C one; false
+// leaves it to NumPy (integers truncate and check range, float16 rounds from
+// the double, an overflow to inf warns).
+bool float_bytes(double re, double im, bool is_complex, DType dt, std::byte* out) {
+  const float f = static_cast<float>(re), g = static_cast<float>(im);
+  const bool f_ok = std::isfinite(f) || !std::isfinite(re), g_ok = std::isfinite(g) || !std::isfinite(im);
+  switch (dt) {
+    case DType::Bool: return !is_complex && put(out, re != 0);
+    case DType::Float32: return !is_complex && f_ok && put(out, f);
+    case DType::Float64: return !is_complex && put(out, re);
+    case DType::Complex64: return f_ok && g_ok && put(out, std::array<float, 2>{f, g});
+    case DType::Complex128: return put(out, std::array<double, 2>{re, im});
+    default: return false;
+  }
+}
+
+// A Python int (or bool) as dtype when it is in range (floats: exact in a
+// double); false leaves it to NumPy (its OverflowError, float16 rounding).
+bool int_bytes(long long v, DType dt, std::byte* out) {
+  constexpr long long kExact = 1LL << 53;
+  const bool exact = v >= -kExact && v <= kExact;
+  switch (dt) {
+    case DType::Bool: return put(out, v != 0);
+    case DType::Int8: return put_int<int8_t>(out, v);
+    case DType::Int16: return put_int<int16_t>(out, v);
+    case DType::Int32: return put_int<int32_t>(out, v);
+    case DType::Int64: return put(out, static_cast<int64_t>(v));
+    case DType::UInt8: return put_int<uint8_t>(out, v);
+    case DType::UInt16: return put_int<uint16_t>(out, v);
+    case DType::UInt32: return put_int<uint32_t>(out, v);
+    case DType::UInt64: return v >= 0 && put(out, static_cast<uint64_t>(v));
+    case DType::Float16: return false;
+    default: return exact && float_bytes(static_cast<double>(v), 0, false, dt, out);
+  }
+}
+
+void numpy_scalar_bytes(PyObject* v, std::byte* out) {
+  Py_buffer view;   // a NumPy scalar's value, through the buffer protocol
+  if (PyObject_GetBuffer(v, &view, PyBUF_SIMPLE) != 0) throw py::error_already_set();
+  const bool fits = view.len <= 16;
+  if (fits) std::memcpy(out, view.buf, static_cast<size_t>(view.len));
+  PyBuffer_Release(&view);
+  if (!fits) throw py::type_error("scalar arguments are at most 16 bytes");
+}
+
+// The value of scalar argument `a` in the param's type.
+void scalar_bytes(PyObject* a, const CallPlan::Scalar& s, std::byte* out) {
+  switch (s.from) {
+    case ScalarFrom::Bool:
+      if (int_bytes(a == Py_True, s.dtype, out)) return;
+      break;
+    case ScalarFrom::Int: {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
+      if (overflow == 0 && int_bytes(v, s.dtype, out)) return;
+      break;
+    }
+    case ScalarFrom::Float:
+      if (float_bytes(PyFloat_AS_DOUBLE(a), 0, false, s.dtype, out)) return;
+      break;
+    case ScalarFrom::Complex: {
+      Py_complex c = PyComplex_AsCComplex(a);
+      if (float_bytes(c.real, c.imag, true, s.dtype, out)) return;
+      break;
+    }
+    case ScalarFrom::NumPy:
+      break;
+  }
+  if (s.convert.is_none()) return numpy_scalar_bytes(a, out);
+  PyObject* v = PyObject_CallOneArg(s.convert.ptr(), a);
+  if (!v) throw py::error_already_set();
+  py::object held = py::reinterpret_steal<py::object>(v);
+  numpy_scalar_bytes(v, out);
+}
+
+// "(2, 3)", "(3,)", "()": a shape as Python prints the tuple.
+std::string shape_repr(const arraycore::Shape& s) {
+  std::string r = "(";
+  for (size_t d = 0; d < s.size(); ++d) r += (d ? ", " : "") + std::to_string(s[d]);
+  return r + (s.size() == 1 ? ",)" : ")");
+}
+
+// Sets the current stream for a scope.
+class StreamScope {
+ public:
+  explicit StreamScope(runtime::StreamHandle s) : previous_(runtime::current_stream()) {
+    runtime::set_current_stream(s);
+  }
+  ~StreamScope() { runtime::set_current_stream(previous_); }
+  StreamScope(const StreamScope&) = delete;
+  StreamScope& operator=(const StreamScope&) = delete;
+
+ private:
+  runtime::StreamHandle previous_;
+};
+
+class ElementwiseKernelBase {
+ public:
+  enum class Returns { One, Tuple, Nothing };
+
+  ElementwiseKernelBase(std::string name, int nin, int nargs, Returns returns)
+      : name_(std::move(name)), nin_(nin), nargs_(nargs), returns_(returns) {}
+
+  size_t plan_count() const { return plans_.size(); }
+
+  py::object call(py::handle self, PyObject* const* args, size_t n, PyObject* kwnames) {
+    PyObject* size = Py_None;
+    PyObject* block_size = Py_None;
+    PyObject* stream = Py_None;
+    if (kwnames) parse_keywords(args + n, kwnames, size, block_size, stream);
+
+    SmallBuffer<uintptr_t, 16> key(n);
+    for (size_t k = 0; k < n; ++k) key[k] = kind_of(args[k]);
+    const CallPlan* plan = find(key.data(), n);
+    if (plan == nullptr) plan = &add_plan(self, args, n, key.data());
+
+    if (block_size != Py_None) {
+      static PyObject* zero = PyLong_FromLong(0);
+      int le = PyObject_RichCompareBool(block_size, zero, Py_LE);
+      if (le < 0) throw py::error_already_set();
+      if (le) throw py::value_error("block_size must be greater than zero");
+    }
+    const arraycore::Shape* shape = nullptr;
+    arraycore::Shape own_shape;
+    bool broadcast = false;
+    if (size != Py_None) {
+      if (!plan->shaped.empty())
+        throw py::value_error(name_ + ": size= can be given only when every array argument is raw");
+    } else if (plan->shaped.empty()) {
+      throw py::value_error(name_ + ": loop size is undecided: every array argument is raw (or there is none); "
+                            "pass size=");
+    } else {
+      shape = &exact_ndarray(args[plan->shaped[0]])->shape();
+      for (int k : plan->shaped) {
+        if (exact_ndarray(args[k])->shape() != *shape) {
+          own_shape = broadcast_shape(*plan, args);
+          shape = &own_shape;
+          broadcast = true;
+          break;
+        }
+      }
+    }
+
+    const size_t total = static_cast<size_t>(nargs_);
+    SmallBuffer<EwArg, 16> ew(total);
+    std::vector<NDArray> views;   // inputs broadcast to `shape`
+    if (broadcast) views.reserve(plan->shaped.size());
+    for (size_t k = 0; k < n; ++k) {
+      if (!(key[k] & 1)) continue;
+      const NDArray* a = exact_ndarray(args[k]);
+      if (broadcast && static_cast<int>(k) < nin_ && a->shape() != *shape &&
+          std::find(plan->shaped.begin(), plan->shaped.end(), static_cast<int>(k)) != plan->shaped.end()) {
+        views.push_back(arraycore::broadcast_to(*a, *shape));
+        a = &views.back();
+      }
+      ew[k] = EwArg::of(*a);
+    }
+    for (const CallPlan::Scalar& s : plan->scalars) scalar_bytes(args[s.arg], s, ew[s.arg].scalar.data());
+    if (size != Py_None) {
+      own_shape.assign(1, to_index(size));
+      shape = &own_shape;
+    }
+
+    const size_t nout = total - static_cast<size_t>(nin_);
+    SmallBuffer<py::object, 4> outs(nout);
+    if (plan->allocates) {
+      if (!plan->raw_out.empty() && size == Py_None)
+        throw py::value_error(name_ + ": the size of raw output '" + plan->raw_out +
+                              "' is undecided; pass the output array");
+      for (size_t j = 0; j < nout; ++j) {
+        outs[j] = py::cast(NDArray::empty(*shape, plan->out_dtypes[j]));
+        ew[nin_ + j] = EwArg::of(*exact_ndarray(outs[j].ptr()));
+      }
+    } else {
+      for (size_t j = 0; j < nout; ++j) outs[j] = py::reinterpret_borrow<py::object>(args[nin_ + j]);
+    }
+
+    if (std::find(shape->begin(), shape->end(), 0) == shape->end()) {
+      std::span<const EwArg> span(ew.data(), total);
+      if (stream == Py_None) {
+        arraycore::elementwise_launch(*plan->spec, span, *shape);
+      } else {
+        StreamScope scope(to_stream(stream));
+        arraycore::elementwise_launch(*plan->spec, span, *shape);
+      }
+    }
+    switch (returns_) {
+      case Returns::One: return std::move(outs[0]);
+      case Returns::Nothing: return py::none();
+      case Returns::Tuple: break;
+    }
+    py::tuple t(nout);
+    for (size_t j = 0; j < nout; ++j) PyTuple_SET_ITEM(t.ptr(), j, outs[j].release().ptr());
+    return std::move(t);
+  }
+
+ private:
+  static void parse_keywords(PyObject* const* values, PyObject* kwnames, PyObject*& size, PyObject*& block_size,
+                             PyObject*& stream) {
+    static PyObject* const names[3] = {PyUnicode_InternFromString("size"), PyUnicode_InternFromString("block_size"),
+                                       PyUnicode_InternFromString("stream")};
+    PyObject** slots[3] = {&size, &block_size, &stream};
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); ++i) {
+      PyObject* key = PyTuple_GET_ITEM(kwnames, i);
+      int j = 0;
+      while (j < 3 && key != names[j] && PyUnicode_Compare(key, names[j]) != 0) ++j;
+      if (j == 3)
+        throw py::type_error("ElementwiseKernel.__call__() got an unexpected keyword argument '" +
+                             py::str(key).cast<std::string>() + "'");
+      *slots[j] = values[i];
+    }
+  }
+
+  const CallPlan* find(const uintptr_t* key, size_t n) const {
+    for (const auto& p : plans_)
+      if (p->key.size() == n && std::equal(key, key + n, p->key.data())) return p.get();
+    return nullptr;
+  }
+
+  // The Python _plan_for's plan for these arguments, kept under `key`.
+  const CallPlan& add_plan(py::handle self, PyObject* const* args, size_t n, const uintptr_t* key) {
+    py::tuple a(n);
+    for (size_t k = 0; k < n; ++k) a[k] = py::reinterpret_borrow<py::object>(args[k]);
+    py::tuple p = self.attr("_plan_for")(a);
+    auto plan = std::make_unique<CallPlan>();
+    plan->key.assign(key, key + n);
+    for (size_t k = 0; k < n; ++k)
+      if (!(key[k] & 1))
+        plan->types.push_back(py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(Py_TYPE(args[k]))));
+    plan->spec = p[0].cast<std::shared_ptr<EwSpec>>();
+    plan->shaped = p[1].cast<std::vector<int>>();
+    for (py::handle item : p[2]) {
+      py::tuple t = py::reinterpret_borrow<py::tuple>(item);
+      int k = t[0].cast<int>();
+      plan->scalars.push_back({k, to_dtype(t[1]), scalar_from(args[k]), py::reinterpret_borrow<py::object>(t[2])});
+    }
+    plan->allocates = !p[3].is_none();
+    if (plan->allocates)
+      for (py::handle d : p[3]) plan->out_dtypes.push_back(to_dtype(d));
+    if (!p[4].is_none()) plan->raw_out = p[4].cast<std::string>();
+    if (plan->spec->params.size() != static_cast<size_t>(nargs_) ||
+        (plan->allocates && plan->out_dtypes.size() != static_cast<size_t>(nargs_ - nin_)))
+      throw std::logic_error(name_ + ": a plan does not match the kernel's parameters");
+    plans_.push_back(std::move(plan));
+    return *plans_.back();
+  }
+
+  // The broadcast shape of the plan's shaped arguments, which given outputs
+  // must have already; ValueErrors as kiln.broadcast_shapes's.
+  arraycore::Shape broadcast_shape(const CallPlan& plan, PyObject* const* args) const {
+    size_t ndim = 0;
+    for (int k : plan.shaped) ndim = std::max(ndim, exact_ndarray(args[k])->shape().size());
+    arraycore::Shape out(ndim, 1);
+    std::vector<int> first(ndim, -1);   // which shaped argument fixed each dimension
+    for (size_t j = 0; j < plan.shaped.size(); ++j) {
+      const arraycore::Shape& s = exact_ndarray(args[plan.shaped[j]])->shape();
+      for (size_t d = 0, i = ndim - s.size(); d < s.size(); ++d, ++i) {
+        if (s[d] == 1) continue;
+        if (out[i] == 1) {
+          out[i] = s[d];
+          first[i] = static_cast<int>(j);
+        } else if (out[i] != s[d]) {
+          throw py::value_error(
+              "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg " +
+              std::to_string(first[i]) + " with shape " +
+              shape_repr(exact_ndarray(args[plan.shaped[first[i]]])->shape()) + " and arg " + std::to_string(j) +
+              " with shape " + shape_repr(s) + ".");
+        }
+      }
+    }
+    for (int k : plan.shaped) {
+      const arraycore::Shape& s = exact_ndarray(args[k])->shape();
+      if (k >= nin_ && s != out)
+        throw py::value_error(name_ + ": output '" + plan.spec->params[k].name + "' has shape " + shape_repr(s) +
+                              "; the arguments broadcast to " + shape_repr(out));
+    }
+    return out;
+  }
+
+  std::string name_;
+  int nin_, nargs_;
+  Returns returns_;
+  std::vector<std::unique_ptr<CallPlan>> plans_;   // unique_ptr: a plan stays put while a call uses it
+};
+
+// Note [ElementwiseKernel tp_call]
+// kiln.ElementwiseKernel is a Python subclass, so a __call__ method of the
+// base would be found by slot_tp_call on every call and called with `self`
+// prepended (~60 ns, a twentieth of a warm call). Instead the base's __call__
+// is a slot wrapper around kernel_tp_call: CPython then puts kernel_tp_call in
+// the tp_call slot of the base and of every subclass, and a call goes
+// straight there with its argument tuple.
+PyObject* kernel_tp_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  try {
+    auto* inst = reinterpret_cast<py::detail::instance*>(self);
+    auto* kernel = inst->simple_layout ? static_cast<ElementwiseKernelBase*>(inst->simple_value_holder[0])
+                                       : &py::handle(self).cast<ElementwiseKernelBase&>();
+    if (kernel == nullptr) throw py::type_error("ElementwiseKernel.__init__() was not called");
+    PyObject* const* items = &PyTuple_GET_ITEM(args, 0);
+    const size_t n = static_cast<size_t>(PyTuple_GET_SIZE(args));
+    if (kwargs == nullptr || PyDict_GET_SIZE(kwargs) == 0) return kernel->call(self, items, n, nullptr).release().ptr();
+    // Keywords as vectorcall passes them: values after the positionals, names in a tuple.
+    std::vector<PyObject*> stack(items, items + n);
+    py::tuple names(PyDict_GET_SIZE(kwargs));
+    Py_ssize_t pos = 0, i = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(kwargs, &pos, &key, &value)) {
+      stack.push_back(value);
+      PyTuple_SET_ITEM(names.ptr(), i++, Py_NewRef(key));
+    }
+    return kernel->call(self, stack.data(), n, names.ptr()).release().ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+  }
+  return nullptr;
+}
+
+// Makes kernel_tp_call the type's __call__ (Note [ElementwiseKernel tp_call]).
+void set_tp_call(py::handle cls) {
+  // type.__call__ is a slot wrapper: its slot record is the one for __call__.
+  // (Looked up, not read from PyType_Type.tp_dict: static types have none from Python 3.12.)
+  py::object type_call_ref = py::reinterpret_steal<py::object>(
+      PyObject_GetAttrString(reinterpret_cast<PyObject*>(&PyType_Type), "__call__"));
+  PyObject* type_call = type_call_ref.ptr();
+  if (type_call == nullptr || !PyObject_TypeCheck(type_call, &PyWrapperDescr_Type))
+    throw py::import_error("kiln needs CPython: type.__call__ is not a slot wrapper");
+  PyObject* descr = PyDescr_NewWrapper(reinterpret_cast<PyTypeObject*>(cls.ptr()),
+                                       reinterpret_cast<PyWrapperDescrObject*>(type_call)->d_base,
+                                       reinterpret_cast<void*>(kernel_tp_call));
+  if (descr == nullptr) throw py::error_already_set();
+  cls.attr("__call__") = py::reinterpret_steal<py::object>(descr);
+  if (reinterpret_cast<PyTypeObject*>(cls.ptr())->tp_call != kernel_tp_call)
+    throw py::import_error("kiln: could not set ElementwiseKernel's tp_call");
+}
+
 }  // namespace
 
 void register_elementwise(py::module_& m) {
@@ -86,6 +525,19 @@ void register_elementwise(py::module_& m) {
     std::vector<EwArg> a = to_args(spec, args);
     arraycore::elementwise_launch(spec, a, to_shape(shape));
   });
+  g_ndarray_type = reinterpret_cast<PyTypeObject*>(py::type::of<NDArray>().ptr());
+  py::class_<ElementwiseKernelBase>(m, "_ElementwiseKernelBase",
+                                    "The C++ half of kiln.ElementwiseKernel: its plans and warm call.")
+      .def(py::init([](std::string name, int nin, int nargs, const std::string& returns) {
+             using R = ElementwiseKernelBase::Returns;
+             R r = returns == "one" ? R::One : returns == "tuple" ? R::Tuple : R::Nothing;
+             if (returns != "one" && returns != "tuple" && returns != "none")
+               throw py::value_error("returns must be 'one', 'tuple' or 'none'");
+             return std::make_unique<ElementwiseKernelBase>(std::move(name), nin, nargs, r);
+           }),
+           py::arg("name"), py::arg("nin"), py::arg("nargs"), py::arg("returns"))
+      .def_property_readonly("_plan_count", &ElementwiseKernelBase::plan_count);
+  set_tp_call(m.attr("_ElementwiseKernelBase"));
   m.def("_elementwise_source", [](const EwSpec& spec, py::handle args) {
     std::vector<EwArg> a = to_args(spec, args);
     return arraycore::elementwise_source(spec, a);

@@ -6,11 +6,13 @@ with CuPy's API (docs/elementwise.md).
     z = squared_diff(kiln.arange(6.0).reshape(2, 3), 2.0)   # broadcast, scalar, z allocated
     squared_diff(x, y, z)                                    # outputs passed after the inputs
 
-The parameter lists are parsed once, at construction. A call looks its
-argument kinds up in a per-kernel table of plans (types resolved, the engine
-spec, how each scalar is converted); only a new combination of kinds goes
-through type resolution (Note [Warm calls]). The generated kernels come from
-the elementwise engine (arraycore/elementwise.h, Note [Elementwise kernels]).
+The parameter lists are parsed once, at construction. A call is C++
+(_core._ElementwiseKernelBase, Note [ElementwiseKernel warm calls] in
+pyfrontend/elementwise_binding.cpp): it looks its argument kinds up in the
+kernel's plans (types resolved, the engine spec, how each scalar is
+converted); only a new combination of kinds comes here, to _plan_for. The
+generated kernels come from the elementwise engine (arraycore/elementwise.h,
+Note [Elementwise kernels]).
 """
 import collections
 
@@ -18,7 +20,6 @@ import numpy
 
 from kiln import _core
 from kiln._core import ndarray
-from kiln._manipulation import broadcast_shapes
 
 # C++ spelling of each dtype in generated code (the engine's ctypes).
 _CTYPES = {numpy.dtype(t): c for t, c in [
@@ -40,7 +41,6 @@ one-character name is then ``ctype``; otherwise ``ctype`` is its C++ type."""
 
 # Argument kinds in a plan (what the call does with each argument).
 _ARRAY, _RAW, _SCALAR = 0, 1, 2
-
 
 
 def _parse_params(text, is_const, kernel):
@@ -95,7 +95,9 @@ def _unsupported(kernel, position, a):
 def _converter(dtype, a):
     """How a scalar like `a` becomes a NumPy scalar of `dtype` at each call
     (None: it is one already): NumPy's conversions (a Python int out of range
-    raises OverflowError, a NumPy scalar is cast with astype)."""
+    raises OverflowError, a NumPy scalar is cast with astype). The warm call
+    converts Python scalars itself where NumPy's result is the plain C
+    conversion, and calls this otherwise."""
     if type(a) in _PYTHON_SCALAR_DTYPES:
         return dtype.type
     if a.dtype == dtype:
@@ -103,7 +105,7 @@ def _converter(dtype, a):
     return lambda v: v.astype(dtype)
 
 
-class ElementwiseKernel:
+class ElementwiseKernel(_core._ElementwiseKernelBase):
     """User-defined elementwise kernel, as CuPy's ``cupy.ElementwiseKernel``.
 
     ``in_params``/``out_params`` are comma-separated ``[raw] type name``
@@ -111,6 +113,12 @@ class ElementwiseKernel:
     output arguments first, then the input arrays, then scalars. Each call
     compiles (once per argument types; cached in memory and on disk) and
     runs ``operation`` for every element of the broadcast shape.
+
+    ``kernel(*inputs[, *outputs], size=None, block_size=None, stream=None)``
+    runs it over the broadcast shape of the non-raw array arguments (or over
+    ``size`` elements when every array is raw) and returns the output(s):
+    allocated when only the inputs are given, else the given ones. ``stream``
+    (a kiln.cuda.Stream) runs it there instead of on the current stream.
 
     Differs from CuPy: ``reduce_dims`` and ``block_size`` are accepted and
     checked but have no effect (the engine always collapses dimensions and
@@ -140,98 +148,23 @@ class ElementwiseKernel:
         self.options = tuple(options)
         self.no_return = no_return
         self.return_tuple = return_tuple
-        self._returns_one = self.nout == 1 and not return_tuple and not no_return
-        self._plans = {}   # argument kinds -> plan (Note [Warm calls])
         self._specs = {}   # resolved dtypes of all params -> _core._EwSpec
-        self._broadcasts = {}   # argument shapes -> their broadcast shape
+        returns = "none" if no_return else (
+            "one" if self.nout == 1 and not return_tuple else "tuple")
+        _core._ElementwiseKernelBase.__init__(self, name, self.nin, self.nargs, returns)
 
     def __repr__(self):
         return "<kiln.ElementwiseKernel %s>" % self.name
-
-    # Note [Warm calls]
-    # A call's argument kinds (the dtype of each kiln array, the type of each
-    # scalar, and so their number) decide everything that is not per-element:
-    # the placeholders' types, how scalars are converted, the output dtypes,
-    # the engine spec, which arguments give the shape. They key self._plans,
-    # so a warm call is a tuple build, one dict lookup, shape comparisons,
-    # output allocation and the launch; a plan is a plain tuple of what the
-    # call reads, precomputed. Arguments of the wrong number or of an
-    # unsupported type have a key no plan holds and fail in _plan_for.
-    def __call__(self, *args, size=None, block_size=None, stream=None):
-        """Run the kernel over the broadcast shape of the non-raw array
-        arguments (or over ``size`` elements when every array is raw), and
-        return the output(s): allocated when only the inputs are given, else
-        the given ones. ``stream`` (a kiln.cuda.Stream) runs it there instead
-        of on the current stream."""
-        plan = self._plans.get(tuple([a.dtype if type(a) is ndarray else type(a) for a in args]))
-        if plan is None:
-            plan = self._plan_for(args)
-        spec, shaped, broadcast, converts, out_dtypes, raw_out = plan
-        if block_size is not None and block_size <= 0:
-            raise ValueError("block_size must be greater than zero")
-        if size is not None:
-            if shaped:
-                raise ValueError("%s: size= can be given only when every array argument is raw"
-                                 % self.name)
-            shape = (size,)
-        elif not shaped:
-            raise ValueError("%s: loop size is undecided: every array argument is raw (or there "
-                             "is none); pass size=" % self.name)
-        else:
-            shape = args[shaped[0]].shape
-            for k in shaped:
-                if args[k].shape != shape:
-                    shape = self._broadcast_shape(args, shaped)
-                    args = list(args)
-                    for b in broadcast:
-                        if args[b].shape != shape:
-                            args[b] = _core._broadcast_to(args[b], shape)
-                    break
-        if converts:
-            args = list(args)
-            for k, convert in converts:
-                args[k] = convert(args[k])
-        if out_dtypes is None:
-            outs = args[self.nin:]
-        else:
-            if raw_out and size is None:
-                raise ValueError("%s: the size of raw output %r is undecided; pass the output "
-                                 "array" % (self.name, raw_out))
-            outs = [_core.empty(shape, dt) for dt in out_dtypes]
-            args = [*args, *outs]
-        if 0 not in shape:
-            if stream is None:
-                _core._elementwise_launch(spec, args, shape)
-            else:
-                with stream:
-                    _core._elementwise_launch(spec, args, shape)
-        if self._returns_one:
-            return outs[0]
-        return None if self.no_return else tuple(outs)
-
-    def _broadcast_shape(self, args, shaped):
-        """The broadcast shape of the arguments at `shaped`, which given
-        outputs must have already (remembered per combination of shapes: the
-        same broadcast tends to repeat, as in a loop)."""
-        shapes = tuple([args[k].shape for k in shaped])
-        shape = self._broadcasts.get(shapes)
-        if shape is not None:
-            return shape
-        shape = broadcast_shapes(*shapes)
-        for k in shaped:
-            if k >= self.nin and args[k].shape != shape:
-                raise ValueError("%s: output %r has shape %s; the arguments broadcast to %s"
-                                 % (self.name, self.params[k].name, args[k].shape, shape))
-        if len(self._broadcasts) >= 64:
-            self._broadcasts.clear()
-        self._broadcasts[shapes] = shape
-        return shape
 
     def _plan_for(self, args):
         """Check the arguments and resolve the placeholders: from the outputs
         given, then the input arrays (raw ones too), then the scalars (NumPy's
         result_type of their dtypes, a Python scalar counting as NumPy's
-        default dtype for its type). Stores and returns the plan."""
+        default dtype for its type). Returns the plan for the C++ call to keep
+        under these argument kinds: (engine spec, the non-raw array arguments,
+        (position, dtype, converter) per scalar, the dtypes of the outputs to
+        allocate or None when they are given, the first raw output's name or
+        None)."""
         n = len(args)
         if n != self.nin and n != self.nargs:
             raise TypeError("Wrong number of arguments for %r: it takes %d (inputs) or %d (with "
@@ -290,15 +223,11 @@ class ElementwiseKernel:
                                 "appears in no input; pass the output array"
                                 % (self.name, p.ctype, p.name))
         shaped = tuple(k for k in range(n) if kinds[k] == _ARRAY)
-        converts = [(k, _converter(dtypes[k], args[k])) for k in range(self.nin)
-                    if kinds[k] == _SCALAR]
-        converts = tuple((k, f) for k, f in converts if f is not None)
+        scalars = tuple((k, dtypes[k], _converter(dtypes[k], args[k])) for k in range(self.nin)
+                        if kinds[k] == _SCALAR)
         raw_out = next((p.name for p in self.out_params if p.raw), None)
-        plan = (self._spec_for(tuple(dtypes), resolved), shaped,
-                tuple(k for k in shaped if k < self.nin), converts,
+        return (self._spec_for(tuple(dtypes), resolved), shaped, scalars,
                 tuple(dtypes[self.nin:]) if n == self.nin else None, raw_out)
-        self._plans[tuple([a.dtype if type(a) is ndarray else type(a) for a in args])] = plan
-        return plan
 
     def _spec_for(self, dtypes, resolved):
         """The engine spec for these parameter dtypes; the placeholders are

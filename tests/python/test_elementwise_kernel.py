@@ -1,6 +1,8 @@
 """kiln.ElementwiseKernel against NumPy: the seeds' examples (outputs printed
 as the seeds print them), placeholders, scalars, raw params, broadcasting and
 layouts over every dtype, outputs given and allocated, CuPy's errors."""
+import warnings
+
 import numpy
 import pytest
 
@@ -376,3 +378,128 @@ def test_plans_and_specs_are_cached(rng):
 def test_empty_broadcast_launches_nothing():
     z = squared_diff(kiln.zeros((0, 3), dtype=numpy.float32), 1)
     assert z.shape == (0, 3) and z.dtype == numpy.float32
+
+
+# --- warm calls (the C++ call path: Note [ElementwiseKernel warm calls]) ------
+
+def test_plans_alternate_over_dtypes_shapes_and_scalars(rng):
+    k = ElementwiseKernel("T x, T y", "T z", "z = x - y", "alternate")
+    cases = []
+    for dtype in [numpy.float32, numpy.int16, numpy.complex128]:
+        for shape in [(4,), (2, 3), ()]:
+            xh, yh = random_array(rng, shape, dtype), random_array(rng, shape, dtype)
+            cases.append(((kiln.asarray(xh), kiln.asarray(yh)), xh - yh))
+        xh = random_array(rng, (5,), dtype)
+        cases.append(((kiln.asarray(xh), 3), xh - dtype(3)))
+        cases.append(((True, kiln.asarray(xh)), dtype(True) - xh))
+    for _ in range(3):          # each combination in turn, then again from its plan
+        for args, expected in cases:
+            assert_same_bits(kiln.asnumpy(k(*args)), expected)
+    # One plan per kinds: (array, array), (array, int), (bool, array) per dtype.
+    assert k._plan_count == 9 and len(k._specs) == 3
+
+
+def test_warm_call_broadcasts_when_shapes_differ(rng):
+    k = ElementwiseKernel("T x, T y", "T z", "z = x - y", "broadcast_sub")
+    k(kiln.zeros(3), kiln.zeros(3))
+    for xs, ys in [((2, 3), (3,)), ((4, 1), (1, 5)), ((3,), (2, 1, 3)), ((), (3,)),
+                   ((2, 1), ()), ((0, 3), (3,))]:
+        xh, yh = random_array(rng, xs, numpy.float64), random_array(rng, ys, numpy.float64)
+        for _ in range(2):
+            assert_same_bits(kiln.asnumpy(k(kiln.asarray(xh), kiln.asarray(yh))), xh - yh)
+        out = kiln.empty(numpy.broadcast_shapes(xs, ys), dtype=numpy.float64)
+        assert k(kiln.asarray(xh), kiln.asarray(yh), out) is out
+        assert_same_bits(kiln.asnumpy(out), xh - yh)
+    assert k._plan_count == 2   # inputs alone, inputs and output: shapes are not in the key
+
+
+def test_warm_call_errors():
+    x, y = kiln.zeros(3, dtype=numpy.float32), kiln.zeros((2, 3), dtype=numpy.float32)
+    k = ElementwiseKernel("T x, T y", "T z", "z = x - y", "warm_errors")
+    k(x, x)
+    k(x, 1)
+    for _ in range(2):      # the plans are there: these fail in the C++ call
+        with pytest.raises(ValueError, match="warm_errors: size= can be given only when every "
+                                             "array argument is raw"):
+            k(x, x, size=3)
+        for bad in [0, -1]:
+            with pytest.raises(ValueError, match="^block_size must be greater than zero$"):
+                k(x, x, block_size=bad)
+        with pytest.raises(TypeError, match=r"__call__\(\) got an unexpected keyword argument 'axis'"):
+            k(x, x, axis=0)
+        with pytest.raises(ValueError, match=r"^shape mismatch: objects cannot be broadcast to a single "
+                                             r"shape.  Mismatch is between arg 0 with shape \(3,\) and "
+                                             r"arg 1 with shape \(4,\).$"):
+            k(x, 1, kiln.zeros(4, dtype=numpy.float32))
+        with pytest.raises(ValueError, match=r"^warm_errors: output 'z' has shape \(3,\); the "
+                                             r"arguments broadcast to \(2, 3\)$"):
+            k(y, x, x)
+        with pytest.raises(TypeError, match="stream must be a kiln.cuda.Stream"):
+            k(x, x, stream=5)
+        with pytest.raises(OverflowError):
+            k(kiln.zeros(3, dtype=numpy.int8), 300)
+        k(kiln.zeros(3, dtype=numpy.int8), 3)
+    assert kiln.asnumpy(k(x, x, block_size=128)).tolist() == [0, 0, 0]
+    reverse = ElementwiseKernel("raw T x", "raw T y", "y[i] = x[x.size() - 1 - i]", "warm_reverse")
+    y = kiln.zeros(3, dtype=numpy.float32)
+    reverse(kiln.arange(3, dtype=numpy.float32), y, size=3)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="loop size is undecided"):
+            reverse(x, y)
+        with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+            reverse(x, y, size=2.0)
+    raw_out = ElementwiseKernel("T x", "raw T y", "y[i] = x", "warm_raw_out")
+    for _ in range(2):
+        with pytest.raises(ValueError, match="size of raw output 'y' is undecided"):
+            raw_out(x)
+
+
+def test_return_forms_on_warm_calls(rng):
+    xh = random_array(rng, (4,), numpy.int64)
+    x = kiln.asarray(xh)
+    both = ElementwiseKernel("T x", "T s, T d", "s = x + x; d = x - 1", "warm_both")
+    none = ElementwiseKernel("T x", "T z", "z = x", "warm_none", no_return=True)
+    one = ElementwiseKernel("T x", "T z", "z = x", "warm_one", return_tuple=True)
+    for _ in range(3):
+        s, d = both(x)
+        assert_same_bits(kiln.asnumpy(s), xh + xh)
+        assert_same_bits(kiln.asnumpy(d), xh - 1)
+        s2, d2 = kiln.empty(4, dtype=numpy.int64), kiln.empty(4, dtype=numpy.int64)
+        got = both(x, s2, d2)
+        assert type(got) is tuple and got[0] is s2 and got[1] is d2
+        assert none(x) is None
+        (z,) = one(x)
+        assert_same_bits(kiln.asnumpy(z), xh)
+
+
+# Python scalars whose conversion the warm call does itself, and values next
+# to every edge where it leaves the conversion to NumPy (ranges, float16,
+# float32 overflow warnings, 2**53, complex to real).
+_SCALAR_VALUES = [False, True, 0, 1, -1, 127, 128, -129, 255, 256, 65535, 65536, 2 ** 31 - 1,
+                  2 ** 31, -2 ** 31 - 1, 2 ** 32, 2 ** 53, 2 ** 53 + 1, -2 ** 53 - 1, 2 ** 63 - 1,
+                  -2 ** 63, 2 ** 63, 2 ** 64 - 1, 2 ** 64, 0.5, -2.5, 1e-50, 3.4e38, 3.5e38, 1e300,
+                  -1e300, float("inf"), float("-inf"), float("nan"), 65504.0, 65520.0, 1.5 - 2j,
+                  1e300j, complex(float("nan"), 1)]
+
+
+def _outcome(f):
+    """f()'s value, or the type of what it raised (warnings raise)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            return f()
+        except Exception as e:      # noqa: BLE001 (the type is the outcome)
+            return type(e)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=name)
+def test_python_scalar_conversions_are_numpys(dtype):
+    x = kiln.zeros(1, dtype=dtype)
+    add(x, 0)
+    for value in _SCALAR_VALUES:
+        expected = _outcome(lambda: numpy_add(numpy.zeros(1, dtype), dtype(value)))
+        got = _outcome(lambda: kiln.asnumpy(add(x, value)))
+        if isinstance(expected, type):
+            assert got is expected, (value, got)
+        else:
+            assert_same_bits(got, expected)
