@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "arraycore/small_vector.h"
 #include "arraycore/strided_plan.h"
 #include "kiln/strided_index.h"
 #include "runtime/loaded_module.h"
@@ -215,17 +216,32 @@ std::string generate(const EwSpec& spec, const std::vector<Binding>& bs, unsigne
 }
 
 // Everything that selects a module for a spec: per param its kind and, for
-// arrays, its dtype (bool and uint8 differ: Note [Bool bytes]). Built from the
-// arguments without allocating more than the key itself.
-std::string variant_key(const EwSpec& spec, std::span<const EwArg> args) {
+// arrays, its dtype (bool and uint8 differ: Note [Bool bytes]), and the device.
+// Packed into 64 bits when it fits (4 bits per param, 8 for the device), the
+// common case, so a warm launch builds no string.
+constexpr size_t kPackedParams = 14;
+constexpr int kPackedDevices = 256;
+
+uint64_t packed_variant_key(const EwSpec& spec, std::span<const EwArg> args, int device) {
+  uint64_t key = static_cast<uint64_t>(device);
+  for (size_t k = 0; k < args.size(); ++k) {
+    uint64_t code = spec.params[k].role == EwParam::Raw ? 14
+                    : args[k].array == nullptr         ? 15
+                                                       : static_cast<uint64_t>(args[k].array->dtype());
+    key |= code << (8 + 4 * k);
+  }
+  return key;
+}
+
+std::string variant_key(const EwSpec& spec, std::span<const EwArg> args, int device) {
   std::string key;
-  key.reserve(2 * args.size());
+  key.reserve(2 * args.size() + 4);
   for (size_t k = 0; k < args.size() && k < spec.params.size(); ++k) {
     if (spec.params[k].role == EwParam::Raw) key += 'r';
     else if (args[k].array == nullptr) key += 's';
     else key += static_cast<char>('A' + static_cast<int>(args[k].array->dtype()));
   }
-  return key;
+  return key + '@' + std::to_string(device);
 }
 
 // One spec's compiled kernels for one variant key: all four from one module
@@ -237,7 +253,10 @@ struct Variant {
   runtime::FunctionHandle fn[kNumPaths] = {};
 };
 
-using VariantMap = std::unordered_map<std::string, Variant>;
+struct VariantMap {
+  std::unordered_map<uint64_t, Variant> packed;
+  std::unordered_map<std::string, Variant> named;
+};
 
 std::string spec_key(const EwSpec& spec) {
   std::string k = spec.name;
@@ -255,12 +274,14 @@ runtime::FunctionHandle kernel_for(const EwSpec& spec, std::span<const EwArg> ar
   static std::mutex mutex;
   static std::unordered_map<std::string, VariantMap> slots;
   auto& be = runtime::backend();
-  std::string key = variant_key(spec, args);
-  key += '@';
-  key += std::to_string(be.current_device());
+  const int device = be.current_device();
+  static_assert(kNumDTypes <= 14, "4 bits per param in packed variant keys");
+  const bool packed = args.size() <= kPackedParams && device >= 0 && device < kPackedDevices;
   std::unique_lock<std::mutex> lock(mutex);
   if (spec.cache_slot == nullptr) spec.cache_slot = &slots[spec_key(spec)];
-  Variant& v = (*static_cast<VariantMap*>(spec.cache_slot))[key];
+  auto& variants = *static_cast<VariantMap*>(spec.cache_slot);
+  Variant& v = packed ? variants.packed[packed_variant_key(spec, args, device)]
+                      : variants.named[variant_key(spec, args, device)];
   if (v.fn[path] != nullptr) return v.fn[path];
   lock.unlock();
   const std::vector<Binding> bs = bindings_of(spec, args);
@@ -290,6 +311,8 @@ uint32_t grid_for(int64_t work_items) {
   return static_cast<uint32_t>(std::clamp<int64_t>(blocks, 1, max_blocks));
 }
 
+using KernelArgs = SmallVector<void*, 12>;
+
 template <class Index, int Dims, int N>
 void fill_layout(kiln::Layout<N, Index, Dims>& layout, const StridedPlan& plan) {
   layout.ndim = static_cast<int>(plan.shape.size());
@@ -302,7 +325,7 @@ void fill_layout(kiln::Layout<N, Index, Dims>& layout, const StridedPlan& plan) 
 // Launch of a strided variant with N array operands (N fixed at compile time
 // here, as the kernel's Layout<N> is).
 template <int N>
-void launch_strided(runtime::FunctionHandle f, std::vector<void*>& kargs, const StridedPlan& plan, int64_t n,
+void launch_strided(runtime::FunctionHandle f, KernelArgs& kargs, const StridedPlan& plan, int64_t n,
                     bool small, runtime::StreamHandle stream) {
   auto& be = runtime::backend();
   if (small) {
@@ -323,7 +346,7 @@ void launch_strided(runtime::FunctionHandle f, std::vector<void*>& kargs, const 
 }
 
 template <int N = 1>
-void dispatch_strided(int narr, runtime::FunctionHandle f, std::vector<void*>& kargs, const StridedPlan& plan, int64_t n,
+void dispatch_strided(int narr, runtime::FunctionHandle f, KernelArgs& kargs, const StridedPlan& plan, int64_t n,
                       bool small, runtime::StreamHandle stream) {
   if constexpr (N <= 24) {
     if (narr <= N) return launch_strided<N>(f, kargs, plan, n, small, stream);
@@ -358,15 +381,20 @@ void elementwise_launch(const EwSpec& spec, std::span<const EwArg> args, const S
   if (args.size() != spec.params.size())
     throw std::invalid_argument(spec.name + ": expected " + std::to_string(spec.params.size()) +
                                 " arguments, got " + std::to_string(args.size()));
-  std::vector<ArgKind> kinds(args.size());
+  // Note [Launch scratch]: everything per call lives in SmallVectors (no heap
+  // allocation for up to 8 params), and C-contiguous operands skip the
+  // dimension collapsing: a one-element `x + x` is host overhead, nothing else.
+  SmallVector<ArgKind, 8> kinds(args.size());
+  SmallVector<const NDArray*, 8> arrays;
   const int64_t n = shape_size(shape);
-  std::vector<Strides> strides;
-  std::vector<const NDArray*> arrays;
+  bool contiguous = true;
+  bool has_raw = false;
   for (size_t k = 0; k < args.size(); ++k) {
     const EwParam& p = spec.params[k];
     if (p.role == EwParam::Raw) {
       if (args[k].array == nullptr) throw std::invalid_argument(spec.name + ": raw param '" + p.name + "' needs an array");
       kinds[k] = ArgKind::Raw;
+      has_raw = true;
       continue;
     }
     if (args[k].array == nullptr) {
@@ -378,17 +406,18 @@ void elementwise_launch(const EwSpec& spec, std::span<const EwArg> args, const S
     const NDArray& a = *args[k].array;
     if (a.shape() != shape) throw std::invalid_argument(spec.name + ": argument '" + p.name + "' has the wrong shape");
     arrays.push_back(&a);
-    strides.push_back(a.strides());
+    contiguous = contiguous && a.c_contiguous();
   }
   if (n == 0) return;
   runtime::StreamHandle stream = runtime::current_stream();
   auto& be = runtime::backend();
 
-  // Kernel arguments in param order: pointers, scalar values, raw structs.
-  std::vector<void*> pointers(args.size());
-  std::vector<RawArrayArg> raws;   // reserved up front: kargs point into it
-  raws.reserve(std::count(kinds.begin(), kinds.end(), ArgKind::Raw));
-  std::vector<void*> kargs;
+  // Kernel arguments in param order: pointers, scalar values, raw structs
+  // (both reserved up front: kargs point into them), then the loop's own.
+  SmallVector<void*, 8> pointers(args.size());
+  SmallVector<RawArrayArg, 1> raws;
+  if (has_raw) raws.reserve(args.size());
+  KernelArgs kargs;
   kargs.reserve(args.size() + 2);
   for (size_t k = 0; k < args.size(); ++k) {
     if (kinds[k] == ArgKind::Scalar) {
@@ -413,21 +442,25 @@ void elementwise_launch(const EwSpec& spec, std::span<const EwArg> args, const S
     }
   }
 
+  long long count = n;
   if (arrays.empty()) {  // only scalars and raw arrays: i runs over `shape`
-    long long count = n;
     kargs.push_back(&count);
     be.launch(kernel_for(spec, args, kContig), {grid_for(n), 1, 1}, {kBlock, 1, 1}, 0, stream, kargs.data());
     return;
   }
-  StridedPlan plan = collapse_dims(shape, strides);
-  bool contiguous = plan.shape.size() <= 1;
-  for (size_t j = 0; contiguous && j < arrays.size(); ++j)
-    contiguous = plan.shape.empty() || plan.strides[j][0] == static_cast<int64_t>(arrays[j]->itemsize());
+  StridedPlan plan;
+  if (!contiguous) {
+    std::vector<Strides> strides;
+    strides.reserve(arrays.size());
+    for (const NDArray* a : arrays) strides.push_back(a->strides());
+    plan = collapse_dims(shape, strides);
+    contiguous = plan.shape.size() <= 1;
+    for (size_t j = 0; contiguous && j < arrays.size(); ++j)
+      contiguous = plan.shape.empty() || plan.strides[j][0] == static_cast<int64_t>(arrays[j]->itemsize());
+  }
   if (contiguous) {
-    long long count = n;
     kargs.push_back(&count);
-    bool aligned = spec.outputs_write_only && n >= 4 &&
-                   std::none_of(kinds.begin(), kinds.end(), [](ArgKind k) { return k == ArgKind::Raw; });
+    bool aligned = spec.outputs_write_only && n >= 4 && !has_raw;
     for (size_t j = 0; aligned && j < arrays.size(); ++j) {
       size_t align = std::min<size_t>(16, arrays[j]->itemsize() * 4);
       aligned = reinterpret_cast<uintptr_t>(arrays[j]->data()) % align == 0;

@@ -1,5 +1,6 @@
 #include "arraycore/ufunc_apply.h"
 
+#include <atomic>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -11,6 +12,7 @@
 #include "arraycore/copy.h"
 #include "arraycore/elementwise.h"
 #include "arraycore/indexing.h"
+#include "arraycore/small_vector.h"
 #include "kiln/cast.h"
 
 namespace kiln::arraycore {
@@ -198,18 +200,43 @@ Order output_order(char order, std::span<const UfuncInput> inputs) {
 // A loop choice depends only on the ufunc, the operands' dtypes and weak
 // kinds, dtype=, casting= and the out dtypes, never on values, so it is
 // computed once per such key (errors are not cached: they are raised again).
-const LoopChoice& cached_choice(const UfuncDef& uf, const std::vector<Operand>& ops, std::optional<DType> dtype,
-                                Casting casting, const std::vector<std::optional<DType>>& outs) {
-  static std::mutex mutex;
-  static std::unordered_map<std::string, LoopChoice> cache;
-  std::string key(reinterpret_cast<const char*>(&uf), sizeof(&uf));
-  for (const Operand& o : ops) {
-    key += static_cast<char>(o.dtype);
-    key += static_cast<char>(o.weak);
+// The entry also remembers the loop's engine specs (plain and where=), so a
+// warm call does one hash lookup in all.
+struct CachedLoop {
+  explicit CachedLoop(LoopChoice c) : choice(std::move(c)) {}
+  LoopChoice choice;
+  std::atomic<const EwSpec*> spec[2] = {};   // [masked]
+};
+
+// The key: the ufunc and one byte per operand (dtype, weak kind), dtype=,
+// casting= and out dtype (ufuncs have at most 3 inputs and 2 outputs).
+struct ChoiceKey {
+  const UfuncDef* uf;
+  uint64_t bytes;
+  bool operator==(const ChoiceKey&) const = default;
+};
+struct ChoiceKeyHash {
+  size_t operator()(const ChoiceKey& k) const {
+    return std::hash<uint64_t>()(k.bytes * 0x9E3779B97F4A7C15ull ^ reinterpret_cast<uintptr_t>(k.uf));
   }
-  key += static_cast<char>(dtype ? static_cast<int>(*dtype) : 99);
-  key += static_cast<char>(casting);
-  for (const auto& o : outs) key += static_cast<char>(o ? static_cast<int>(*o) : 99);
+};
+
+CachedLoop& cached_choice(const UfuncDef& uf, std::span<const Operand> ops, std::optional<DType> dtype,
+                          Casting casting, std::span<const std::optional<DType>> outs) {
+  static std::mutex mutex;
+  static std::unordered_map<ChoiceKey, CachedLoop, ChoiceKeyHash> cache;
+  if (ops.size() > 3 || outs.size() > 2) throw std::invalid_argument(uf.name + ": too many operands");
+  ChoiceKey key{&uf, 0};
+  int shift = 0;
+  auto put = [&](unsigned v) {
+    key.bytes |= static_cast<uint64_t>(v & 0xFF) << shift;
+    shift += 8;
+  };
+  // Every byte is nonzero, so keys of different lengths never collide.
+  for (const Operand& o : ops) put((static_cast<unsigned>(o.dtype) | static_cast<unsigned>(o.weak) << 4) + 1);
+  put(dtype ? static_cast<unsigned>(*dtype) + 1 : 0xFF);
+  put(static_cast<unsigned>(casting) + 1);
+  for (const auto& o : outs) put(o ? static_cast<unsigned>(*o) + 1 : 0xFF);
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = cache.find(key);
@@ -217,7 +244,16 @@ const LoopChoice& cached_choice(const UfuncDef& uf, const std::vector<Operand>& 
   }
   LoopChoice c = resolve_loop(uf, ops, dtype, casting, outs);
   std::lock_guard<std::mutex> lock(mutex);
-  return cache.emplace(std::move(key), std::move(c)).first->second;
+  return cache.try_emplace(key, std::move(c)).first->second;
+}
+
+const EwSpec& loop_spec(const UfuncDef& uf, CachedLoop& cached, bool masked) {
+  const EwSpec* s = cached.spec[masked].load(std::memory_order_acquire);
+  if (s == nullptr) {
+    s = &spec_for(uf, *cached.choice.loop, masked);
+    cached.spec[masked].store(s, std::memory_order_release);
+  }
+  return *s;
 }
 
 // Note [Comparisons with out-of-range Python ints]
@@ -284,6 +320,23 @@ void fill_bool(const NDArray& out, bool value, const std::optional<NDArray>& whe
   elementwise_launch(where ? masked : plain, args, shape);
 }
 
+// The broadcast shape of the operands (scalars as ()), the outputs and the
+// where= mask; the usual case, every shape equal, costs no copy.
+Shape iteration_shape(std::span<const UfuncInput> inputs, const UfuncOptions& options) {
+  SmallVector<const Shape*, 8> shapes;
+  static const Shape scalar_shape;
+  for (const auto& in : inputs) shapes.push_back(in.array ? &in.array->shape() : &scalar_shape);
+  for (const auto& o : options.out)
+    if (o) shapes.push_back(&o->shape());
+  if (options.where) shapes.push_back(&options.where->shape());
+  bool equal = true;
+  for (const Shape* s : shapes) equal = equal && *s == *shapes[0];
+  if (equal) return *shapes[0];
+  std::vector<Shape> all;
+  for (const Shape* s : shapes) all.push_back(*s);
+  return broadcast_shapes(all);
+}
+
 }  // namespace
 
 void cast_scalar(const void* src, DType from, void* dst, DType to) {
@@ -298,24 +351,19 @@ void cast_scalar(const void* src, DType from, void* dst, DType to) {
 std::vector<NDArray> ufunc_apply(const UfuncDef& uf, std::span<const UfuncInput> inputs, const UfuncOptions& options) {
   if (static_cast<int>(inputs.size()) != uf.nin)
     throw std::invalid_argument(uf.name + " takes " + std::to_string(uf.nin) + " inputs");
-  std::vector<Operand> ops;
-  ops.reserve(inputs.size());
+  SmallVector<Operand, 4> ops;
   for (const auto& in : inputs) ops.push_back(operand_of(in));
   // A lone Python int in [2**63, 2**64) is a uint64 for NumPy (numpy.negative(2**63)).
   if (uf.nin == 1 && !inputs[0].array && inputs[0].scalar.kind == ScalarValue::Kind::UInt)
     ops[0] = {DType::UInt64, WeakScalar::None_};
-  std::vector<std::optional<DType>> out_dtypes;
+  SmallVector<std::optional<DType>, 4> out_dtypes;
   for (const auto& o : options.out) out_dtypes.push_back(o ? std::optional<DType>(o->dtype()) : std::nullopt);
-  const LoopChoice& choice = cached_choice(uf, ops, options.dtype, options.casting, out_dtypes);
+  CachedLoop& cached = cached_choice(uf, ops, options.dtype, options.casting, out_dtypes);
+  const LoopChoice& choice = cached.choice;
 
   // The iteration shape: every operand broadcast together (scalars as (), in
   // NumPy's message too); each output must already have it.
-  std::vector<Shape> shapes;
-  for (const auto& in : inputs) shapes.push_back(in.array ? in.array->shape() : Shape{});
-  for (const auto& o : options.out)
-    if (o) shapes.push_back(o->shape());
-  if (options.where) shapes.push_back(options.where->shape());
-  const Shape shape = broadcast_shapes(shapes);
+  const Shape shape = iteration_shape(inputs, options);
   for (const auto& o : options.out) {
     if (!o || o->shape() == shape) continue;
     auto text = [](const Shape& s) {
@@ -327,44 +375,53 @@ std::vector<NDArray> ufunc_apply(const UfuncDef& uf, std::span<const UfuncInput>
                                 " doesn't match the broadcast shape " + text(shape));
   }
   // Python scalars are range-checked whatever the size (NumPy raises for empty arrays too).
-  std::vector<EwArg> scalar_args(inputs.size());
+  SmallVector<EwArg, 4> scalar_args(inputs.size());
+  std::optional<bool> constant;
   for (size_t k = 0; k < inputs.size(); ++k)
-    if (!inputs[k].array && !constant_comparison(uf, inputs, choice))
+    if (!inputs[k].array && !(constant = constant_comparison(uf, inputs, choice)))
       scalar_bytes(inputs[k].scalar, choice.weak_dtypes[k], choice.in[k], scalar_args[k].scalar.data());
 
   Order order = output_order(options.order, inputs);
   std::vector<NDArray> outs;
+  outs.reserve(uf.nout);
   for (int k = 0; k < uf.nout; ++k) {
     if (k < static_cast<int>(options.out.size()) && options.out[k]) outs.push_back(*options.out[k]);
     else outs.push_back(NDArray::empty(shape, choice.out[k], order));
   }
   if (options.where_false || shape_size(shape) == 0) return outs;
 
-  if (std::optional<bool> c = constant_comparison(uf, inputs, choice)) {
+  if (constant) {
     if (outs[0].dtype() != DType::Bool) {
       NDArray tmp = NDArray::empty(shape, DType::Bool);
-      fill_bool(tmp, *c, std::nullopt, shape);
+      fill_bool(tmp, *constant, std::nullopt, shape);
       if (options.where) copy_into_where(tmp, outs[0], broadcast_to(*options.where, shape));
       else copy_into(tmp, outs[0]);
     } else {
-      fill_bool(outs[0], *c, options.where, shape);
+      fill_bool(outs[0], *constant, options.where, shape);
     }
     return outs;
   }
   const bool masked = options.where.has_value();
-  const EwSpec& spec = spec_for(uf, *choice.loop, masked);
-  std::vector<NDArray> held;  // broadcast views and detached copies, alive for the launch
-  held.reserve(inputs.size() + 1 + outs.size());
-  std::vector<EwArg> args;
-  args.reserve(spec.params.size());
-  auto add_array = [&](NDArray a) {
+  const EwSpec& spec = loop_spec(uf, cached, masked);
+  // Broadcast views and detached copies, alive for the launch: reserved in
+  // full before the first one (args point into it), only when one is needed.
+  std::vector<NDArray> held;
+  SmallVector<EwArg, 8> args;
+  auto add_array = [&](const NDArray& a) {
+    const NDArray* use = &a;
     for (const NDArray& o : outs)
       if (overlaps_partially(a, o)) {   // Note [Overlapping copies]: read everything before writing
-        a = astype(a, a.dtype(), Order::C);
+        held.reserve(2 * (inputs.size() + 1));
+        held.push_back(astype(a, a.dtype(), Order::C));
+        use = &held.back();
         break;
       }
-    held.push_back(broadcast_to(a, shape));
-    args.push_back(EwArg::of(held.back()));
+    if (use->shape() != shape) {
+      held.reserve(2 * (inputs.size() + 1));
+      held.push_back(broadcast_to(*use, shape));
+      use = &held.back();
+    }
+    args.push_back(EwArg::of(*use));
   };
   for (size_t k = 0; k < inputs.size(); ++k) {
     if (inputs[k].array) {
@@ -381,7 +438,7 @@ std::vector<NDArray> ufunc_apply(const UfuncDef& uf, std::span<const UfuncInput>
     add_array(*options.where);
   }
   for (const NDArray& o : outs) args.push_back(EwArg::of(o));
-  elementwise_launch(spec, args, shape);
+  elementwise_launch(spec, std::span<const EwArg>(args.data(), args.size()), shape);
   return outs;
 }
 

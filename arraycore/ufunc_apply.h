@@ -2,7 +2,9 @@
 // (ufunc.h), broadcasting, output allocation, casting, where=, and one
 // launch of the elementwise engine (ufunc_apply.cpp).
 //
-//   UfuncInput in[] = {UfuncInput::of(a), UfuncInput::python_int(1)};   // a + 1
+//   UfuncInput one;                                    // a Python int 1 (weak)
+//   one.scalar.i = 1;
+//   UfuncInput in[] = {UfuncInput::of(a), one};        // a + 1
 //   std::vector<NDArray> r = ufunc_apply(ufunc("add"), in, {});
 #pragma once
 
@@ -27,10 +29,12 @@ struct ScalarValue {
   unsigned char bytes[16] = {};
 };
 
+// An operand: an array (not owned: the caller keeps it alive for the call)
+// or a scalar value.
 struct UfuncInput {
-  std::optional<NDArray> array;
+  const NDArray* array = nullptr;
   ScalarValue scalar;
-  static UfuncInput of(const NDArray& a) { UfuncInput u; u.array = a; return u; }
+  static UfuncInput of(const NDArray& a) { UfuncInput u; u.array = &a; return u; }
 };
 
 struct UfuncOptions {

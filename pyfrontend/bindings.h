@@ -26,6 +26,10 @@ arraycore::Shape to_shape(py::handle obj);
 py::tuple to_tuple(const std::vector<int64_t>& values);
 // operator.index(obj) as int64; Python's own TypeError/OverflowError otherwise.
 int64_t to_index(py::handle obj);
+// The array inside a kiln.ndarray object (subclasses too), nullptr for any
+// other object: a type check and a pointer read, for the call fast paths
+// (pybind11's isinstance + cast cost far more per operand).
+const arraycore::NDArray* ndarray_of(PyObject* obj);
 // The Python type name of obj, for messages.
 std::string type_name(py::handle obj);
 // numpy's casting= strings; ValueError naming the allowed values otherwise.

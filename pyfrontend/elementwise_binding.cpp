@@ -99,19 +99,9 @@ struct CallPlan {
   std::string raw_out;               // allocating: the first raw output's name, else ""
 };
 
-PyTypeObject* g_ndarray_type = nullptr;
-
-// The array of an exact kiln.ndarray, nullptr for anything else (subclasses
-// too: a call takes kiln.ndarray itself, as _plan_for checks).
-const NDArray* exact_ndarray(PyObject* o) {
-  if (Py_TYPE(o) != g_ndarray_type) return nullptr;
-  auto* inst = reinterpret_cast<py::detail::instance*>(o);
-  return inst->simple_layout ? static_cast<const NDArray*>(inst->simple_value_holder[0]) : nullptr;
-}
-
 // An argument's kind: odd for a kiln array (its dtype), else its type object.
 uintptr_t kind_of(PyObject* o) {
-  if (const NDArray* a = exact_ndarray(o)) return (static_cast<uintptr_t>(a->dtype()) << 1) | 1;
+  if (const NDArray* a = ndarray_of(o)) return (static_cast<uintptr_t>(a->dtype()) << 1) | 1;
   return reinterpret_cast<uintptr_t>(Py_TYPE(o));
 }
 
@@ -294,9 +284,9 @@ class ElementwiseKernelBase {
       throw py::value_error(name_ + ": loop size is undecided: every array argument is raw (or there is none); "
                             "pass size=");
     } else {
-      shape = &exact_ndarray(args[plan->shaped[0]])->shape();
+      shape = &ndarray_of(args[plan->shaped[0]])->shape();
       for (int k : plan->shaped) {
-        if (exact_ndarray(args[k])->shape() != *shape) {
+        if (ndarray_of(args[k])->shape() != *shape) {
           own_shape = broadcast_shape(*plan, args);
           shape = &own_shape;
           broadcast = true;
@@ -311,7 +301,7 @@ class ElementwiseKernelBase {
     if (broadcast) views.reserve(plan->shaped.size());
     for (size_t k = 0; k < n; ++k) {
       if (!(key[k] & 1)) continue;
-      const NDArray* a = exact_ndarray(args[k]);
+      const NDArray* a = ndarray_of(args[k]);
       if (broadcast && static_cast<int>(k) < nin_ && a->shape() != *shape &&
           std::find(plan->shaped.begin(), plan->shaped.end(), static_cast<int>(k)) != plan->shaped.end()) {
         views.push_back(arraycore::broadcast_to(*a, *shape));
@@ -333,7 +323,7 @@ class ElementwiseKernelBase {
                               "' is undecided; pass the output array");
       for (size_t j = 0; j < nout; ++j) {
         outs[j] = py::cast(NDArray::empty(*shape, plan->out_dtypes[j]));
-        ew[nin_ + j] = EwArg::of(*exact_ndarray(outs[j].ptr()));
+        ew[nin_ + j] = EwArg::of(*ndarray_of(outs[j].ptr()));
       }
     } else {
       for (size_t j = 0; j < nout; ++j) outs[j] = py::reinterpret_borrow<py::object>(args[nin_ + j]);
@@ -413,11 +403,11 @@ class ElementwiseKernelBase {
   // must have already; ValueErrors as kiln.broadcast_shapes's.
   arraycore::Shape broadcast_shape(const CallPlan& plan, PyObject* const* args) const {
     size_t ndim = 0;
-    for (int k : plan.shaped) ndim = std::max(ndim, exact_ndarray(args[k])->shape().size());
+    for (int k : plan.shaped) ndim = std::max(ndim, ndarray_of(args[k])->shape().size());
     arraycore::Shape out(ndim, 1);
     std::vector<int> first(ndim, -1);   // which shaped argument fixed each dimension
     for (size_t j = 0; j < plan.shaped.size(); ++j) {
-      const arraycore::Shape& s = exact_ndarray(args[plan.shaped[j]])->shape();
+      const arraycore::Shape& s = ndarray_of(args[plan.shaped[j]])->shape();
       for (size_t d = 0, i = ndim - s.size(); d < s.size(); ++d, ++i) {
         if (s[d] == 1) continue;
         if (out[i] == 1) {
@@ -427,13 +417,13 @@ class ElementwiseKernelBase {
           throw py::value_error(
               "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg " +
               std::to_string(first[i]) + " with shape " +
-              shape_repr(exact_ndarray(args[plan.shaped[first[i]]])->shape()) + " and arg " + std::to_string(j) +
+              shape_repr(ndarray_of(args[plan.shaped[first[i]]])->shape()) + " and arg " + std::to_string(j) +
               " with shape " + shape_repr(s) + ".");
         }
       }
     }
     for (int k : plan.shaped) {
-      const arraycore::Shape& s = exact_ndarray(args[k])->shape();
+      const arraycore::Shape& s = ndarray_of(args[k])->shape();
       if (k >= nin_ && s != out)
         throw py::value_error(name_ + ": output '" + plan.spec->params[k].name + "' has shape " + shape_repr(s) +
                               "; the arguments broadcast to " + shape_repr(out));
@@ -525,7 +515,6 @@ void register_elementwise(py::module_& m) {
     std::vector<EwArg> a = to_args(spec, args);
     arraycore::elementwise_launch(spec, a, to_shape(shape));
   });
-  g_ndarray_type = reinterpret_cast<PyTypeObject*>(py::type::of<NDArray>().ptr());
   py::class_<ElementwiseKernelBase>(m, "_ElementwiseKernelBase",
                                     "The C++ half of kiln.ElementwiseKernel: its plans and warm call.")
       .def(py::init([](std::string name, int nin, int nargs, const std::string& returns) {

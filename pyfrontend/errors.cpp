@@ -4,6 +4,7 @@
 //   InvalidArgument-> ValueError
 //   other Error    -> kiln.cuda.driver.CUDADriverError (RuntimeError)
 //   std::invalid_argument -> ValueError
+//   arraycore::UfuncTypeError -> kiln's UFuncTypeError classes (ufunc_types_binding.cpp)
 #include <pybind11/pybind11.h>
 
 #include "pyfrontend/bindings.h"
@@ -22,6 +23,8 @@ void set_python_error(std::exception_ptr p) {
     std::rethrow_exception(p);
   } catch (py::error_already_set& e) {
     e.restore();
+  } catch (const arraycore::UfuncTypeError& e) {
+    set_ufunc_type_error(e);
   } catch (const py::builtin_exception& e) {
     e.set_error();
   } catch (const runtime::CompileError& e) {

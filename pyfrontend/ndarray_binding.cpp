@@ -136,10 +136,22 @@ py::object make_view(py::handle source, NDArray view) {
   return out;
 }
 
+PyTypeObject* g_ndarray_type = nullptr;
+
 }  // namespace
 
+const NDArray* ndarray_of(PyObject* obj) {
+  PyTypeObject* t = Py_TYPE(obj);
+  if (t != g_ndarray_type && (g_ndarray_type == nullptr || !PyType_IsSubtype(t, g_ndarray_type))) return nullptr;
+  auto* inst = reinterpret_cast<py::detail::instance*>(obj);
+  if (inst->simple_layout) return static_cast<const NDArray*>(inst->simple_value_holder[0]);
+  return static_cast<const NDArray*>(inst->get_value_and_holder().value_ptr());
+}
+
 void register_ndarray(py::module_& m) {
-  py::class_<NDArray>(m, "ndarray", py::dynamic_attr())
+  py::class_<NDArray> cls(m, "ndarray", py::dynamic_attr());
+  g_ndarray_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  cls
       .def(py::init([](py::handle shape, py::handle dtype, py::handle order) {
              return NDArray::empty(to_shape(shape), to_dtype(dtype), to_order(order));
            }),

@@ -6,6 +6,8 @@
 //   a + 1; 2 ** a; a += b; -a; a < b          # the same engine
 #include <pybind11/stl.h>
 
+#include <span>
+
 #include <climits>
 #include <cstring>
 
@@ -37,8 +39,8 @@ struct Ufunc {
 // never foreign: they raise the TypeError above.
 bool to_input(py::handle obj, UfuncInput& in, bool strict) {
   PyObject* o = obj.ptr();
-  if (py::isinstance<NDArray>(obj)) {
-    in.array = obj.cast<const NDArray&>();
+  if (const NDArray* a = ndarray_of(o)) {
+    in.array = a;
     int current = runtime::backend().current_device();
     if (in.array->device() != current)
       throw py::value_error("the array is on device " + std::to_string(in.array->device()) +
@@ -122,7 +124,7 @@ py::object wrap_outputs(std::vector<NDArray> outs, const std::vector<py::object>
 
 // Calls the ufunc. UfuncTypeError reaches Python through the translator of
 // ufunc_types_binding.cpp; ScalarOverflow is NumPy's OverflowError.
-py::object apply(const UfuncDef& def, std::vector<UfuncInput>& inputs, const arraycore::UfuncOptions& opts,
+py::object apply(const UfuncDef& def, std::span<const UfuncInput> inputs, const arraycore::UfuncOptions& opts,
                  const std::vector<py::object>& given = {}) {
   try {
     return wrap_outputs(arraycore::ufunc_apply(def, inputs, opts), given);
@@ -144,14 +146,14 @@ NDArray out_array(py::handle o, const char* what) {
   return o.cast<NDArray>();
 }
 
-py::object call(const Ufunc& self, py::args args, py::kwargs kwargs) {
+py::object call(const Ufunc& self, py::tuple args, py::handle kwargs) {
   const UfuncDef& def = *self.def;
   const size_t nin = def.nin, nargs = def.nin + def.nout;
   if (args.size() < nin || args.size() > nargs)
     throw py::type_error(def.name + "() takes from " + std::to_string(nin) + " to " + std::to_string(nargs) +
                          " positional arguments but " + std::to_string(args.size()) +
                          (args.size() == 1 ? " was given" : " were given"));
-  std::vector<UfuncInput> inputs(nin);
+  UfuncInput inputs[2];
   for (size_t k = 0; k < nin; ++k) to_input(args[k], inputs[k], true);
   arraycore::UfuncOptions opts;
   std::vector<py::object> given(def.nout);
@@ -162,7 +164,7 @@ py::object call(const Ufunc& self, py::args args, py::kwargs kwargs) {
       given[k - nin] = args[k];
     }
   }
-  for (auto item : kwargs) {
+  if (kwargs) for (auto item : py::reinterpret_borrow<py::dict>(kwargs)) {
     std::string key = py::str(item.first);
     py::handle v = item.second;
     if (key == "out") {
@@ -205,7 +207,7 @@ py::object call(const Ufunc& self, py::args args, py::kwargs kwargs) {
       throw py::type_error(def.name + "() got an unexpected keyword argument '" + key + "'");
     }
   }
-  return apply(def, inputs, opts, given);
+  return apply(def, {inputs, nin}, opts, given);
 }
 
 py::object identity_value(const UfuncDef& def) {
@@ -239,7 +241,7 @@ py::list type_strings(const UfuncDef& def) {
 // Binary operator: NotImplemented for foreign right operands (so their
 // reflected operator may run), the ufunc otherwise.
 py::object binary(const UfuncDef& def, py::handle a, py::handle b, bool reflected, bool inplace) {
-  std::vector<UfuncInput> inputs(2);
+  UfuncInput inputs[2];
   if (!to_input(a, inputs[reflected ? 1 : 0], false)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
   if (!to_input(b, inputs[reflected ? 0 : 1], false)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
   arraycore::UfuncOptions opts;
@@ -252,16 +254,130 @@ py::object binary(const UfuncDef& def, py::handle a, py::handle b, bool reflecte
 }
 
 py::object unary(const UfuncDef& def, py::handle a) {
-  std::vector<UfuncInput> inputs(1);
+  UfuncInput inputs[1];
   to_input(a, inputs[0], true);
   return apply(def, inputs, {});
+}
+
+// Note [Operator slots]
+// The operators are C functions in the type's number slots (and
+// tp_richcompare, and the ufunc type's tp_call), set after the dunder methods
+// are defined: `a + b` then costs no method lookup and no pybind11 dispatch.
+// The dunder attributes stay for explicit calls (kiln.ndarray.__add__(a, b)).
+// A number slot serves both orders: `a + b` and the reflected `1 + a` both
+// arrive as slot(left, right).
+template <class F>
+PyObject* guarded(F&& f) {
+  try {
+    return f().release().ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
+enum BinaryOp { kAdd, kSub, kMul, kTrueDiv, kFloorDiv, kMod, kPow, kDivmod, kLShift, kRShift, kAnd, kOr, kXor,
+                kNumBinary };
+const UfuncDef* g_binary[kNumBinary];
+enum UnaryOp { kNeg, kPos, kAbs, kInvert, kNumUnary };
+const UfuncDef* g_unary[kNumUnary];
+const UfuncDef* g_compare[6];   // indexed by Py_LT ... Py_GE
+
+template <int Op>
+PyObject* slot_binary(PyObject* a, PyObject* b) {
+  return guarded([&] {
+    return ndarray_of(a) ? binary(*g_binary[Op], a, b, false, false) : binary(*g_binary[Op], b, a, true, false);
+  });
+}
+template <int Op>
+PyObject* slot_inplace(PyObject* a, PyObject* b) {
+  return guarded([&] { return binary(*g_binary[Op], a, b, false, true); });
+}
+PyObject* slot_power(PyObject* a, PyObject* b, PyObject* mod) {
+  if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;   // pow(a, b, m): no three-argument power
+  return slot_binary<kPow>(a, b);
+}
+PyObject* slot_inplace_power(PyObject* a, PyObject* b, PyObject* mod) {
+  if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
+  return slot_inplace<kPow>(a, b);
+}
+template <int Op>
+PyObject* slot_unary(PyObject* a) {
+  return guarded([&] { return unary(*g_unary[Op], a); });
+}
+PyObject* slot_richcompare(PyObject* a, PyObject* b, int op) {
+  return guarded([&] { return binary(*g_compare[op], a, b, false, false); });
+}
+PyObject* slot_ufunc_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  return guarded([&] {
+    auto* inst = reinterpret_cast<py::detail::instance*>(self);
+    const Ufunc& u = *static_cast<const Ufunc*>(inst->simple_layout ? inst->simple_value_holder[0]
+                                                                    : inst->get_value_and_holder().value_ptr());
+    return call(u, py::reinterpret_borrow<py::tuple>(args), kwargs);
+  });
+}
+
+void install_slots(py::handle ndarray_cls, py::handle ufunc_cls) {
+  auto bin = [](BinaryOp op, const char* name) { g_binary[op] = &arraycore::ufunc(name); };
+  bin(kAdd, "add"); bin(kSub, "subtract"); bin(kMul, "multiply"); bin(kTrueDiv, "divide");
+  bin(kFloorDiv, "floor_divide"); bin(kMod, "remainder"); bin(kPow, "power"); bin(kDivmod, "divmod");
+  bin(kLShift, "left_shift"); bin(kRShift, "right_shift"); bin(kAnd, "bitwise_and"); bin(kOr, "bitwise_or");
+  bin(kXor, "bitwise_xor");
+  g_unary[kNeg] = &arraycore::ufunc("negative");
+  g_unary[kPos] = &arraycore::ufunc("positive");
+  g_unary[kAbs] = &arraycore::ufunc("absolute");
+  g_unary[kInvert] = &arraycore::ufunc("invert");
+  g_compare[Py_LT] = &arraycore::ufunc("less");
+  g_compare[Py_LE] = &arraycore::ufunc("less_equal");
+  g_compare[Py_EQ] = &arraycore::ufunc("equal");
+  g_compare[Py_NE] = &arraycore::ufunc("not_equal");
+  g_compare[Py_GT] = &arraycore::ufunc("greater");
+  g_compare[Py_GE] = &arraycore::ufunc("greater_equal");
+
+  auto* type = reinterpret_cast<PyTypeObject*>(ndarray_cls.ptr());
+  PyNumberMethods* nb = type->tp_as_number;
+  nb->nb_add = slot_binary<kAdd>;
+  nb->nb_subtract = slot_binary<kSub>;
+  nb->nb_multiply = slot_binary<kMul>;
+  nb->nb_true_divide = slot_binary<kTrueDiv>;
+  nb->nb_floor_divide = slot_binary<kFloorDiv>;
+  nb->nb_remainder = slot_binary<kMod>;
+  nb->nb_power = slot_power;
+  nb->nb_divmod = slot_binary<kDivmod>;
+  nb->nb_lshift = slot_binary<kLShift>;
+  nb->nb_rshift = slot_binary<kRShift>;
+  nb->nb_and = slot_binary<kAnd>;
+  nb->nb_or = slot_binary<kOr>;
+  nb->nb_xor = slot_binary<kXor>;
+  nb->nb_inplace_add = slot_inplace<kAdd>;
+  nb->nb_inplace_subtract = slot_inplace<kSub>;
+  nb->nb_inplace_multiply = slot_inplace<kMul>;
+  nb->nb_inplace_true_divide = slot_inplace<kTrueDiv>;
+  nb->nb_inplace_floor_divide = slot_inplace<kFloorDiv>;
+  nb->nb_inplace_remainder = slot_inplace<kMod>;
+  nb->nb_inplace_power = slot_inplace_power;
+  nb->nb_inplace_lshift = slot_inplace<kLShift>;
+  nb->nb_inplace_rshift = slot_inplace<kRShift>;
+  nb->nb_inplace_and = slot_inplace<kAnd>;
+  nb->nb_inplace_or = slot_inplace<kOr>;
+  nb->nb_inplace_xor = slot_inplace<kXor>;
+  nb->nb_negative = slot_unary<kNeg>;
+  nb->nb_positive = slot_unary<kPos>;
+  nb->nb_absolute = slot_unary<kAbs>;
+  nb->nb_invert = slot_unary<kInvert>;
+  type->tp_richcompare = slot_richcompare;
+  PyType_Modified(type);
+
+  auto* utype = reinterpret_cast<PyTypeObject*>(ufunc_cls.ptr());
+  utype->tp_call = slot_ufunc_call;
+  PyType_Modified(utype);
 }
 
 }  // namespace
 
 void register_ufunc(py::module_& m) {
   py::class_<Ufunc>(m, "ufunc", py::dynamic_attr(), "A NumPy-style universal function running on the elementwise engine.")
-      .def("__call__", &call)
+      .def("__call__", [](const Ufunc& u, py::args args, py::kwargs kwargs) { return call(u, args, kwargs); })
       .def_property_readonly("nin", [](const Ufunc& u) { return u.def->nin; })
       .def_property_readonly("nout", [](const Ufunc& u) { return u.def->nout; })
       .def_property_readonly("nargs", [](const Ufunc& u) { return u.def->nin + u.def->nout; })
@@ -323,6 +439,7 @@ void register_ufunc(py::module_& m) {
   def_unary("__abs__", "absolute");
   def_unary("__invert__", "invert");
   cls.attr("__hash__") = py::none();
+  install_slots(cls, m.attr("ufunc"));
 }
 
 }  // namespace kiln::py_bind

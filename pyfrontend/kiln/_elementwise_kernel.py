@@ -171,7 +171,7 @@ class ElementwiseKernel(_core._ElementwiseKernelBase):
                             "outputs), got %d" % (self.name, self.nin, self.nargs, n))
         kinds = []
         for k, (p, a) in enumerate(zip(self.params, args)):
-            if type(a) is ndarray:
+            if isinstance(a, ndarray):
                 kinds.append(_RAW if p.raw else _ARRAY)
             elif k >= self.nin and not isinstance(a, numpy.ndarray):
                 raise TypeError("%s: output argument %d must be a kiln.ndarray, got %s"

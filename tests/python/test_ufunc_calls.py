@@ -303,6 +303,36 @@ def test_out_of_another_dtype(out_dtype):
     assert_values(k_out, n_out, f"unsafe out {out_dtype}")
 
 
+def test_loop_choice_depends_on_every_operand_and_out_dtype():
+    """Loop choices are cached per (ufunc, operand dtypes and weak kinds, dtype=,
+    casting=, out dtypes): calls that differ only in one of them, in any order,
+    must each get their own result dtype and values."""
+    a = numpy.arange(1, 7, dtype=numpy.float32).reshape(2, 3) * 1.5
+    calls = [
+        ({}, None), ({"out": "bool"}, None), ({"out": "bool"}, "unsafe"), ({}, "unsafe"),
+        ({"out": "int8"}, "unsafe"), ({"out": "int8"}, None), ({}, None), ({"dtype": "float64"}, None),
+        ({"out": "float32"}, None), ({"out": "bool"}, "unsafe"), ({}, None),
+    ]
+    for kwargs, casting in calls * 2:
+        extra = {"casting": casting} if casting else {}
+        n_kw, k_kw = dict(extra), dict(extra)
+        if "out" in kwargs:
+            n_kw["out"] = numpy.zeros((2, 3), kwargs["out"])
+            k_kw["out"] = kiln.zeros((2, 3), kwargs["out"])
+        if "dtype" in kwargs:
+            n_kw["dtype"] = k_kw["dtype"] = kwargs["dtype"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = outcome(lambda: numpy.add(a, a, **n_kw))
+        got = outcome(lambda: kiln.add(kiln.asarray(a), kiln.asarray(a), **k_kw))
+        if isinstance(expected, Exception):   # float32 into bool/int8 under same_kind
+            assert_same_outcome(got, expected, f"add {kwargs} {casting}")
+        else:
+            assert_values(got, expected, f"add {kwargs} {casting}")
+    for weak in (1, 1.0, True, 1j):   # the same dtypes with each kind of Python scalar
+        assert_values(kiln.add(kiln.asarray(a), weak), numpy.add(a, weak), f"add {weak!r}")
+
+
 @pytest.mark.parametrize("uf,d", [("divmod", "int32"), ("divmod", "float64"), ("modf", "float32"),
                                   ("frexp", "float64")])
 def test_out_tuples(uf, d):
