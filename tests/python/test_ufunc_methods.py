@@ -51,7 +51,12 @@ def kiln_matches(kfn, nfn, approx=None):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 kfn()
-        assert str(got.value) == str(error)
+        if str(error).startswith("ufunc '") and "did not contain a loop with signature" in str(error):
+            # NumPy 2.5 reworded reduce's no-loop error; kiln keeps 2.4's text (CI's NumPy).
+            assert str(got.value).startswith("No loop matching the specified signature and casting "
+                                             "was found for ufunc " + str(error).split("'")[1])
+        else:
+            assert str(got.value) == str(error)
         return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
