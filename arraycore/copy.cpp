@@ -82,16 +82,6 @@ const EwSpec& cast_spec(DType to) {
   return specs[static_cast<int>(to)];
 }
 
-uint32_t grid_for(int64_t n, uint32_t block) {
-  static thread_local int max_blocks = 0;
-  if (max_blocks == 0) {
-    auto& be = runtime::backend();
-    max_blocks = std::max(1, be.device_properties(be.current_device()).multiprocessor_count) * 8;
-  }
-  int64_t blocks = (n + block - 1) / block;
-  return static_cast<uint32_t>(std::clamp<int64_t>(blocks, 1, max_blocks));
-}
-
 }  // namespace
 
 // Note [Overlapping copies]
@@ -159,13 +149,13 @@ void copy_into(const NDArray& source, const NDArray& dst) {
                                             plan.strides[1][0] == static_cast<int64_t>(dst.itemsize())));
   if (contiguous) {
     void* args[] = {&sp, &dp, &count};
-    be.launch(module->function("kiln_copy_contiguous").handle, {grid_for(n, block), 1, 1}, {block, 1, 1}, 0,
+    be.launch(module->function("kiln_copy_contiguous").handle, {grid_stride_blocks(n, block), 1, 1}, {block, 1, 1}, 0,
               stream, args);
     return;
   }
   kiln::Layout<2> layout = layout_of<2>(plan);
   void* args[] = {&sp, &dp, &count, &layout};
-  be.launch(module->function("kiln_copy_strided").handle, {grid_for(n, block), 1, 1}, {block, 1, 1}, 0, stream,
+  be.launch(module->function("kiln_copy_strided").handle, {grid_stride_blocks(n, block), 1, 1}, {block, 1, 1}, 0, stream,
             args);
 }
 
@@ -186,7 +176,7 @@ void copy_into_where(const NDArray& source, const NDArray& dst, const NDArray& w
   const void* mp = mask.data();
   long long count = n;
   void* args[] = {&sp, &dp, &mp, &count, &layout};
-  be.launch(module->function("kiln_copy_where").handle, {grid_for(n, block), 1, 1}, {block, 1, 1}, 0,
+  be.launch(module->function("kiln_copy_where").handle, {grid_stride_blocks(n, block), 1, 1}, {block, 1, 1}, 0,
             runtime::current_stream(), args);
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "arraycore/elementwise.h"
 #include "kiln/strided_index.h"
 
 #include "runtime/loaded_module.h"
@@ -21,11 +22,6 @@ void check_supported(DType dtype) {
 }
 
 constexpr uint32_t kBlock = 256;
-
-uint32_t grid_for(int64_t n) {
-  int64_t blocks = (n + kBlock - 1) / kBlock;
-  return static_cast<uint32_t>(std::min<int64_t>(std::max<int64_t>(blocks, 1), 65535));
-}
 
 // One grid-stride kernel per (dtype, integer-or-float arithmetic).
 void launch_arange(const NDArray& out, bool integer, int64_t istart, int64_t istep, double fstart,
@@ -50,7 +46,7 @@ void launch_arange(const NDArray& out, bool integer, int64_t istart, int64_t ist
   long long n = out.size();
   long long a = istart, b = istep;
   void* args[] = {&ptr, &n, &a, &b, &fstart, &fstep};
-  be.launch(f.handle, {grid_for(n), 1, 1}, {kBlock, 1, 1}, 0, runtime::current_stream(), args);
+  be.launch(f.handle, {grid_stride_blocks(n, kBlock), 1, 1}, {kBlock, 1, 1}, 0, runtime::current_stream(), args);
 }
 
 // The kernel of Note [Spaced values], one module per value type (double or
@@ -200,7 +196,7 @@ void fill_spaced(const NDArray& out, const NDArray& start, const NDArray& stop, 
   double nan_value = std::numeric_limits<double>::quiet_NaN();
   void* args[] = {&out_ptr, &start_ptr, &stop_ptr, &base_ptr, &count,      &inner,     &count_num,
                   &div,     &endpoint_flag, &spacing_flag, &floor_flag, &nan_value, &layout};
-  be.launch(module->function("kiln_spaced").handle, {grid_for(n), 1, 1}, {kBlock, 1, 1}, 0,
+  be.launch(module->function("kiln_spaced").handle, {grid_stride_blocks(n, kBlock), 1, 1}, {kBlock, 1, 1}, 0,
             runtime::current_stream(), args);
 }
 

@@ -1,6 +1,7 @@
 #include "arraycore/elementwise.h"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <stdexcept>
 #include <unordered_map>
@@ -300,16 +301,7 @@ runtime::FunctionHandle kernel_for(const EwSpec& spec, std::span<const EwArg> ar
   return v.fn[path];
 }
 
-uint32_t grid_for(int64_t work_items) {
-  static thread_local int max_blocks = 0;
-  if (max_blocks == 0) {
-    auto& be = runtime::backend();
-    int sms = std::max(1, be.device_properties(be.current_device()).multiprocessor_count);
-    max_blocks = sms * static_cast<int>(2048 / kBlock);
-  }
-  int64_t blocks = (work_items + kBlock - 1) / kBlock;
-  return static_cast<uint32_t>(std::clamp<int64_t>(blocks, 1, max_blocks));
-}
+uint32_t grid_for(int64_t work_items) { return grid_stride_blocks(work_items, kBlock); }
 
 using KernelArgs = SmallVector<void*, 12>;
 
@@ -367,6 +359,20 @@ struct RawArrayArg {
 };
 
 }  // namespace
+
+uint32_t grid_stride_blocks(int64_t work_items, uint32_t block) {
+  constexpr int kDevices = 64;
+  static std::atomic<int> resident_threads[kDevices] = {};   // per device: 2048 threads per SM
+  auto& be = runtime::backend();
+  const int device = be.current_device();
+  int threads = device >= 0 && device < kDevices ? resident_threads[device].load(std::memory_order_relaxed) : 0;
+  if (threads == 0) {
+    threads = std::max(1, be.device_properties(device).multiprocessor_count) * 2048;
+    if (device >= 0 && device < kDevices) resident_threads[device].store(threads, std::memory_order_relaxed);
+  }
+  const int64_t blocks = (work_items + block - 1) / block;
+  return static_cast<uint32_t>(std::clamp<int64_t>(blocks, 1, std::max<int64_t>(1, threads / block)));
+}
 
 const std::vector<std::string>& exact_fp_options() {
   static const std::vector<std::string> options{"--fmad=false"};

@@ -80,6 +80,12 @@ struct EwArg {
 // User code (ElementwiseKernel) keeps the compiler's default, as in CuPy.
 const std::vector<std::string>& exact_fp_options();
 
+// Blocks of `block` threads for a grid-stride loop over `work_items`: one
+// item per thread until the grid holds as many threads as the current device
+// keeps resident (2048 per multiprocessor), no more. Every grid-stride kernel
+// of arraycore is sized by it.
+uint32_t grid_stride_blocks(int64_t work_items, uint32_t block);
+
 // Runs `spec` over every element of `shape` on the current stream. Arrays
 // (other than raw ones) must have `shape` exactly, broadcast already (stride
 // 0 where a dimension repeats); outputs are written in place. Partially
