@@ -308,7 +308,20 @@ PyObject* slot_unary(PyObject* a) {
 PyObject* slot_richcompare(PyObject* a, PyObject* b, int op) {
   return guarded([&] { return binary(*g_compare[op], a, b, false, false); });
 }
+// Note [ufunc call hook]: kiln.fuse's tracer (Note [Tracing ufunc calls] in
+// _fusion.py) sees every ufunc call while a trace runs through this hook,
+// called as hook(ufunc, *args, **kwargs); None outside tracing. The class's
+// __call__ is never reassigned, so tp_call stays this C function.
+PyObject* g_call_hook = nullptr;
+
 PyObject* slot_ufunc_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  if (g_call_hook != nullptr) {
+    py::tuple with_self(PyTuple_GET_SIZE(args) + 1);
+    with_self[0] = py::reinterpret_borrow<py::object>(self);
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(args); ++k)
+      with_self[k + 1] = py::reinterpret_borrow<py::object>(PyTuple_GET_ITEM(args, k));
+    return PyObject_Call(g_call_hook, with_self.ptr(), kwargs);
+  }
   return guarded([&] {
     auto* inst = reinterpret_cast<py::detail::instance*>(self);
     const Ufunc& u = *static_cast<const Ufunc*>(inst->simple_layout ? inst->simple_value_holder[0]
@@ -440,6 +453,10 @@ void register_ufunc(py::module_& m) {
   def_unary("__invert__", "invert");
   cls.attr("__hash__") = py::none();
   install_slots(cls, m.attr("ufunc"));
+  m.def("_set_ufunc_call_hook", [](py::object hook) {
+    Py_XDECREF(g_call_hook);
+    g_call_hook = hook.is_none() ? nullptr : hook.release().ptr();
+  }, "Routes every kiln ufunc call to hook(ufunc, *args, **kwargs) (None: back to the ufuncs).");
 }
 
 }  // namespace kiln::py_bind

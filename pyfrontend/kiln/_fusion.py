@@ -129,11 +129,12 @@ def _cannot(what):
 
 # Note [Tracing ufunc calls]
 # kiln ufuncs are C++ objects that take only arrays and scalars. While a
-# function is traced, ufunc.__call__ is replaced (for the whole class, on
-# every thread) by _tracing_call, which records the call when the calling
-# thread is tracing and an input is a proxy or every input is a scalar, and
-# otherwise calls the real ufunc. The class attribute is restored when the
-# last trace ends; outside tracing, ufunc calls never see this module.
+# function is traced, every ufunc call (on every thread) goes to
+# _tracing_call through the C++ call hook (Note [ufunc call hook] in
+# ufunc_binding.cpp), which records the call when the calling thread is
+# tracing and an input is a proxy or every input is a scalar, and otherwise
+# calls the real ufunc. The hook is removed when the last trace ends; outside
+# tracing, ufunc calls never see this module.
 _tracing = threading.local()
 _tracing.tracer = None
 _swap_lock = threading.Lock()
@@ -159,7 +160,7 @@ def _swap_ufunc_call(on):
     global _swap_depth
     with _swap_lock:
         _swap_depth += 1 if on else -1
-        _core.ufunc.__call__ = _tracing_call if _swap_depth else _ufunc_call
+        _core._set_ufunc_call_hook(_tracing_call if _swap_depth else None)
 
 
 @functools.lru_cache(maxsize=None)

@@ -368,3 +368,14 @@ def test_errors(rng):
     # ufuncs work as usual after (and outside) tracing
     assert_same_values(host(kiln.add(x, 1)), numpy.arange(4.0) + 1)
     assert kiln._core.ufunc.__call__ is not None and "tracing" not in kiln._core.ufunc.__call__.__name__
+
+
+def test_tracing_leaves_the_ufunc_class_alone():
+    """Tracing routes ufunc calls through the C++ hook, never by reassigning
+    ufunc.__call__ (which would turn its C call slot into a generic lookup)."""
+    before = kiln._core.ufunc.__dict__["__call__"]
+    f = kiln.fuse(lambda x: kiln.add(kiln.multiply(x, 2), 1))
+    x = kiln.arange(5, dtype=kiln.float32)
+    numpy.testing.assert_array_equal(f(x).get(), numpy.arange(5, dtype=numpy.float32) * 2 + 1)
+    assert kiln._core.ufunc.__dict__["__call__"] is before
+    numpy.testing.assert_array_equal(kiln.add(x, 1).get(), numpy.arange(5, dtype=numpy.float32) + 1)
