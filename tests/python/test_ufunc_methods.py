@@ -39,6 +39,9 @@ def numpy_call(fn):
             return None, e
 
 
+NUMPY_2_5 = numpy.lib.NumpyVersion(numpy.__version__) >= "2.5.0"
+
+
 def kiln_matches(kfn, nfn, approx=None):
     """kfn() raises what nfn() raises (same type and message), or returns a
     kiln array equal to nfn()'s result: bit for bit, or through `approx`."""
@@ -51,10 +54,12 @@ def kiln_matches(kfn, nfn, approx=None):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 kfn()
-        if str(error).startswith("ufunc '") and "did not contain a loop with signature" in str(error):
-            # NumPy 2.5 reworded reduce's no-loop error; kiln keeps 2.4's text (CI's NumPy).
-            assert str(got.value).startswith("No loop matching the specified signature and casting "
-                                             "was found for ufunc " + str(error).split("'")[1])
+        if NUMPY_2_5 and "did not contain a loop with signature" in str(error):
+            # NumPy 2.5 reworded the no-loop errors of reduce (with None for the
+            # reduced operand); kiln keeps NumPy 2.4's text (CI's NumPy), exact there.
+            name, text = str(error).split("'")[1], str(got.value)
+            assert (text == "No loop matching the specified signature and casting was found for ufunc " + name
+                    or text.startswith("ufunc '%s' did not contain a loop with signature matching types" % name))
         else:
             assert str(got.value) == str(error)
         return
