@@ -66,5 +66,6 @@ void register_copy(py::module_& m);
 void register_elementwise(py::module_& m);
 void register_ufunc_types(py::module_& m);
 void register_ufunc(py::module_& m);
+void register_scan(py::module_& m);
 
 }  // namespace kiln::py_bind

@@ -15,4 +15,5 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_elementwise(m);
   kiln::py_bind::register_ufunc_types(m);
   kiln::py_bind::register_ufunc(m);
+  kiln::py_bind::register_scan(m);
 }

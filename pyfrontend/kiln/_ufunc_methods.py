@@ -50,9 +50,9 @@ _REORDERABLE_WITHOUT_IDENTITY = frozenset(["maximum", "minimum", "fmax", "fmin"]
 # by rounding. Integer, bool, bitwise, logical, maximum and minimum results
 # are exact and equal NumPy's.
 #
-# accumulate on a reorderable ufunc is a Hillis-Steele scan over the same
-# (m, n) rows: pass d computes y[r, j] = f(x[r, j - d], x[r, j]) for j >= d,
-# d = 1, 2, 4, ...: ceil(log2 n) launches of m * n threads, O(n log n) work.
+# accumulate on a reorderable ufunc scans the same (m, n) rows with the scan
+# engine (Note [Scan engine] in arraycore/scan.h: tiles, their totals, the
+# prefixes added; its rounding bound is Note [Scan rounding]).
 
 # Note [Identity as the start value]
 # NumPy starts a reduction from the ufunc's identity whenever it has one, not
@@ -321,21 +321,15 @@ def _scan(uf, x):
         y = _creation.empty((m, n), x.dtype)
         _core._elementwise_launch(spec, [x, numpy.int64(n), y], (m,))
         return y
-    spec = _spec(("ufunc_accumulate_scan", uf.__name__, x.dtype.name),
-                 [("x", c, "", "raw"), ("d", "long long", "", "in"), ("n", "long long", "", "in"),
-                  ("y", c, "", "out")],
-                 "const long long j = i %% n;\ny = j >= d ? kiln::ufn::%s(x[i - d], x[i]) : x[i];" % uf.__name__)
-    d = 1
-    while d < n:
-        y = _creation.empty((m, n), x.dtype)
-        _core._elementwise_launch(spec, [x, numpy.int64(d), numpy.int64(n), y], (m, n))
-        x, d = y, 2 * d
-    return x
+    y = _creation.empty((m, n), x.dtype)
+    _core._scan_rows(x, y, "ufunc_accumulate_%s_%s" % (uf.__name__, x.dtype.name),
+                     "kiln::ufn::%s(a, b)" % uf.__name__, _INCLUDE, _core._EXACT_FP_OPTIONS)
+    return y
 
 
 def accumulate(self, array, axis=0, dtype=None, out=None):
     """Running results of the ufunc along one axis, as numpy.ufunc.accumulate
-    (a parallel scan for reorderable ufuncs: Note [Pairwise passes])."""
+    (a parallel scan for reorderable ufuncs: Note [Scan engine] in arraycore/scan.h)."""
     _check_arity(self, "accumulate")
     a = _operand(array)
     if a.ndim == 0:
