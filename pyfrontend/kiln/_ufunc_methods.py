@@ -308,11 +308,27 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
     return out
 
 
-def _scan(uf, x):
-    """Inclusive scan of each row of a C-contiguous (m, n) array."""
+def _scans_in_parallel(uf):
+    return uf.identity is not None or uf.__name__ in _REORDERABLE_WITHOUT_IDENTITY
+
+
+def _row_view(a, perm, m, n):
+    """a with axes permuted to `perm` as an (m, n) view, the last axis of perm
+    scanned, or None when the other axes do not merge into one stride."""
+    kept = [d for d in perm[:-1] if a.shape[d] != 1]
+    for d, e in zip(kept, kept[1:]):
+        if a.strides[d] != a.strides[e] * a.shape[e]:
+            return None
+    return _core._as_strided(a, (m, n), (a.strides[kept[-1]] if kept else 0, a.strides[perm[-1]]), 0)
+
+
+def _scan(uf, x, y=None):
+    """Inclusive scan of each row of the (m, n) array x into y (the loop
+    dtype, any strides; a new C-contiguous array when None): the scan engine
+    for reorderable ufuncs, else one thread per row (x C-contiguous then)."""
     m, n = x.shape
     c = _ctype(x.dtype)
-    if uf.identity is None and uf.__name__ not in _REORDERABLE_WITHOUT_IDENTITY:
+    if not _scans_in_parallel(uf):
         spec = _spec(("ufunc_accumulate_seq", uf.__name__, x.dtype.name),
                      [("x", c, "", "raw"), ("n", "long long", "", "in"), ("y", c, "", "raw")],
                      "const long long base = i * n;\n%s acc = x[base];\ny[base] = acc;\n"
@@ -321,8 +337,9 @@ def _scan(uf, x):
         y = _creation.empty((m, n), x.dtype)
         _core._elementwise_launch(spec, [x, numpy.int64(n), y], (m,))
         return y
-    y = _creation.empty((m, n), x.dtype)
-    _core._scan_rows(x, y, "ufunc_accumulate_%s_%s" % (uf.__name__, x.dtype.name),
+    if y is None:
+        y = _creation.empty((m, n), x.dtype)
+    _core._scan_rows(x, y, "ufunc_accumulate_%s_%s" % (uf.__name__, y.dtype.name),
                      "kiln::ufn::%s(a, b)" % uf.__name__, _INCLUDE, _core._EXACT_FP_OPTIONS)
     return y
 
@@ -351,9 +368,13 @@ def accumulate(self, array, axis=0, dtype=None, out=None):
     perm = [d for d in range(a.ndim) if d != axis] + [axis]
     n = a.shape[axis]
     m = a.size // n if n else 0
-    if a.size == 0:
-        result = _creation.empty(a.shape, loop)
-    else:
+    result = _creation.empty(a.shape, loop)
+    rows = _row_view(result, perm, m, n) if a.size and _scans_in_parallel(self) else None
+    if rows is not None:
+        # Straight from a's layout (no copy when it has the loop dtype) into the result's.
+        x = _row_view(a, perm, m, n) if a.dtype == loop else None
+        _scan(self, _rows(a, perm, m, n, loop) if x is None else x, rows)
+    elif a.size:
         y = _scan(self, _rows(a, perm, m, n, loop)).reshape(tuple(a.shape[d] for d in perm))
         back = perm.index  # position of each original axis in y
         moved = _core._as_strided(y, tuple(a.shape), tuple(y.strides[back(d)] for d in range(a.ndim)), 0)

@@ -177,3 +177,19 @@ def test_sequential_ufuncs_keep_numpy_order(rng):
     for uf in ("subtract", "divide"):
         assert_same_bits(getattr(kiln, uf).accumulate(kiln.asarray(x), axis=1).get(),
                          getattr(numpy, uf).accumulate(x, axis=1))
+
+
+def test_three_dims_every_axis(rng):
+    # axis -1 (and 0 of a C array's transpose) scan in place in the result's
+    # layout; axis 1 of 3 takes the copy into (m, n) rows.
+    x = random_array(rng, (3, 4, 300), numpy.int32)
+    for k, h in ((kiln.asarray(x), x), (kiln.asarray(x)[:, ::-1, ::2], x[:, ::-1, ::2]),
+                 (kiln.asarray(x).transpose(2, 0, 1), x.transpose(2, 0, 1))):
+        for axis in (0, 1, 2, -1):
+            for uf in ("add", "maximum"):
+                got = getattr(kiln, uf).accumulate(k, axis=axis)
+                assert got.flags.c_contiguous
+                assert_same_bits(got.get(), getattr(numpy, uf).accumulate(h, axis=axis))
+            f = k.astype(numpy.float32)
+            assert_same_bits(kiln.add.accumulate(f, axis=axis, dtype=numpy.int32).get(),
+                             numpy.add.accumulate(h.astype(numpy.float32), axis=axis, dtype=numpy.int32))
