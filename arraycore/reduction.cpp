@@ -1,0 +1,271 @@
+#include "arraycore/reduction.h"
+
+#include <algorithm>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "arraycore/strided_plan.h"
+#include "kiln/strided_index.h"
+#include "runtime/loaded_module.h"
+#include "runtime/stream.h"
+
+namespace kiln::arraycore {
+namespace {
+
+constexpr uint32_t kBlock = 256;
+constexpr int kMaxInputs = 4;
+constexpr int64_t kWarpRowMax = 256;        // rows up to this long get a warp each
+constexpr int64_t kSplitElements = 4096;    // fewest elements per split of a row
+
+std::string storage_of(DType d) { return d == DType::Bool ? "unsigned char" : std::string(dtype_info(d).c_type); }
+
+std::string load_expr(const std::string& ctype, DType d, const std::string& at) {
+  if (d == DType::Bool) return ctype == "bool" ? "(bool)(" + at + " != 0)" : "kiln::numpy_cast<" + ctype + ">((bool)(" + at + " != 0))";
+  if (storage_of(d) == ctype) return at;
+  return "kiln::numpy_cast<" + ctype + ">(" + at + ")";
+}
+
+std::string store_expr(const std::string& ctype, DType d, const std::string& value) {
+  if (d == DType::Bool) return "(unsigned char)(bool)(" + value + ")";
+  if (storage_of(d) == ctype) return value;
+  return "kiln::numpy_cast<" + storage_of(d) + ">(" + value + ")";
+}
+
+std::string reduce_type(const ReductionSpec& spec) { return std::string(dtype_info(spec.reduce_dtype).c_type); }
+
+// The module of one spec for given input and output dtypes: the op struct,
+// map and store helpers, and the row, column and finish kernels (Note
+// [Reduction kernels]).
+std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType out) {
+  const std::string& nm = spec.name;
+  const std::string rt = reduce_type(spec);
+  const size_t n = in.size();
+  const std::string N = std::to_string(n), N1 = std::to_string(n + 1);
+  std::string s = "#include <kiln/elementwise.h>\n#include <kiln/reduction.h>\n" + spec.preamble + "\n";
+  s += "struct " + nm + "_op {\n  typedef " + rt + " T;\n  static KILN_DEVICE T identity() { return (" + spec.identity +
+       "); }\n  static KILN_DEVICE T combine(const T& a, const T& b) { return (" + spec.reduce_expr + "); }\n};\n";
+  std::string ptr_params, ptr_args;
+  for (size_t k = 0; k < n; ++k) {
+    ptr_params += "const char* _p_" + spec.params[k].name + ", ";
+    ptr_args += "_p_" + spec.params[k].name + ", ";
+  }
+  s += "static KILN_DEVICE " + rt + " " + nm + "_map(" + ptr_params + "const long long (&_off)[" + N + "]) {\n";
+  for (size_t k = 0; k < n; ++k) {
+    const EwParam& p = spec.params[k];
+    s += "  const " + p.ctype + " " + p.name + " = " +
+         load_expr(p.ctype, in[k], "*(const " + storage_of(in[k]) + "*)(_p_" + p.name + " + _off[" + std::to_string(k) + "])") +
+         ";\n";
+  }
+  s += "  return (" + spec.map_expr + ");\n}\n";
+  s += "static KILN_DEVICE void " + nm + "_store(char* _p_out, long long _o, const " + rt + "& a) {\n  " + spec.out_ctype +
+       " out;\n  {\n" + spec.post_map_expr + "\n  }\n  *(" + storage_of(out) + "*)(_p_out + _o) = " +
+       store_expr(spec.out_ctype, out, "out") + ";\n}\n";
+  const std::string params = "(" + ptr_params + "char* _p_out, " + rt + "* _part, const kiln::Layout<" + N1 +
+                             "> _K, const kiln::Layout<" + N + "> _R, long long _m, long long _n, long long _splits, int _warp_rows)";
+  // Accumulates elements [lo, hi) of kept position `ko` into `a`, in order.
+  const std::string accumulate =
+      "      for (long long j = lo; j < hi; ++j) {\n"
+      "        long long ro[" + N + "];\n        kiln::reduced_offsets(_R, j, ro);\n"
+      "        long long off[" + N + "];\n        for (int q = 0; q < " + N + "; ++q) off[q] = ko[q] + ro[q];\n"
+      "        a = Op::combine(a, " + nm + "_map(" + ptr_args + "off));\n      }\n";
+  s += "extern \"C\" __global__ void " + nm + "_row" + params + " {\n  typedef " + nm + "_op Op;\n"
+       "  if (_warp_rows) {   // a warp per output, each lane a contiguous chunk\n"
+       "    const int lane = threadIdx.x & 31;\n"
+       "    const long long c = (_n + 31) / 32, lo = lane * c, hi = lo + c < _n ? lo + c : _n;\n"
+       "    for (long long r = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; r < _m;"
+       " r += (long long)gridDim.x * (blockDim.x / 32)) {\n"
+       "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n      " + rt + " a = Op::identity();\n" + accumulate +
+       "      a = kiln::warp_reduce<Op>(a);\n      if (lane == 0) " + nm + "_store(_p_out, ko[" + N + "], a);\n    }\n"
+       "    return;\n  }\n"
+       "  const long long cs = (_n + _splits - 1) / _splits, slo = blockIdx.y * cs, shi = slo + cs < _n ? slo + cs : _n;\n"
+       "  const long long len = shi > slo ? shi - slo : 0, c = (len + blockDim.x - 1) / blockDim.x;\n"
+       "  const long long lo = slo + threadIdx.x * c, hi = lo + c < shi ? lo + c : shi;\n"
+       "  for (long long r = blockIdx.x; r < _m; r += gridDim.x) {\n"
+       "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n      " + rt + " a = Op::identity();\n" + accumulate +
+       "      a = kiln::block_reduce<Op>(a);\n"
+       "      if (threadIdx.x == 0) {\n        if (_splits == 1) " + nm + "_store(_p_out, ko[" + N + "], a);\n"
+       "        else _part[r * _splits + blockIdx.y] = a;\n      }\n  }\n}\n";
+  s += "extern \"C\" __global__ void " + nm + "_col" + params + " {\n  typedef " + nm + "_op Op;\n"
+       "  const long long cs = (_n + _splits - 1) / _splits, lo = blockIdx.y * cs, hi = lo + cs < _n ? lo + cs : _n;\n"
+       "  for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < _m; r += (long long)gridDim.x * blockDim.x) {\n"
+       "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n      " + rt + " a = Op::identity();\n" + accumulate +
+       "      if (_splits == 1) " + nm + "_store(_p_out, ko[" + N + "], a);\n"
+       "      else _part[blockIdx.y * _m + r] = a;\n  }\n}\n";
+  // The second pass: partials of output r at _part[r * _splits + s] (row)
+  // or _part[s * _m + r] (column), combined in split order.
+  s += "extern \"C\" __global__ void " + nm + "_finish(char* _p_out, const " + rt + "* _part, const kiln::Layout<" + N1 +
+       "> _K, long long _m, long long _splits, int _column) {\n  typedef " + nm + "_op Op;\n"
+       "  for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < _m; r += (long long)gridDim.x * blockDim.x) {\n"
+       "    long long ko[" + N1 + "];\n    _K.offsets(r, ko);\n"
+       "    " + rt + " a = Op::identity();\n"
+       "    for (long long s = 0; s < _splits; ++s) a = Op::combine(a, _part[_column ? s * _m + r : r * _splits + s]);\n"
+       "    " + nm + "_store(_p_out, ko[" + N + "], a);\n  }\n}\n";
+  return s;
+}
+
+struct Variant {
+  std::shared_ptr<runtime::LoadedModule> module;
+  runtime::FunctionHandle row = nullptr, col = nullptr, finish = nullptr;
+};
+
+std::string spec_key(const ReductionSpec& spec) {
+  std::string k = spec.name + '\0';
+  for (const EwParam& p : spec.params) k += p.name + ':' + p.ctype + ',';
+  k += '\0' + spec.map_expr + '\0' + spec.reduce_expr + '\0' + spec.post_map_expr + '\0' + spec.identity + '\0' +
+       std::to_string(static_cast<int>(spec.reduce_dtype)) + '\0' + spec.out_ctype + '\0' + spec.preamble + '\0';
+  for (const auto& o : spec.options) k += o + '\1';
+  return k;
+}
+
+const Variant& variant_for(const ReductionSpec& spec, std::span<const NDArray* const> inputs, const NDArray& out) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, std::unordered_map<std::string, Variant>> slots;
+  auto& be = runtime::backend();
+  std::string key;
+  std::vector<DType> dtypes;
+  for (const NDArray* a : inputs) {
+    dtypes.push_back(a->dtype());
+    key += static_cast<char>('A' + static_cast<int>(a->dtype()));
+  }
+  key += static_cast<char>('A' + static_cast<int>(out.dtype()));
+  key += '@' + std::to_string(be.current_device());
+  std::unique_lock<std::mutex> lock(mutex);
+  if (spec.cache_slot == nullptr) spec.cache_slot = &slots[spec_key(spec)];
+  auto& variants = *static_cast<std::unordered_map<std::string, Variant>*>(spec.cache_slot);
+  auto it = variants.find(key);
+  if (it != variants.end()) return it->second;
+  lock.unlock();
+  runtime::CompileRequest req;
+  req.source = generate(spec, dtypes, out.dtype());
+  req.options = spec.options;
+  req.source_name = spec.name + ".cu";
+  Variant v;
+  v.module = runtime::load_module_cached(req, be.current_device());
+  v.row = v.module->function(spec.name + "_row").handle;
+  v.col = v.module->function(spec.name + "_col").handle;
+  v.finish = v.module->function(spec.name + "_finish").handle;
+  lock.lock();
+  return variants.emplace(key, std::move(v)).first->second;
+}
+
+template <int N>
+void fill_layout(kiln::Layout<N>& layout, const StridedPlan& plan) {
+  layout.ndim = static_cast<int>(plan.shape.size());
+  for (size_t d = 0; d < plan.shape.size(); ++d) {
+    layout.shape[d] = plan.shape[d];
+    for (int k = 0; k < N; ++k) layout.strides[k][d] = plan.strides[k][d];
+  }
+}
+
+struct Plan {
+  StridedPlan kept, reduced;   // kept: the inputs' strides, then out's
+  int64_t m = 0, n = 0;
+};
+
+template <int N>
+void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDArray& out, const Plan& plan,
+            DType reduce_dtype) {
+  auto& be = runtime::backend();
+  runtime::StreamHandle stream = runtime::current_stream();
+  kiln::Layout<N + 1> K{};
+  kiln::Layout<N> R{};
+  fill_layout(K, plan.kept);
+  fill_layout(R, plan.reduced);
+  const int64_t m = plan.m, n = plan.n;
+  const int64_t item = static_cast<int64_t>(inputs[0]->itemsize());
+  // Which kernel (Note [Reduction kernels]).
+  const bool inner_reduced_contiguous = !plan.reduced.shape.empty() && plan.reduced.strides[0].back() == item;
+  const bool inner_kept_contiguous = !plan.kept.shape.empty() && plan.kept.strides[0].back() == item;
+  const bool column = m > 1 && n > 1 && inner_kept_contiguous && !inner_reduced_contiguous;
+  const int64_t cap_blocks = grid_stride_blocks(INT64_MAX / 2, kBlock);   // the device's resident blocks of kBlock
+  int64_t splits = 1;
+  uint32_t grid_x;
+  int warp_rows = 0;
+  if (column) {
+    grid_x = grid_stride_blocks(m, kBlock);
+    if (grid_x < cap_blocks) splits = std::clamp<int64_t>(cap_blocks / grid_x, 1, std::max<int64_t>(1, n / 32));
+  } else if (n <= kWarpRowMax && m > 1) {
+    warp_rows = 1;
+    grid_x = grid_stride_blocks(m * 32, kBlock);
+  } else {
+    grid_x = static_cast<uint32_t>(std::clamp<int64_t>(m, 1, cap_blocks));
+    if (m < cap_blocks) splits = std::clamp<int64_t>(cap_blocks / m, 1, std::max<int64_t>(1, n / kSplitElements));
+  }
+  splits = std::min<int64_t>(splits, 65535);
+  std::optional<NDArray> partial;   // the per-split partials, freed after the finish launch (stream order)
+  void* part_ptr = nullptr;
+  if (splits > 1) {
+    partial = NDArray::empty({m * splits}, reduce_dtype);
+    part_ptr = partial->data();
+  }
+  std::vector<void*> pointers;
+  for (const NDArray* a : inputs) pointers.push_back(a->data());
+  void* out_ptr = out.data();
+  long long lm = m, ln = n, lsplits = splits;
+  std::vector<void*> kargs;
+  for (auto& p : pointers) kargs.push_back(&p);
+  for (void* p : {static_cast<void*>(&out_ptr), static_cast<void*>(&part_ptr), static_cast<void*>(&K),
+                  static_cast<void*>(&R), static_cast<void*>(&lm), static_cast<void*>(&ln), static_cast<void*>(&lsplits),
+                  static_cast<void*>(&warp_rows)})
+    kargs.push_back(p);
+  be.launch(column ? v.col : v.row, {grid_x, static_cast<uint32_t>(splits), 1}, {kBlock, 1, 1}, 0, stream,
+            kargs.data());
+  if (splits > 1) {
+    int is_column = column ? 1 : 0;
+    void* fargs[] = {&out_ptr, &part_ptr, &K, &lm, &lsplits, &is_column};
+    be.launch(v.finish, {grid_stride_blocks(m, kBlock), 1, 1}, {kBlock, 1, 1}, 0, stream, fargs);
+  }
+}
+
+}  // namespace
+
+std::string reduction_source(const ReductionSpec& spec, std::span<const DType> input_dtypes, DType out_dtype) {
+  return generate(spec, input_dtypes, out_dtype);
+}
+
+void reduction_launch(const ReductionSpec& spec, std::span<const NDArray* const> inputs, std::span<const int> axes,
+                      const NDArray& out) {
+  if (inputs.empty() || inputs.size() > static_cast<size_t>(kMaxInputs))
+    throw std::invalid_argument(spec.name + ": a reduction takes 1 to 4 inputs, got " + std::to_string(inputs.size()));
+  if (inputs.size() != spec.params.size())
+    throw std::invalid_argument(spec.name + ": expected " + std::to_string(spec.params.size()) + " inputs, got " +
+                                std::to_string(inputs.size()));
+  const Shape& shape = inputs[0]->shape();
+  const int ndim = static_cast<int>(shape.size());
+  for (const NDArray* a : inputs)
+    if (a->shape() != shape) throw std::invalid_argument(spec.name + ": inputs of different shapes");
+  std::vector<bool> reduced(ndim, false);
+  for (int ax : axes) {
+    if (ax < 0 || ax >= ndim || reduced[ax]) throw std::invalid_argument(spec.name + ": bad or repeated axis");
+    reduced[ax] = true;
+  }
+  Plan plan;
+  Shape kept_shape, red_shape;
+  std::vector<Strides> kept_strides(inputs.size() + 1), red_strides(inputs.size());
+  for (int d = 0; d < ndim; ++d) {
+    (reduced[d] ? red_shape : kept_shape).push_back(shape[d]);
+    for (size_t k = 0; k < inputs.size(); ++k)
+      (reduced[d] ? red_strides[k] : kept_strides[k]).push_back(inputs[k]->strides()[d]);
+  }
+  if (out.shape() != kept_shape) throw std::invalid_argument(spec.name + ": out has the wrong shape");
+  kept_strides.back() = out.strides();
+  plan.m = shape_size(kept_shape);
+  plan.n = shape_size(red_shape);
+  if (plan.m == 0) return;
+  plan.kept = collapse_dims(kept_shape, kept_strides);
+  plan.reduced = collapse_dims(red_shape, red_strides);
+  if (plan.kept.shape.size() > static_cast<size_t>(kiln::kMaxDims) ||
+      plan.reduced.shape.size() > static_cast<size_t>(kiln::kMaxDims))
+    throw std::invalid_argument("arrays of more than 32 dimensions are not supported");
+  const Variant& v = variant_for(spec, inputs, out);
+  switch (inputs.size()) {
+    case 1: return launch<1>(v, inputs, out, plan, spec.reduce_dtype);
+    case 2: return launch<2>(v, inputs, out, plan, spec.reduce_dtype);
+    case 3: return launch<3>(v, inputs, out, plan, spec.reduce_dtype);
+    default: return launch<4>(v, inputs, out, plan, spec.reduce_dtype);
+  }
+}
+
+}  // namespace kiln::arraycore

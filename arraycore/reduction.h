@@ -1,0 +1,96 @@
+// The reduction engine: one kernel generator and launcher for reductions
+// over any set of axes (reduction.cpp); ufunc.reduce runs on it.
+//
+//   ReductionSpec s;                                 // sum of squares of float32 in float64
+//   s.name = "sumsq";
+//   s.params = {{"x", "double"}};                    // inputs: ctype; storage is the array's dtype
+//   s.map_expr = "x * x";                            // per element, a reduce_type value
+//   s.reduce_expr = "a + b";                         // combines two reduce_type values a, b
+//   s.post_map_expr = "out = a;";                    // writes `out` (out_ctype) from the final `a`
+//   s.identity = "0.0";                              // a reduce_type expression
+//   s.reduce_dtype = DType::Float64;                 // the accumulator (reduce_type is its C type)
+//   s.out_ctype = "double";
+//   const NDArray* in[] = {&x};
+//   int axes[] = {1};
+//   reduction_launch(s, in, axes, out);              // out.shape() == x.shape() without axis 1
+//
+// Note [Reduction kernels]
+// The reduced axes are moved last; kept and reduced dimensions are each
+// collapsed (Note [Collapsing dimensions]). Then, with m outputs of n elements:
+//  - row: the innermost reduced dimension is contiguous (or nothing else is):
+//    a block per output (a warp per output when n <= 256), each thread a
+//    contiguous chunk of the row, then kiln::block_reduce (warp shuffles, one
+//    shared slot per warp). When m is small the row is split over blockIdx.y
+//    and a second launch combines the per-split partials;
+//  - column: the innermost kept dimension is contiguous: a thread per output,
+//    neighbouring threads reading neighbouring elements (coalesced), each
+//    looping over its reduced elements in order; the reduced extent is split
+//    over blockIdx.y when m alone cannot fill the device, with a second launch;
+//  - full (m == 1): the row kernel split over many blocks, each writing a
+//    partial, then the second launch combines the partials in order.
+// Every path combines in element order (a bracketing of x0 op x1 op ... op
+// x(n-1) that starts from the identity), and the splits are fixed by the
+// shapes and the device: results are deterministic, and maximum/minimum give
+// the first NaN, as NumPy does. The identity must be two-sided
+// (combine(identity, x) == combine(x, identity) == x; for add, 0.0 turns a
+// -0.0 sum into 0.0, which is NumPy's result too: it starts from 0.0).
+//
+// Note [Reduction rounding]
+// The bracketing, and so the rounding, of a float sum of n terms per output:
+//  - row / full: the row (or everything) is cut into `splits` pieces of
+//    L = ceil(n / splits); each thread of a block of B (256; a warp, B = 32,
+//    when n <= 256) sums c = ceil(L / B) consecutive terms in order, the
+//    block combines its threads' sums by a balanced tree (ceil(log2 B) levels
+//    at most, fewer when fewer threads hold terms), and the finish pass adds
+//    the pieces in order: rounding depth d = (c - 1) + ceil(log2 min(L, B)) +
+//    (splits - 1). When c = 1 (n <= 256 in one piece) d = ceil(log2 n):
+//    pairwise summation exactly. splits is 1 unless the outputs cannot fill
+//    the device, and then at most n / 4096.
+//  - column: each output sums its L = ceil(n / splits) terms per piece in
+//    order, and the pieces in order: d = (L - 1) + (splits - 1), sequential
+//    as NumPy's own sums along a non-contiguous axis are.
+// The computed sum s' of terms x_i then has |s' - s| <= d * u * sum|x_i| to
+// first order (u the unit roundoff of reduce_type): products likewise, with
+// relative error d * u. Integer, bool, bitwise, maximum and minimum results
+// are exact.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "arraycore/elementwise.h"
+#include "arraycore/ndarray.h"
+
+namespace kiln::arraycore {
+
+struct ReductionSpec {
+  std::string name;                  // kernel base name (an identifier)
+  std::vector<EwParam> params;       // the inputs (role Input): name, ctype
+  std::string map_expr;              // reduce_type value of one element, from the params
+  std::string reduce_expr;           // reduce_type value combining `a` and `b`
+  std::string post_map_expr;         // statements setting `out` (out_ctype) from `a`
+  std::string identity;              // reduce_type expression (two-sided identity)
+  DType reduce_dtype = DType::Float64;  // the accumulator's dtype (its C type is reduce_type)
+  std::string out_ctype;             // type of `out` in post_map_expr
+  std::string preamble;              // before the kernels (#includes, device functions)
+  std::vector<std::string> options;  // compiler options
+
+  // Set by the engine on first launch; the spec is not to be changed after.
+  mutable void* cache_slot = nullptr;
+};
+
+// Reduces `inputs` (all of one shape, broadcast already; at most 4) over
+// `axes` (distinct, in [0, ndim)) into `out`, whose shape is the inputs'
+// with the reduced axes removed (any strides, written in place). An empty
+// reduction writes post_map(identity). Runs on the current stream; throws
+// std::invalid_argument on mismatched arguments, CompileException when the
+// spec does not compile.
+void reduction_launch(const ReductionSpec& spec, std::span<const NDArray* const> inputs, std::span<const int> axes,
+                      const NDArray& out);
+
+// The source reduction_launch compiles for these input and output dtypes
+// (for tests and NVRTC checks).
+std::string reduction_source(const ReductionSpec& spec, std::span<const DType> input_dtypes, DType out_dtype);
+
+}  // namespace kiln::arraycore

@@ -1,0 +1,215 @@
+"""The reduction engine (arraycore/reduction.h) against NumPy, through
+ufunc.reduce and through _core._ReductionSpec directly: each kernel path of
+Note [Reduction kernels] (row, warp-per-row, column, full, split over blocks,
+several axes, negative strides, Fortran order, 0-d, empty), integers exact,
+float32 sums against float64 NumPy within Note [Reduction rounding]'s bound,
+NaN rules of maximum/minimum/fmax/fmin.
+"""
+import math
+
+import numpy
+import pytest
+
+import kiln
+from conftest import assert_same_bits, assert_same_values
+
+from kiln import _ufunc_methods  # noqa: F401  (attaches ufunc.reduce)
+
+
+def rng():
+    return numpy.random.default_rng(2024)
+
+
+def ints(shape, dtype=numpy.int64):
+    return rng().integers(-1000, 1000, size=shape).astype(dtype)
+
+
+# (shape, axis): the row path (contiguous reduced axis), warp-per-row (short
+# rows), column path (contiguous kept axis), the full reduction, several
+# axes, and the split paths (few outputs over long extents).
+CASES = [
+    ((7, 300), 1),            # row, block per output
+    ((50, 33), 1),            # warp per output
+    ((33, 50), 0),            # column
+    ((4, 5, 6), (0, 2)),      # several axes, not adjacent
+    ((4, 5, 6), (1, 2)),      # several axes collapsed into one
+    ((4, 5, 6), None),
+    ((1000,), 0),
+    ((3, 100000), 0),         # column, many outputs
+    ((3, 100000), 1),         # row split over blocks
+    ((100000, 3), 0),         # column split over blockIdx.y
+    ((100000, 3), 1),         # warp per output, many outputs
+    ((1000000,), None),       # full: many blocks, then the partials
+    ((2, 3, 4, 5), (0, 3)),
+]
+
+
+@pytest.mark.parametrize("shape,axis", CASES, ids=[str(c) for c in CASES])
+def test_int_sum_exact(shape, axis):
+    x = ints(shape)
+    assert_same_bits(kiln.asnumpy(kiln.add.reduce(kiln.asarray(x), axis=axis)), numpy.add.reduce(x, axis=axis))
+
+
+@pytest.mark.parametrize("shape,axis", CASES[:8], ids=[str(c) for c in CASES[:8]])
+@pytest.mark.parametrize("ufunc", ["maximum", "minimum", "bitwise_xor", "multiply", "logical_or"])
+def test_int_ufuncs_exact(shape, axis, ufunc):
+    x = ints(shape, numpy.int32)
+    if ufunc == "logical_or":
+        x = (x > 990).astype(numpy.bool_)
+    f, g = getattr(kiln, ufunc), getattr(numpy, ufunc)
+    assert_same_bits(kiln.asnumpy(f.reduce(kiln.asarray(x), axis=axis)), g.reduce(x, axis=axis))
+
+
+@pytest.mark.parametrize("layout", ["F", "negative", "strided"])
+@pytest.mark.parametrize("axis", [0, 1, 2, None, (0, 2)])
+def test_layouts(layout, axis):
+    x = ints((6, 7, 8))
+    k = kiln.asarray(x)
+    if layout == "F":
+        k, x = k.astype(numpy.int64, order="F"), numpy.asfortranarray(x)
+    elif layout == "negative":
+        k, x = k[::-1, :, ::-2], x[::-1, :, ::-2]
+    else:
+        k, x = k[::2, 1::3, ::3], x[::2, 1::3, ::3]
+    assert_same_bits(kiln.asnumpy(kiln.add.reduce(k, axis=axis)), numpy.add.reduce(x, axis=axis))
+    assert_same_bits(kiln.asnumpy(kiln.maximum.reduce(k, axis=axis, keepdims=True)),
+                     numpy.maximum.reduce(x, axis=axis, keepdims=True))
+
+
+def test_zero_d_and_empty():
+    x = numpy.array(5, dtype=numpy.int16)
+    assert_same_bits(kiln.asnumpy(kiln.add.reduce(kiln.asarray(x), axis=None)), numpy.add.reduce(x, axis=None))
+    for shape, axis in [((0, 4), 0), ((0, 4), 1), ((3, 0), 1), ((3, 0), None), ((2, 0, 3), (0, 2))]:
+        e = numpy.zeros(shape, numpy.float32)
+        assert_same_bits(kiln.asnumpy(kiln.add.reduce(kiln.asarray(e), axis=axis)), numpy.add.reduce(e, axis=axis))
+
+
+def depth_bound(n, column):
+    """The largest rounding depth Note [Reduction rounding] allows for a sum
+    of n terms, over every split count the engine may choose."""
+    if column:
+        return max(n - 1, 0)
+    worst = 0
+    for splits in range(1, max(1, n // 4096) + 1):
+        piece = -(-n // splits)
+        c = -(-piece // 256)
+        worst = max(worst, (c - 1) + math.ceil(math.log2(max(min(piece, 256), 1))) + splits - 1)
+    return worst
+
+
+@pytest.mark.parametrize("shape,axis", [((7, 300), 1), ((300, 7), 0), ((3, 100000), 1), ((100000, 3), 0),
+                                        ((1000000,), None), ((40, 50, 60), (0, 2))])
+def test_float32_sum_bound(shape, axis):
+    x = (rng().standard_normal(shape) * 100).astype(numpy.float32)
+    got = kiln.asnumpy(kiln.add.reduce(kiln.asarray(x), axis=axis)).astype(numpy.float64)
+    exact = numpy.add.reduce(x.astype(numpy.float64), axis=axis)
+    mag = numpy.add.reduce(numpy.abs(x).astype(numpy.float64), axis=axis)
+    axes = tuple(range(x.ndim)) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    n = math.prod(shape[a] for a in axes)
+    column = axes[-1] != x.ndim - 1
+    u = numpy.finfo(numpy.float32).eps / 2
+    bound = 1.01 * (depth_bound(n, column) + 1) * u * mag   # + 1: the final rounding of the exact sum to float32
+    assert numpy.all(numpy.abs(got - exact) <= bound)
+
+
+def test_float32_sum_exact_when_exactly_representable():
+    # Integer-valued float32 terms whose partial sums stay below 2**24 sum
+    # exactly in any order: every element counted once, whatever the path.
+    for shape, axis in CASES:
+        x = ints(shape).astype(numpy.float32) % 16
+        got = kiln.asnumpy(kiln.add.reduce(kiln.asarray(x), axis=axis))
+        assert_same_bits(got, numpy.add.reduce(x.astype(numpy.float64), axis=axis).astype(numpy.float32))
+
+
+@pytest.mark.parametrize("n,axis", [(1000, None), (200000, None)])
+@pytest.mark.parametrize("ufunc", ["maximum", "minimum"])
+def test_first_complex_nan(n, axis, ufunc):
+    # maximum/minimum return their first argument when it is NaN: the result
+    # is the first NaN in element order, which only an order-keeping engine gives.
+    x = (rng().standard_normal(n) + 1j * rng().standard_normal(n)).astype(numpy.complex128)
+    x[n // 3] = complex(numpy.nan, 2.0)
+    x[n // 5] = complex(3.0, numpy.nan)
+    x[2 * n // 3] = complex(numpy.nan, numpy.nan)
+    f, g = getattr(kiln, ufunc), getattr(numpy, ufunc)
+    assert_same_bits(kiln.asnumpy(f.reduce(kiln.asarray(x), axis=axis)), g.reduce(x, axis=axis))
+    rows = x.reshape(10, -1)
+    assert_same_bits(kiln.asnumpy(f.reduce(kiln.asarray(rows), axis=1)), g.reduce(rows, axis=1))
+    cols = numpy.ascontiguousarray(rows.T)
+    assert_same_bits(kiln.asnumpy(f.reduce(kiln.asarray(cols), axis=0)), g.reduce(cols, axis=0))
+
+
+@pytest.mark.parametrize("ufunc", ["maximum", "minimum", "fmax", "fmin"])
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
+def test_float_nan_rules(ufunc, dtype):
+    x = (rng().standard_normal((20, 300)) * 10).astype(dtype)
+    x[3, 17] = numpy.nan
+    x[5, :] = numpy.nan
+    x[:, 40] = numpy.nan
+    x[7, 100] = -0.0
+    f, g = getattr(kiln, ufunc), getattr(numpy, ufunc)
+    for axis in (0, 1, None):
+        assert_same_values(kiln.asnumpy(f.reduce(kiln.asarray(x), axis=axis)), g.reduce(x, axis=axis))
+
+
+def test_signed_zeros():
+    # The engine's identities (-inf, +inf, 0.0) change no zero's sign. (fmax
+    # and fmin ties of +-0 follow kiln's ufunc, NumPy's SIMD loop: Note [NaN
+    # in maximum and fmax]; NumPy's short-array tail differs, so not here.)
+    x = numpy.array([[0.0, -0.0, -0.0], [-0.0, 0.0, -0.0]], numpy.float32)
+    for uf in ("maximum", "minimum", "add"):
+        for axis in (0, 1, None):
+            assert_same_bits(kiln.asnumpy(getattr(kiln, uf).reduce(kiln.asarray(x), axis=axis)),
+                             getattr(numpy, uf).reduce(x, axis=axis))
+
+
+def test_where_large():
+    x = ints((300, 1000))
+    mask = rng().random((300, 1000)) < 0.3
+    for axis in (0, 1, None):
+        assert_same_bits(kiln.asnumpy(kiln.add.reduce(kiln.asarray(x), axis=axis, where=kiln.asarray(mask))),
+                         numpy.add.reduce(x, axis=axis, where=mask))
+        assert_same_bits(kiln.asnumpy(kiln.maximum.reduce(kiln.asarray(x), axis=axis, where=kiln.asarray(mask),
+                                                          initial=-5000)),
+                         numpy.maximum.reduce(x, axis=axis, where=mask, initial=-5000))
+
+
+def test_spec_map_and_post_map():
+    # The root mean square of float32 rows, accumulated in float64: map,
+    # reduce and post_map of a spec written by hand, the output in float32.
+    spec = kiln._core._ReductionSpec("test_rms", [("x", "double")], "x * x", "a + b",
+                                     "out = (float)sqrt(a / 500.0);", "0.0", numpy.float64, "float")
+    x = rng().standard_normal((20, 500)).astype(numpy.float32)
+    out = kiln.empty((20,), numpy.float32)
+    kiln._core._reduce(spec, [kiln.asarray(x)], [1], out)
+    expected = numpy.sqrt(numpy.mean(x.astype(numpy.float64) ** 2, axis=1)).astype(numpy.float32)
+    numpy.testing.assert_allclose(kiln.asnumpy(out), expected, rtol=1e-6)
+    # A strided output, the kept axes in a different order than out's memory.
+    out2 = kiln.empty((20, 2), numpy.float32)[:, 1]
+    kiln._core._reduce(spec, [kiln.asarray(x)], [1], out2)
+    numpy.testing.assert_allclose(kiln.asnumpy(out2), expected, rtol=1e-6)
+    src = kiln._core._reduction_source(spec, [numpy.float32], numpy.float32)
+    assert "test_rms_row" in src and "test_rms_col" in src and "test_rms_finish" in src
+
+
+def test_spec_two_inputs():
+    # A dot product: two inputs mapped to one value per element.
+    spec = kiln._core._ReductionSpec("test_dot", [("x", "long long"), ("y", "long long")], "x * y", "a + b",
+                                     "out = a;", "0LL", numpy.int64, "long long")
+    x, y = ints((64, 3000)), ints((64, 3000))
+    for axis in ([0], [1], [0, 1]):
+        shape = tuple(s for d, s in enumerate(x.shape) if d not in axis)
+        out = kiln.empty(shape, numpy.int64)
+        kiln._core._reduce(spec, [kiln.asarray(x), kiln.asarray(y)], axis, out)
+        assert_same_bits(kiln.asnumpy(out), numpy.sum(x * y, axis=tuple(axis)))
+
+
+def test_bad_arguments():
+    spec = kiln._core._ReductionSpec("test_bad", [("x", "float")], "x", "a + b", "out = a;", "0.0f",
+                                     numpy.float32, "float")
+    x = kiln.zeros((3, 4), numpy.float32)
+    with pytest.raises(ValueError, match="wrong shape"):
+        kiln._core._reduce(spec, [x], [1], kiln.empty((4,), numpy.float32))
+    with pytest.raises(ValueError, match="axis"):
+        kiln._core._reduce(spec, [x], [1, 1], kiln.empty((3,), numpy.float32))
+    with pytest.raises(ValueError, match="inputs"):
+        kiln._core._reduce(spec, [x, x], [1], kiln.empty((3,), numpy.float32))
