@@ -1,15 +1,16 @@
-"""The ufunc methods reduce, accumulate, outer and at, on the elementwise engine.
+"""The ufunc methods reduce, accumulate, outer and at.
 
-    kiln.add.reduce(a, axis=(0, 2), keepdims=True)       # pairwise passes
+    kiln.add.reduce(a, axis=(0, 2), keepdims=True)       # the reduction engine
     kiln.maximum.reduce(a, axis=None, initial=0, where=mask)
     kiln.subtract.accumulate(a, axis=1)                  # one thread per row
     kiln.multiply.outer(a, b)                            # a[..., None, ...] * b
     kiln.add.at(a, [0, 0, 2], b)                         # repeated indices accumulate
 
 Importing this module attaches the methods to kiln.ufunc. Semantics (result
-dtypes, errors, identities, initial=, where=) are NumPy 2.4's. Until the
-reduction engine (issue 5) exists, every kernel here is an elementwise-engine
-launch generated from the ufunc's device function kiln::ufn::<name>.
+dtypes, errors, identities, initial=, where=) are NumPy 2.4's. Reorderable
+reductions run on the reduction engine, reorderable scans on the scan
+engine, the rest on elementwise-engine launches, all generated from the
+ufunc's device function kiln::ufn::<name>.
 """
 import math
 import operator
@@ -33,17 +34,18 @@ from kiln._ndarray_methods import _axis
 _REORDERABLE_WITHOUT_IDENTITY = frozenset(["maximum", "minimum", "fmax", "fmin"])
 
 # Note [Pairwise passes]
-# A reorderable reduction moves the reduced axes last and copies the operand,
-# cast to the loop dtype, into an (m, n) C-contiguous array: m results of n
-# elements each. Each pass combines adjacent pairs, y[r, j] = f(x[r, 2j],
-# x[r, 2j+1]), carrying x[r, n-1] when n is odd: ceil(log2 n) launches, each
-# parallel over m * ceil(n/2) threads. Adjacent (rather than far-apart) pairs
-# keep the operands in order, so the result is a bracketing of x0 op x1 op
-# ... op x(n-1): maximum/minimum, which return their first argument when it
-# is NaN, give the first NaN as NumPy does (it matters for complex NaNs).
-# Rounding: a float sum is within ceil(log2 n) * u * sum|x| of the exact sum
-# (u the unit roundoff of the loop dtype; float32's for float16, plus one
-# final rounding: Note [Float16 reductions]).
+# A reorderable reduction runs on the reduction engine (arraycore/reduction.h,
+# Note [Reduction kernels]): the operand read in place, each element cast to
+# the loop dtype as it is read (masked-out ones replaced by the engine's
+# identity: _engine_identity), combined by kiln::ufn::<name> in element
+# order, a bracketing of x0 op x1 op ... op x(n-1): maximum/minimum, which
+# return their first argument when it is NaN, give the first NaN as NumPy
+# does (it matters for complex NaNs). Rounding: a float sum is within
+# d * u * sum|x| of the exact sum, d the engine's rounding depth (Note
+# [Reduction rounding]: ceil(log2 n) while a row fits one thread per element,
+# n <= 256 here; larger for long rows and columns), u the unit roundoff of the
+# loop dtype (float32's for float16, plus one final rounding: Note [Float16
+# reductions]).
 # NumPy's own sums are pairwise along a contiguous axis (8 accumulators per
 # block of 128) and sequential along other axes, so results differ from
 # NumPy's within those bounds; products, logaddexp and hypot likewise differ
@@ -57,10 +59,10 @@ _REORDERABLE_WITHOUT_IDENTITY = frozenset(["maximum", "minimum", "fmax", "fmin"]
 # Note [Identity as the start value]
 # NumPy starts a reduction from the ufunc's identity whenever it has one, not
 # only when the reduction is empty: add.reduce([-0.0]) is 0.0 and
-# hypot.reduce([-3.0]) is 3.0. So the result here is f(start, pairwise(x))
-# with start = initial, else the identity; masked-out elements (where=) are
-# replaced by the identity, or by `initial` for maximum/minimum/fmax/fmin,
-# which have none (harmless: those ufuncs are idempotent).
+# hypot.reduce([-3.0]) is 3.0. So the result here is f(start, reduce(x))
+# with start = initial, else the identity; masked-out elements (where=) count
+# as the engine's identity (_engine_identity: for maximum/minimum/fmax/fmin,
+# which have none, a value every element beats), so they drop out.
 
 # Note [Float16 reductions]
 # NumPy's float16 add, subtract, multiply and divide reductions keep their
@@ -171,20 +173,100 @@ def _rows(a, perm, m, n, dtype):
     return t.astype(dtype, order="C", copy=False).reshape((m, n))
 
 
-def _pairwise(uf, x):
-    """Reduces the rows of a C-contiguous (m, n) array, n >= 1, to (m,)."""
-    m, n = x.shape
-    c = _ctype(x.dtype)
-    spec = _spec(("ufunc_reduce_pairs", uf.__name__, x.dtype.name),
-                 [("x", c, "", "raw"), ("n", "long long", "", "in"), ("y", c, "", "out")],
-                 "const long long h = (n + 1) / 2, r = i / h, j = i - r * h, k = r * n + 2 * j;\n"
-                 "y = 2 * j + 1 < n ? kiln::ufn::%s(x[k], x[k + 1]) : x[k];" % uf.__name__)
-    while n > 1:
-        h = (n + 1) // 2
-        y = _creation.empty((m, h), x.dtype)
-        _core._elementwise_launch(spec, [x, numpy.int64(n), y], (m, h))
-        x, n = y, h
-    return x.reshape((m,))
+def _literal(value, dtype):
+    """A C++ expression of dtype's C type with exactly the bits of `value`
+    converted to dtype."""
+    dtype = numpy.dtype(dtype)
+    v = numpy.asarray(value).astype(dtype)[()]
+    if dtype.kind == "b":
+        return "true" if v else "false"
+    if dtype.kind == "c":
+        part = numpy.dtype("f%d" % (dtype.itemsize // 2))
+        return "%s(%s, %s)" % (_ctype(dtype), _literal(v.real, part), _literal(v.imag, part))
+    bits = int(v.view(numpy.dtype("u%d" % dtype.itemsize)))
+    if dtype.kind in "iu":
+        return "(%s)%dULL" % (_ctype(dtype), bits)
+    return {2: "kiln::half::from_bits((unsigned short)%du)", 4: "kiln::detail::bits_float(%du)",
+            8: "kiln::detail::bits_double(%dULL)"}[dtype.itemsize] % bits
+
+
+def _engine_identity(uf, dtype):
+    """The reduction engine's start value for uf in dtype: the ufunc's
+    identity, else for maximum/minimum the value every element beats (-inf,
+    the least integer, (-inf, -inf)), for fmax/fmin on floats _SENTINEL_NAN,
+    which their combine skips (_engine_combine). Each is two-sided, signed
+    zeros and NaNs included (Note [NaN in maximum and fmax], ufunc_arith.h),
+    so the engine's extra combines change no result."""
+    if uf.identity is not None:
+        return numpy.asarray(uf.identity).astype(dtype)[()]
+    name = uf.__name__
+    low = name in ("maximum", "fmax")
+    if dtype.kind == "b":
+        return numpy.bool_(not low)
+    if dtype.kind in "iu":
+        info = numpy.iinfo(dtype)
+        return dtype.type(info.min if low else info.max)
+    if name in ("fmax", "fmin"):
+        part = numpy.dtype("f%d" % (dtype.itemsize // (2 if dtype.kind == "c" else 1)))
+        bits = numpy.array([_SENTINEL_NAN[part.itemsize]] * 2, numpy.dtype("u%d" % part.itemsize))
+        return bits.view(part)[:2 if dtype.kind == "c" else 1].view(dtype)[0]
+    value = -numpy.inf if low else numpy.inf
+    return dtype.type(complex(value, value) if dtype.kind == "c" else value)
+
+
+# Note [fmax identity]
+# fmax/fmin skip a NaN second argument and keep a NaN first one, so an
+# all-NaN reduction gives its first NaN, bits included: no value is a
+# two-sided identity (NaN loses to a NaN, -inf beats one). The engine starts
+# them from a quiet NaN of one payload, _SENTINEL_NAN, that their combine
+# drops on either side by its bits. (A data NaN with exactly those bits would
+# be dropped too: its row's result is then another NaN or the sentinel.)
+_SENTINEL_NAN = {2: 0x7E5A, 4: 0x7FC5A5A5, 8: 0x7FF8A5A5A5A5A5A5}
+_SAME_BITS = ("template <class T> KILN_DEVICE bool _kiln_same_bits(const T& a, const T& b) {\n"
+              "  const unsigned char* p = (const unsigned char*)&a; const unsigned char* q = (const unsigned char*)&b;\n"
+              "  for (int k = 0; k < (int)sizeof(T); ++k) if (p[k] != q[k]) return false;\n  return true;\n}\n")
+
+
+def _engine_combine(name, dtype, ident):
+    """The engine's reduce_expr for uf: kiln::ufn::<name>(a, b), the
+    sentinel dropped for fmax/fmin on floats (Note [fmax identity])."""
+    call = "kiln::ufn::%s(a, b)" % name
+    if name in ("fmax", "fmin") and dtype.kind in "fc":
+        return "_kiln_same_bits(a, %s) ? b : _kiln_same_bits(b, %s) ? a : %s" % (ident, ident, call)
+    return call
+
+
+_reduction_specs = {}  # (ufunc name, dtype name, masked) -> _core._ReductionSpec
+
+
+def _engine_reduce(uf, a, axes, work, where):
+    """A reorderable uf reduced over `axes` of `a` in the loop dtype `work` by
+    the reduction engine (arraycore/reduction.h): an array of a's shape
+    without those axes. Elements where `where` is False count as the
+    engine's identity (Note [Identity as the start value])."""
+    name = uf.__name__
+    masked = where is not True
+    key = (name, work.name, masked)
+    spec = _reduction_specs.get(key)
+    if spec is None:
+        c = _ctype(work)
+        ident = _literal(_engine_identity(uf, work), work)
+        spec = _core._ReductionSpec("ufunc_reduce_%s_%s%s" % (name, work.name, "_where" if masked else ""),
+                                    [("x", c)] + ([("_where", "bool")] if masked else []),
+                                    "_where ? x : %s" % ident if masked else "x", _engine_combine(name, work, ident),
+                                    "out = a;", ident, work, c, preamble=_INCLUDE + _SAME_BITS,
+                                    options=_core._EXACT_FP_OPTIONS)
+        _reduction_specs[key] = spec
+    inputs = [a]
+    if masked:
+        if isinstance(where, (bool, numpy.bool_)):
+            where = _creation.asarray(numpy.bool_(where))
+        elif not isinstance(where, ndarray):
+            raise _host_operand_error(where)
+        inputs.append(_core._broadcast_to(where, a.shape))
+    out = _creation.empty(tuple(a.shape[d] for d in range(a.ndim) if d not in axes), work)
+    _core._reduce(spec, inputs, list(axes), out)
+    return out
 
 
 def _sequential_reduce(uf, x, mask, start):
@@ -210,17 +292,6 @@ def _sequential_reduce(uf, x, mask, start):
     key = ("ufunc_reduce_seq", uf.__name__, x.dtype.name, mask is not None, start is not None)
     _core._elementwise_launch(_spec(key, params, operation), args, (m,))
     return args[-1]
-
-
-def _fill_masked(x, mask, value):
-    """x where mask is True, `value` elsewhere (both (m, n), C-contiguous)."""
-    c = _ctype(x.dtype)
-    spec = _spec(("ufunc_reduce_fill", x.dtype.name),
-                 [("x", c, "", "in"), ("mask", "bool", "", "in"), ("v", c, "", "in"), ("y", c, "", "out")],
-                 "y = mask ? x : v;")
-    y = _creation.empty(x.shape, x.dtype)
-    _core._elementwise_launch(spec, [x, mask, value, y], x.shape)
-    return y
 
 
 def _start_value(uf, dtype, initial):
@@ -287,17 +358,13 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
         result = _creation.full((m,), start, dtype=loop)
     else:
         work = numpy.dtype(numpy.float32) if loop == numpy.float16 and name in _FLOAT16_IN_FLOAT32 else loop
-        x = _rows(a, perm, m, n, work)
-        mask = _where_mask(where, a, perm, m, n)
         if start is not None:
             start = work.type(start)
         if self.identity is None and name not in _REORDERABLE_WITHOUT_IDENTITY:
-            result = _sequential_reduce(self, x, mask, start)
+            x = _rows(a, perm, m, n, work)
+            result = _sequential_reduce(self, x, _where_mask(where, a, perm, m, n), start)
         else:
-            if mask is not None:
-                fill = start if self.identity is None else _start_value(self, work, _NO_VALUE)
-                x = _fill_masked(x, mask, fill)
-            result = _pairwise(self, x)
+            result = _engine_reduce(self, a, axes, work, where)
             if start is not None:
                 result = self(start, result, dtype=work)
         result = result.astype(loop, copy=False)
