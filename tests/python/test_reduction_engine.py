@@ -151,6 +151,24 @@ def test_float_nan_rules(ufunc, dtype):
         assert_same_values(kiln.asnumpy(f.reduce(kiln.asarray(x), axis=axis)), g.reduce(x, axis=axis))
 
 
+@pytest.mark.parametrize("ufunc", ["fmax", "fmin"])
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float64, numpy.complex64])
+def test_fmax_all_nan_keeps_first_nan(ufunc, dtype):
+    # Note [fmax identity]: all-NaN rows give a data NaN, never the engine's
+    # sentinel, over the warp, block, column and split paths; for complex,
+    # the first one (NumPy's float SIMD loops pick among real NaNs their own
+    # way: Note [NaN in maximum and fmax], so real rows hold one NaN value).
+    x = (rng().standard_normal((6, 5000)) * 10).astype(dtype)
+    first = numpy.array([complex(numpy.nan, 1.0) if x.dtype.kind == "c" else numpy.nan], dtype)[0]
+    x[2, :] = numpy.nan
+    x[2, 0] = first
+    x[4, 1:] = numpy.nan
+    x[4, 4000] = first
+    f, g = getattr(kiln, ufunc), getattr(numpy, ufunc)
+    for arr, axis in [(x, 1), (numpy.ascontiguousarray(x.T), 0), (x[:, :200], 1), (x[2], None)]:
+        assert_same_bits(kiln.asnumpy(f.reduce(kiln.asarray(arr), axis=axis)), g.reduce(arr, axis=axis))
+
+
 def test_signed_zeros():
     # The engine's identities (-inf, +inf, 0.0) change no zero's sign. (fmax
     # and fmin ties of +-0 follow kiln's ufunc, NumPy's SIMD loop: Note [NaN
