@@ -42,8 +42,9 @@ _REORDERABLE_WITHOUT_IDENTITY = frozenset(["maximum", "minimum", "fmax", "fmin"]
 # return their first argument when it is NaN, give the first NaN as NumPy
 # does (it matters for complex NaNs). Rounding: a float sum is within
 # d * u * sum|x| of the exact sum, d the engine's rounding depth (Note
-# [Reduction rounding]: ceil(log2 n) while a row fits one thread per element,
-# n <= 256 here; larger for long rows and columns), u the unit roundoff of the
+# [Reduction rounding]: ceil(log2 n) along a contiguous axis of n <= 64, or
+# n <= 256 for a full reduction; n - 1 for a column, summed in order as NumPy
+# does; between the two for long rows), u the unit roundoff of the
 # loop dtype (float32's for float16, plus one final rounding: Note [Float16
 # reductions]).
 # NumPy's own sums are pairwise along a contiguous axis (8 accumulators per
