@@ -33,7 +33,9 @@ std::string store_expr(const std::string& ctype, DType d, const std::string& val
   return "kiln::numpy_cast<" + storage_of(d) + ">(" + value + ")";
 }
 
-std::string reduce_type(const ReductionSpec& spec) { return std::string(dtype_info(spec.reduce_dtype).c_type); }
+std::string reduce_type(const ReductionSpec& spec) {
+  return spec.reduce_ctype.empty() ? std::string(dtype_info(spec.reduce_dtype).c_type) : spec.reduce_ctype;
+}
 
 // The module of one spec for given input and output dtypes: the op struct,
 // map and store helpers, and the row, column and finish kernels (Note
@@ -51,7 +53,7 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
     ptr_params += "const char* _p_" + spec.params[k].name + ", ";
     ptr_args += "_p_" + spec.params[k].name + ", ";
   }
-  s += "static KILN_DEVICE " + rt + " " + nm + "_map(" + ptr_params + "const long long (&_off)[" + N + "]) {\n";
+  s += "static KILN_DEVICE " + rt + " " + nm + "_map(" + ptr_params + "const long long (&_off)[" + N + "], const long long _j) {\n";
   for (size_t k = 0; k < n; ++k) {
     const EwParam& p = spec.params[k];
     s += "  const " + p.ctype + " " + p.name + " = " +
@@ -69,7 +71,7 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
       "      for (long long j = lo; j < hi; ++j) {\n"
       "        long long ro[" + N + "];\n        kiln::reduced_offsets(_R, j, ro);\n"
       "        long long off[" + N + "];\n        for (int q = 0; q < " + N + "; ++q) off[q] = ko[q] + ro[q];\n"
-      "        a = Op::combine(a, " + nm + "_map(" + ptr_args + "off));\n      }\n";
+      "        a = Op::combine(a, " + nm + "_map(" + ptr_args + "off, j));\n      }\n";
   s += "extern \"C\" __global__ void " + nm + "_row" + params + " {\n  typedef " + nm + "_op Op;\n"
        "  if (_warp_rows) {   // a warp per output, each lane a contiguous chunk\n"
        "    const int lane = threadIdx.x & 31;\n"
@@ -114,7 +116,7 @@ std::string spec_key(const ReductionSpec& spec) {
   std::string k = spec.name + '\0';
   for (const EwParam& p : spec.params) k += p.name + ':' + p.ctype + ',';
   k += '\0' + spec.map_expr + '\0' + spec.reduce_expr + '\0' + spec.post_map_expr + '\0' + spec.identity + '\0' +
-       std::to_string(static_cast<int>(spec.reduce_dtype)) + '\0' + spec.out_ctype + '\0' + spec.preamble + '\0';
+       std::to_string(static_cast<int>(spec.reduce_dtype)) + '\0' + spec.reduce_ctype + '\0' + spec.out_ctype + '\0' + spec.preamble + '\0';
   for (const auto& o : spec.options) k += o + '\1';
   return k;
 }
@@ -166,7 +168,7 @@ struct Plan {
 
 template <int N>
 void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDArray& out, const Plan& plan,
-            DType reduce_dtype) {
+            const ReductionSpec& spec) {
   auto& be = runtime::backend();
   runtime::StreamHandle stream = runtime::current_stream();
   kiln::Layout<N + 1> K{};
@@ -197,7 +199,9 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
   std::optional<NDArray> partial;   // the per-split partials, freed after the finish launch (stream order)
   void* part_ptr = nullptr;
   if (splits > 1) {
-    partial = NDArray::empty({m * splits}, reduce_dtype);
+    partial = spec.reduce_ctype.empty()
+                  ? NDArray::empty({m * splits}, spec.reduce_dtype)
+                  : NDArray::empty({m * splits * static_cast<int64_t>(spec.reduce_itemsize)}, DType::UInt8);
     part_ptr = partial->data();
   }
   std::vector<void*> pointers;
@@ -229,6 +233,8 @@ void reduction_launch(const ReductionSpec& spec, std::span<const NDArray* const>
                       const NDArray& out) {
   if (inputs.empty() || inputs.size() > static_cast<size_t>(kMaxInputs))
     throw std::invalid_argument(spec.name + ": a reduction takes 1 to 4 inputs, got " + std::to_string(inputs.size()));
+  if (!spec.reduce_ctype.empty() && spec.reduce_itemsize == 0)
+    throw std::invalid_argument(spec.name + ": reduce_ctype needs its reduce_itemsize");
   if (inputs.size() != spec.params.size())
     throw std::invalid_argument(spec.name + ": expected " + std::to_string(spec.params.size()) + " inputs, got " +
                                 std::to_string(inputs.size()));
@@ -261,10 +267,10 @@ void reduction_launch(const ReductionSpec& spec, std::span<const NDArray* const>
     throw std::invalid_argument("arrays of more than 32 dimensions are not supported");
   const Variant& v = variant_for(spec, inputs, out);
   switch (inputs.size()) {
-    case 1: return launch<1>(v, inputs, out, plan, spec.reduce_dtype);
-    case 2: return launch<2>(v, inputs, out, plan, spec.reduce_dtype);
-    case 3: return launch<3>(v, inputs, out, plan, spec.reduce_dtype);
-    default: return launch<4>(v, inputs, out, plan, spec.reduce_dtype);
+    case 1: return launch<1>(v, inputs, out, plan, spec);
+    case 2: return launch<2>(v, inputs, out, plan, spec);
+    case 3: return launch<3>(v, inputs, out, plan, spec);
+    default: return launch<4>(v, inputs, out, plan, spec);
   }
 }
 

@@ -4,7 +4,8 @@
 //   ReductionSpec s;                                 // sum of squares of float32 in float64
 //   s.name = "sumsq";
 //   s.params = {{"x", "double"}};                    // inputs: ctype; storage is the array's dtype
-//   s.map_expr = "x * x";                            // per element, a reduce_type value
+//   s.map_expr = "x * x";                            // per element, a reduce_type value; `_j` is
+//                                                    // its position among the reduced elements
 //   s.reduce_expr = "a + b";                         // combines two reduce_type values a, b
 //   s.post_map_expr = "out = a;";                    // writes `out` (out_ctype) from the final `a`
 //   s.identity = "0.0";                              // a reduce_type expression
@@ -34,6 +35,12 @@
 // the first NaN, as NumPy does. The identity must be two-sided
 // (combine(identity, x) == combine(x, identity) == x; for add, 0.0 turns a
 // -0.0 sum into 0.0, which is NumPy's result too: it starts from 0.0).
+//
+// `_j` in map_expr (long long) numbers an output's reduced elements in C
+// order over the reduced axes (the flat C index when every axis is reduced),
+// which with an order-keeping combine over kiln::ValueIndex (reduction.h of
+// stdlib_kernels) makes argmax-style reductions: the combine sees earlier
+// elements in `a`, so ties and NaNs resolve to the first.
 //
 // Note [Reduction rounding]
 // The bracketing, and so the rounding, of a float sum of n terms per output:
@@ -72,6 +79,8 @@ struct ReductionSpec {
   std::string post_map_expr;         // statements setting `out` (out_ctype) from `a`
   std::string identity;              // reduce_type expression (two-sided identity)
   DType reduce_dtype = DType::Float64;  // the accumulator's dtype (its C type is reduce_type)
+  std::string reduce_ctype;          // else: the accumulator's C type (e.g. kiln::ValueIndex<float>)
+  size_t reduce_itemsize = 0;        //   and its sizeof (partials buffers), when reduce_ctype is set
   std::string out_ctype;             // type of `out` in post_map_expr
   std::string preamble;              // before the kernels (#includes, device functions)
   std::vector<std::string> options;  // compiler options

@@ -20,7 +20,8 @@ void register_reduction(py::module_& m) {
   py::class_<ReductionSpec, std::shared_ptr<ReductionSpec>>(m, "_ReductionSpec")
       .def(py::init([](std::string name, std::vector<std::pair<std::string, std::string>> params, std::string map_expr,
                        std::string reduce_expr, std::string post_map_expr, std::string identity, py::handle reduce_dtype,
-                       std::string out_ctype, std::string preamble, std::vector<std::string> options) {
+                       std::string out_ctype, std::string preamble, std::vector<std::string> options,
+                       std::string reduce_ctype, size_t reduce_itemsize) {
              auto s = std::make_shared<ReductionSpec>();
              s->name = std::move(name);
              for (auto& [pname, ctype] : params) s->params.push_back({pname, ctype, "", arraycore::EwParam::Input});
@@ -32,11 +33,14 @@ void register_reduction(py::module_& m) {
              s->out_ctype = std::move(out_ctype);
              s->preamble = std::move(preamble);
              s->options = std::move(options);
+             s->reduce_ctype = std::move(reduce_ctype);
+             s->reduce_itemsize = reduce_itemsize;
              return s;
            }),
            py::arg("name"), py::arg("params"), py::arg("map_expr"), py::arg("reduce_expr"), py::arg("post_map_expr"),
            py::arg("identity"), py::arg("reduce_dtype"), py::arg("out_ctype"), py::arg("preamble") = "",
-           py::arg("options") = std::vector<std::string>{})
+           py::arg("options") = std::vector<std::string>{}, py::arg("reduce_ctype") = "",
+           py::arg("reduce_itemsize") = 0)
       .def_property_readonly("name", [](const ReductionSpec& s) { return s.name; });
   m.def(
       "_reduce",

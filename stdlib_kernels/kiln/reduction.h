@@ -15,6 +15,14 @@
 
 namespace kiln {
 
+// The accumulator of argmax-style reductions: a value and its position (`_j`
+// of the map expression, Note [Reduction kernels]).
+template <class T>
+struct ValueIndex {
+  T value;
+  long long index;
+};
+
 // __shfl_down_sync for any trivially copyable T (half, complex<double>, bool):
 // the value moves as 32-bit words.
 template <class T>

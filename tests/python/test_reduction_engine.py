@@ -231,3 +231,29 @@ def test_bad_arguments():
         kiln._core._reduce(spec, [x], [1, 1], kiln.empty((3,), numpy.float32))
     with pytest.raises(ValueError, match="inputs"):
         kiln._core._reduce(spec, [x, x], [1], kiln.empty((3,), numpy.float32))
+
+
+def test_value_index_argmax_every_path():
+    # `_j` numbers each output's reduced elements in C order over the reduced
+    # axes; a kiln::ValueIndex accumulator combined in element order gives
+    # NumPy's argmax (first maximum, first NaN) on the row, warp, column and
+    # split paths. Few distinct values make ties common.
+    combine = ("(b.index >= 0 && (a.index < 0 || b.value > a.value || (isnan(b.value) && !isnan(a.value))))"
+               " ? b : a")
+    spec = kiln._core._ReductionSpec("test_argmax", [("x", "float")], "kiln::ValueIndex<float>{x, _j}", combine,
+                                     "out = a.index;", "kiln::ValueIndex<float>{0.0f, -1LL}", numpy.float32,
+                                     "long long", reduce_ctype="kiln::ValueIndex<float>", reduce_itemsize=16)
+    for shape, axis in CASES:
+        x = rng().integers(0, 7, size=shape).astype(numpy.float32)
+        x.flat[::97] = numpy.nan
+        axes = list(range(x.ndim)) if axis is None else [axis] if isinstance(axis, int) else list(axis)
+        if len(axes) > 1 and len(axes) < x.ndim:
+            continue   # numpy.argmax takes one axis or all of them
+        out = kiln.empty(tuple(s for d, s in enumerate(shape) if d not in axes), numpy.int64)
+        kiln._core._reduce(spec, [kiln.asarray(x)], axes, out)
+        expected = numpy.argmax(x, axis=None if len(axes) == x.ndim else axes[0])
+        assert_same_bits(kiln.asnumpy(out), numpy.asarray(expected, dtype=numpy.int64))
+    with pytest.raises(ValueError, match="reduce_itemsize"):
+        bad = kiln._core._ReductionSpec("test_bad_ctype", [("x", "float")], "x", "a", "out = a;", "0",
+                                        numpy.float32, "float", reduce_ctype="float")
+        kiln._core._reduce(bad, [kiln.zeros((3,), numpy.float32)], [0], kiln.empty((), numpy.float32))
