@@ -1,0 +1,240 @@
+#include "arraycore/sort.h"
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+#include "arraycore/copy.h"
+#include "arraycore/elementwise.h"
+#include "arraycore/transfer.h"
+#include "runtime/loaded_module.h"
+#include "runtime/stream.h"
+
+namespace kiln::arraycore {
+namespace {
+
+constexpr uint32_t kBlock = 256;   // one thread per digit (Note [Onesweep pass])
+
+// How keys of one dtype travel and what their digits are (Note [Radix keys]).
+struct KeyKind {
+  const char* bits;    // the C type moving the raw bits
+  int bytes;           // digits (8-bit passes) of the ordered key
+  const char* digit;   // the digit `byte` of key `k`, an expression
+};
+
+KeyKind key_kind(DType d) {
+  switch (d) {
+    case DType::Bool: return {"unsigned char", 1, "kiln::sort::order_bool(k)"};
+    case DType::Int8: return {"unsigned char", 1, "kiln::sort::order_i8(k)"};
+    case DType::UInt8: return {"unsigned char", 1, "(unsigned)k"};
+    case DType::Int16: return {"unsigned short", 2, "kiln::sort::order_i16(k)"};
+    case DType::UInt16: return {"unsigned short", 2, "(unsigned)k"};
+    case DType::Float16: return {"unsigned short", 2, "kiln::sort::order_f16(k)"};
+    case DType::Int32: return {"unsigned", 4, "kiln::sort::order_i32(k)"};
+    case DType::UInt32: return {"unsigned", 4, "k"};
+    case DType::Float32: return {"unsigned", 4, "kiln::sort::order_f32(k)"};
+    case DType::Int64: return {"unsigned long long", 8, "kiln::sort::order_i64(k)"};
+    case DType::UInt64: return {"unsigned long long", 8, "k"};
+    case DType::Float64: return {"unsigned long long", 8, "kiln::sort::order_f64(k)"};
+    case DType::Complex64:
+      return {"unsigned long long", 8,
+              "byte < 4 ? kiln::sort::order_f32((unsigned)(k >> 32)) : kiln::sort::order_f32((unsigned)k)"};
+    case DType::Complex128:
+      return {"kiln::sort::bits128", 16, "byte < 8 ? kiln::sort::order_f64(k.im) : kiln::sort::order_f64(k.re)"};
+  }
+  throw std::invalid_argument("sort: unsupported dtype");
+}
+
+// Items a thread ranks: tiles of 3840 keys, 2048 for 16-byte keys (shared memory).
+int items_for(DType d) { return key_kind(d).bytes > 8 ? 8 : 15; }
+
+std::string generate(DType dtype) {
+  const KeyKind kk = key_kind(dtype);
+  const std::string nm = "kiln_sort_" + std::string(dtype_info(dtype).name);
+  const std::string K = kk.bits, NB = std::to_string(kk.bytes), I = std::to_string(items_for(dtype));
+  const std::string inner = kk.bytes == 16 ? "byte & 7" : kk.bytes == 8 && dtype == DType::Complex64 ? "byte & 3" : "byte";
+  std::string s = "#include <kiln/sort.h>\n\n";
+  s += "typedef " + K + " _key_t;\n";
+  s += "struct " + nm + "_digit {\n  __device__ unsigned operator()(const _key_t& k, int byte) const {\n"
+       "    return kiln::sort::byte_of(" + std::string(kk.digit) + ", " + inner + ");\n  }\n};\n";
+  s += "extern \"C\" __global__ void __launch_bounds__(256) " + nm +
+       "_hist(const _key_t* keys, long long n, int nbytes, unsigned* hist) {\n"
+       "  kiln::sort::histogram<_key_t, 256, " + NB + ">(" + nm + "_digit{}, keys, n, nbytes, hist);\n}\n";
+  for (const char* kind : {"keys", "pairs"}) {
+    const std::string pairs = std::string(kind) == "pairs" ? "true" : "false";
+    s += "extern \"C\" __global__ void __launch_bounds__(256) " + nm + "_" + kind +
+         "(const _key_t* keys_in, _key_t* keys_out, const long long* vals_in, long long* vals_out, long long n, "
+         "int byte, long long row_len, int mod_out, const unsigned* base, unsigned* status, unsigned* counter) {\n"
+         "  kiln::sort::onesweep<_key_t, " + pairs + ", 256, " + I + ">(" + nm +
+         "_digit{}, keys_in, keys_out, vals_in, vals_out, n, byte, row_len, mod_out, base, status, counter);\n}\n";
+  }
+  return s;
+}
+
+struct Kernels {
+  std::shared_ptr<runtime::LoadedModule> module;
+  runtime::FunctionHandle hist = nullptr, keys = nullptr, pairs = nullptr;
+};
+
+const Kernels& kernels_for(DType dtype) {
+  static std::mutex mutex;
+  static std::unordered_map<int, Kernels> cache;
+  auto& be = runtime::backend();
+  const int key = be.current_device() * kNumDTypes + static_cast<int>(dtype);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+  }
+  const std::string nm = "kiln_sort_" + std::string(dtype_info(dtype).name);
+  runtime::CompileRequest req;
+  req.source = generate(dtype);
+  req.source_name = nm + ".cu";
+  Kernels k;
+  k.module = runtime::load_module_cached(req, be.current_device());
+  k.hist = k.module->function(nm + "_hist").handle;
+  k.keys = k.module->function(nm + "_keys").handle;
+  k.pairs = k.module->function(nm + "_pairs").handle;
+  std::lock_guard<std::mutex> lock(mutex);
+  return cache.emplace(key, std::move(k)).first->second;
+}
+
+// One pass: by key digit `byte`, or (row_len > 0) by byte `byte` of the row.
+struct Pass {
+  int byte = 0;
+  int64_t row_len = 0;
+  std::array<uint32_t, 256> count{};
+};
+
+// Whether every key has one digit in this pass (it would move nothing).
+bool trivial(const Pass& p, int64_t total) {
+  return std::any_of(p.count.begin(), p.count.end(), [&](uint32_t c) { return c == total; });
+}
+
+// Rows r in [0, m) whose byte `byte` is d, for each d: the row passes'
+// counts (times n), known without looking at the data.
+std::array<uint32_t, 256> row_digit_counts(int64_t m, int64_t n, int byte) {
+  std::array<uint32_t, 256> c{};
+  const int64_t run = int64_t{1} << (8 * byte), period = run * 256;
+  const int64_t full = m / period, rem = m % period;
+  for (int d = 0; d < 256; ++d)
+    c[d] = static_cast<uint32_t>(n * (full * run + std::clamp<int64_t>(rem - d * run, 0, run)));
+  return c;
+}
+
+bool shares_memory(const NDArray& a, const NDArray& b) { return a.memory() == b.memory(); }
+
+}  // namespace
+
+std::string sort_source(DType dtype) { return generate(dtype); }
+
+void sort_rows(const NDArray& in, const NDArray* keys_out, const NDArray* index_out) {
+  if (in.ndim() != 2) throw std::invalid_argument("sort_rows: the input must be 2-D");
+  if (keys_out == nullptr && index_out == nullptr) throw std::invalid_argument("sort_rows: no output");
+  if (keys_out != nullptr && (keys_out->shape() != in.shape() || keys_out->dtype() != in.dtype()))
+    throw std::invalid_argument("sort_rows: keys_out must have the input's shape and dtype");
+  if (index_out != nullptr && (index_out->shape() != in.shape() || index_out->dtype() != DType::Int64))
+    throw std::invalid_argument("sort_rows: index_out must have the input's shape and dtype int64");
+  const int64_t m = in.shape()[0], n = in.shape()[1], total = m * n;
+  if (total == 0) return;
+  if (total > kSortMaxElements)
+    throw std::invalid_argument("sort: at most " + std::to_string(kSortMaxElements) + " elements a call, got " +
+                                std::to_string(total));
+  const DType dtype = in.dtype();
+  const Kernels& k = kernels_for(dtype);
+  const int nbytes = key_kind(dtype).bytes;
+  const int64_t tile = int64_t{kBlock} * items_for(dtype);
+  const int64_t tiles = (total + tile - 1) / tile;
+  auto& be = runtime::backend();
+  runtime::StreamHandle stream = runtime::current_stream();
+
+  // The histogram of every key digit, on the host (Note [Sort engine]).
+  NDArray src = in.c_contiguous() ? in : astype(in, dtype, Order::C);
+  {
+    NDArray hist = NDArray::zeros({nbytes * 256}, DType::UInt32);
+    const void* keys = src.data();
+    void* hist_ptr = hist.data();
+    long long n_arg = total;
+    int nbytes_arg = nbytes;
+    void* args[] = {&keys, &n_arg, &nbytes_arg, &hist_ptr};
+    be.launch(k.hist, {grid_stride_blocks(total, kBlock), 1, 1}, {kBlock, 1, 1}, 0, stream, args);
+    std::vector<uint32_t> counts(nbytes * 256);
+    copy_to_host(hist, counts.data(), stream);
+    std::vector<Pass> passes;
+    for (int b = 0; b < nbytes; ++b) {
+      Pass p;
+      p.byte = b;
+      std::copy(counts.begin() + b * 256, counts.begin() + (b + 1) * 256, p.count.begin());
+      if (!trivial(p, total)) passes.push_back(p);
+    }
+    for (int b = 0; m > 1 && (m - 1) >> (8 * b) != 0; ++b) {
+      Pass p;
+      p.byte = b;
+      p.row_len = n;
+      p.count = row_digit_counts(m, n, b);
+      if (!trivial(p, total)) passes.push_back(p);
+    }
+    const bool pairs = index_out != nullptr || m > 1;
+    if (passes.empty()) {
+      if (!pairs) {   // every key equal (in the sort order): nothing moves
+        if (!(keys_out->data() == src.data() && keys_out->strides() == src.strides())) copy_into(src, *keys_out);
+        return;
+      }
+      Pass p;   // an argsort still needs its indices: one pass writes them
+      std::copy(counts.begin(), counts.begin() + 256, p.count.begin());
+      passes.push_back(p);
+    }
+    const int64_t npasses = static_cast<int64_t>(passes.size());
+
+    // Digit starts of each pass, and zeroed look-back state.
+    std::vector<uint32_t> starts(npasses * 256);
+    for (int64_t q = 0; q < npasses; ++q) {
+      uint32_t run = 0;
+      for (int d = 0; d < 256; ++d) {
+        starts[q * 256 + d] = run;
+        run += passes[q].count[d];
+      }
+    }
+    NDArray base = NDArray::empty({npasses * 256}, DType::UInt32);
+    copy_from_host(base, starts.data(), stream);
+    NDArray status = NDArray::zeros({npasses * (tiles * 256 + 1)}, DType::UInt32);
+
+    // Buffers (Note [Sort engine]): pass q writes `out` when npasses - 1 - q is even.
+    const bool keys_direct = keys_out != nullptr && keys_out->c_contiguous();
+    NDArray key_out_buf = keys_direct ? *keys_out : NDArray::empty({m, n}, dtype);
+    if (npasses % 2 == 1 && shares_memory(src, key_out_buf)) src = astype(in, dtype, Order::C);
+    std::optional<NDArray> key_tmp, val_out_buf, val_tmp;
+    if (npasses > 1) key_tmp.emplace(NDArray::empty({m, n}, dtype));
+    if (pairs) {
+      const bool direct = index_out != nullptr && index_out->c_contiguous();
+      val_out_buf.emplace(direct ? *index_out : NDArray::empty({m, n}, DType::Int64));
+      if (npasses > 1) val_tmp.emplace(NDArray::empty({m, n}, DType::Int64));
+    }
+    const void* key_from = src.data();
+    const void* val_from = nullptr;
+    for (int64_t q = 0; q < npasses; ++q) {
+      const bool to_out = (npasses - 1 - q) % 2 == 0;
+      void* key_to = to_out ? key_out_buf.data() : key_tmp->data();
+      void* val_to = pairs ? (to_out ? val_out_buf->data() : val_tmp->data()) : nullptr;
+      long long n_arg = total, row_len = passes[q].row_len;
+      int byte = passes[q].byte, mod_out = q == npasses - 1 && m > 1 ? 1 : 0;
+      const void* base_ptr = static_cast<const uint32_t*>(base.data()) + q * 256;
+      uint32_t* status_ptr = static_cast<uint32_t*>(status.data()) + q * (tiles * 256 + 1);
+      void* counter_ptr = status_ptr + tiles * 256;
+      void* status_arg = status_ptr;
+      void* args[] = {&key_from, &key_to, &val_from, &val_to, &n_arg, &byte, &row_len, &mod_out,
+                      &base_ptr, &status_arg, &counter_ptr};
+      be.launch(pairs ? k.pairs : k.keys, {static_cast<uint32_t>(tiles), 1, 1}, {kBlock, 1, 1}, 0, stream, args);
+      key_from = key_to;
+      val_from = val_to;
+    }
+    if (keys_out != nullptr && !keys_direct) copy_into(key_out_buf, *keys_out);
+    if (index_out != nullptr && !index_out->c_contiguous()) copy_into(*val_out_buf, *index_out);
+  }
+}
+
+}  // namespace kiln::arraycore

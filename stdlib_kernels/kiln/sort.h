@@ -1,0 +1,262 @@
+// Device side of the sort engine (arraycore/sort.cpp): order-preserving
+// radix digits per dtype, the histogram of every digit, and one onesweep
+// pass (block-local ranking, decoupled look-back, coalesced scatter).
+//
+//   struct Digit { __device__ unsigned operator()(unsigned k, int byte) const {
+//     return kiln::sort::byte_of(kiln::sort::order_f32(k), byte); } };
+//   kiln::sort::histogram<unsigned, 256, 4>(Digit{}, keys, n, hist);
+//   kiln::sort::onesweep<unsigned, true, 256, 15>(Digit{}, keys_in, keys_out, ...);
+//
+// Note [Radix keys]
+// Keys travel as their raw bits (bool, ints and uints, float16/32/64 as
+// unsigned integers of their width; complex as two of them, real first) so
+// that sorted values come back bit for bit, NaN payloads and -0.0 included.
+// The order lives in the digit: order_*(bits) maps a value to an unsigned
+// integer whose order is NumPy's: signed ints flip the sign bit; floats flip
+// every bit of negatives and the sign bit of the rest, with -0.0 read as 0.0
+// (equal keys, so a stable sort keeps their order) and every NaN read as all
+// ones (after +inf, in input order, as NumPy puts NaNs last). Complex keys
+// are (real, imag) lexicographically, each part ordered so: NumPy's order
+// [R + Rj, R + nanj, nan + Rj, nan + nanj]. Digit `byte` 0 is the least
+// significant byte of the ordered key (of the imaginary part, for complex).
+//
+// Note [Onesweep pass]
+// A pass sorts by one 8-bit digit, stably, in one launch of B = 256 threads
+// per tile of B * I keys. Tiles are numbered in the order blocks start (an
+// atomic counter), not by blockIdx, so a tile's predecessors always belong to
+// blocks that started earlier. Within a block:
+//  1. Warp w loads keys [w * 32 I, (w + 1) * 32 I) of the tile, item i of
+//     lane l being key w * 32 I + 32 i + l (coalesced). For item i the lanes
+//     holding one digit find each other with __match_any_sync; the highest
+//     of them bumps the warp's counter of that digit by the group's size and
+//     every member's rank is the old count plus the members below it. Ranks
+//     thus follow key order within the warp.
+//  2. Thread d (one per digit) turns the warps' counts of digit d into
+//     exclusive offsets, and the block scans the digit totals: a key's place
+//     in the tile sorted by digit is start[d] + warp offset + rank.
+//  3. Decoupled look-back, thread d again: it publishes the tile's count of
+//     d (flag AGGREGATE, or INCLUSIVE for tile 0), walks back over earlier
+//     tiles adding aggregates until it meets an inclusive prefix (spinning
+//     on a tile that has published nothing yet), and publishes its own
+//     inclusive prefix. Flag and count share one 32-bit word, so one store
+//     publishes both and no fence orders them against other data: counts
+//     have 30 bits, hence the engine's limit of 2^30 - 2^16 keys a call.
+//  4. Keys go to shared memory in tile order by digit, then out: thread t
+//     writes sorted slots t, t + B, ... to base[d] + prefix[d] + slot -
+//     start[d], so each digit's run is written by consecutive threads. Values
+//     follow through the same buffer.
+// The tail tile pads with digit 255 keys after every real key, so they rank
+// last and occupy the slots past the tail; they are never written. Waiting on
+// a lower tile always ends: that tile's block started before ours and waits
+// only on tiles lower still, down to tile 0, which waits on nothing. The host
+// backend runs a block's threads as fibers of one worker and claims blocks in
+// increasing order from a pool of workers (runtime/host/cpu_backend.cpp), so
+// the block holding a lower tile is running on another worker or finished;
+// status words are read and written there with atomic builtins.
+#pragma once
+
+namespace kiln {
+namespace sort {
+
+enum : unsigned { kAggregate = 1u << 30, kInclusive = 2u << 30, kCountMask = (1u << 30) - 1u };
+
+__device__ inline unsigned byte_of(unsigned long long ordered, int byte) {
+  return (unsigned)(ordered >> (8 * byte)) & 255u;
+}
+
+__device__ inline unsigned order_bool(unsigned char b) { return b != 0 ? 1u : 0u; }
+__device__ inline unsigned order_i8(unsigned char b) { return b ^ 0x80u; }
+__device__ inline unsigned order_i16(unsigned short b) { return (unsigned)b ^ 0x8000u; }
+__device__ inline unsigned order_i32(unsigned b) { return b ^ 0x80000000u; }
+__device__ inline unsigned long long order_i64(unsigned long long b) { return b ^ 0x8000000000000000ull; }
+
+// Note [Radix keys]: floats.
+__device__ inline unsigned order_f16(unsigned short b) {
+  unsigned x = b;
+  if ((x & 0x7fffu) > 0x7c00u) return 0xffffu;
+  if (x == 0x8000u) x = 0;
+  return (x & 0x8000u) ? (~x & 0xffffu) : (x | 0x8000u);
+}
+__device__ inline unsigned order_f32(unsigned x) {
+  if ((x & 0x7fffffffu) > 0x7f800000u) return 0xffffffffu;
+  if (x == 0x80000000u) x = 0;
+  return (x & 0x80000000u) ? ~x : (x | 0x80000000u);
+}
+__device__ inline unsigned long long order_f64(unsigned long long x) {
+  if ((x & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return 0xffffffffffffffffull;
+  if (x == 0x8000000000000000ull) x = 0;
+  return (x & 0x8000000000000000ull) ? ~x : (x | 0x8000000000000000ull);
+}
+
+// complex128's raw bits.
+struct bits128 {
+  unsigned long long re, im;
+};
+
+// Status words of the look-back (Note [Onesweep pass]): plain volatile
+// accesses on a GPU; atomic builtins on the host, where blocks are threads.
+__device__ inline unsigned load_status(const unsigned* p) {
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__) || defined(__HIPCC__)
+  return *(const volatile unsigned*)p;
+#else
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+__device__ inline void store_status(unsigned* p, unsigned v) {
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__) || defined(__HIPCC__)
+  *(volatile unsigned*)p = v;
+#else
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+#endif
+}
+
+// hist[byte * 256 + d] += the number of keys whose digit `byte` is d, for
+// bytes [0, nbytes) (nbytes <= kMaxBytes): block-private counts in shared
+// memory, added to hist (zeroed by the caller) once per block.
+template <class K, int B, int kMaxBytes, class Digit>
+__device__ void histogram(Digit digit, const K* keys, long long n, int nbytes, unsigned* hist) {
+  __shared__ unsigned s_count[kMaxBytes * 256];
+  for (int i = threadIdx.x; i < nbytes * 256; i += B) s_count[i] = 0;
+  __syncthreads();
+  for (long long i = (long long)blockIdx.x * B + threadIdx.x; i < n; i += (long long)gridDim.x * B) {
+    const K k = keys[i];
+    for (int b = 0; b < nbytes; ++b) atomicAdd(&s_count[b * 256 + digit(k, b)], 1u);
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < nbytes * 256; i += B)
+    if (s_count[i] != 0) atomicAdd(&hist[i], s_count[i]);
+}
+
+// One stable pass by one digit (Note [Onesweep pass]). Digits come from the
+// keys (`digit(key, byte)`) or, when row_len > 0, from the values: byte
+// `byte` of value / row_len, the row of a flat index. vals_in == nullptr
+// reads the values as the keys' positions (the first pass of an argsort);
+// with mod_out the values are written as value % row_len. base[d]: the
+// number of keys of digits below d. status: the zeroed words of this pass
+// (256 a tile), counter: this pass's zeroed tile counter.
+template <class K, bool kPairs, int B, int I, class Digit>
+__device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long long* vals_in, long long* vals_out,
+                         long long n, int byte, long long row_len, int mod_out, const unsigned* base,
+                         unsigned* status, unsigned* counter) {
+  static_assert(B == 256, "one thread per digit");
+  constexpr int W = B / 32;
+  constexpr int kTile = B * I;
+  constexpr int kSlot = kPairs && sizeof(long long) > sizeof(K) ? (int)sizeof(long long) : (int)sizeof(K);
+  __shared__ unsigned s_warp[W * 256];     // per warp and digit: counts, then exclusive offsets
+  __shared__ unsigned s_start[256];        // first slot of each digit in the sorted tile
+  __shared__ long long s_dest[256];        // output index of slot 0 of each digit's run
+  __shared__ unsigned s_scan[W];
+  __shared__ unsigned s_tile;
+  __shared__ unsigned char s_digit[kTile];
+  __shared__ unsigned long long s_raw[(kTile * kSlot + 7) / 8];
+  K* s_keys = reinterpret_cast<K*>(s_raw);
+  long long* s_vals = reinterpret_cast<long long*>(s_raw);
+
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  if (tid == 0) s_tile = atomicAdd(counter, 1u);
+  for (int i = tid; i < W * 256; i += B) s_warp[i] = 0;
+  __syncthreads();
+  const unsigned tile = s_tile;
+  const long long tile_start = (long long)tile * kTile;
+  const long long left = n - tile_start;
+  const int valid = left < kTile ? (int)left : kTile;
+
+  // 1. Load and rank within the warp.
+  K k[I];
+  long long v[I];
+  unsigned d[I], place[I];
+  const int warp_first = warp * 32 * I;
+#pragma unroll
+  for (int i = 0; i < I; ++i) {
+    const int p = warp_first + i * 32 + lane;
+    d[i] = 255u;
+    if (p < valid) {
+      const long long g = tile_start + p;
+      k[i] = keys_in[g];
+      if (kPairs) v[i] = vals_in != nullptr ? vals_in[g] : g;
+      if (kPairs && row_len > 0)
+        d[i] = byte_of((unsigned long long)(v[i] / row_len), byte);
+      else
+        d[i] = digit(k[i], byte);
+    }
+  }
+  const unsigned below_me = (1u << lane) - 1u;
+  unsigned* counts = s_warp + warp * 256;
+#pragma unroll
+  for (int i = 0; i < I; ++i) {
+    const unsigned peers = __match_any_sync(0xffffffffu, d[i]);
+    const int leader = 31 - __clz((int)peers);
+    unsigned old = 0;
+    if (lane == leader) {
+      old = counts[d[i]];
+      counts[d[i]] = old + __popc(peers);
+    }
+    old = __shfl_sync(0xffffffffu, old, leader);
+    place[i] = old + __popc(peers & below_me);
+    __syncwarp();
+  }
+  __syncthreads();
+
+  // 2. Offsets across warps, then the block's scan of digit totals.
+  unsigned total = 0;
+#pragma unroll
+  for (int w = 0; w < W; ++w) {
+    const unsigned c = s_warp[w * 256 + tid];
+    s_warp[w * 256 + tid] = total;
+    total += c;
+  }
+  unsigned incl = total;
+#pragma unroll
+  for (int off = 1; off < 32; off *= 2) {
+    const unsigned t = __shfl_up_sync(0xffffffffu, incl, off);
+    if (lane >= off) incl += t;
+  }
+  if (lane == 31) s_scan[warp] = incl;
+  __syncthreads();
+  unsigned start = incl - total;
+  for (int w = 0; w < warp; ++w) start += s_scan[w];
+  s_start[tid] = start;
+
+  // 3. Decoupled look-back for digit tid.
+  unsigned* mine = status + (long long)tile * 256 + tid;
+  unsigned before = 0;
+  if (tile == 0) {
+    store_status(mine, kInclusive | total);
+  } else {
+    store_status(mine, kAggregate | total);
+    for (long long t = (long long)tile - 1;; --t) {
+      unsigned s;
+      do {
+        s = load_status(status + t * 256 + tid);
+      } while ((s & ~kCountMask) == 0);
+      before += s & kCountMask;
+      if ((s & ~kCountMask) == kInclusive) break;
+    }
+    store_status(mine, kInclusive | (before + total));
+  }
+  s_dest[tid] = (long long)base[tid] + before - start;
+  __syncthreads();
+
+  // 4. Scatter through shared memory.
+#pragma unroll
+  for (int i = 0; i < I; ++i) {
+    place[i] += s_start[d[i]] + s_warp[warp * 256 + d[i]];
+    s_keys[place[i]] = k[i];
+    s_digit[place[i]] = (unsigned char)d[i];
+  }
+  __syncthreads();
+  for (int j = tid; j < valid; j += B) keys_out[s_dest[s_digit[j]] + j] = s_keys[j];
+  if (kPairs) {
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < I; ++i) s_vals[place[i]] = v[i];
+    __syncthreads();
+    for (int j = tid; j < valid; j += B) {
+      const long long x = s_vals[j];
+      vals_out[s_dest[s_digit[j]] + j] = mod_out ? x % row_len : x;
+    }
+  }
+}
+
+}  // namespace sort
+}  // namespace kiln
