@@ -17,6 +17,5 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_ufunc_types(m);
   kiln::py_bind::register_ufunc(m);
   kiln::py_bind::register_scan(m);
-  kiln::py_bind::register_advanced_indexing(m);
   kiln::py_bind::register_sort(m);
 }
