@@ -5,13 +5,14 @@
 #include "arraycore/copy.h"
 
 namespace kiln::arraycore {
-namespace {
 
 std::string shape_text(const Shape& s) {
   std::string out = "(";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? "," : "") + std::to_string(s[i]);   // NumPy's "(2,3)"
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? "," : "") + std::to_string(s[i]);
   return out + (s.size() == 1 ? ",)" : ")");
 }
+
+namespace {
 
 // Python's slice.indices(length): clamped start, stop and the element count.
 void adjust_slice(const IndexItem& item, int64_t length, int64_t& start, int64_t& step, int64_t& count) {

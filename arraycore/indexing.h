@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "arraycore/ndarray.h"
@@ -35,6 +36,9 @@ struct IndexItem {
 };
 
 NDArray index_view(const NDArray& a, const std::vector<IndexItem>& key);
+
+// NumPy's spelling of a shape in messages: "(2,3)", "(4,)", "()".
+std::string shape_text(const Shape& s);
 
 // `value` seen with `shape` (NumPy broadcasting: stride 0 on new or size-1
 // dims). Throws std::invalid_argument naming both shapes when impossible.

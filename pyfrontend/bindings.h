@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "arraycore/advanced_indexing.h"
 #include "arraycore/dtype.h"
 #include "arraycore/ndarray.h"
 #include "arraycore/promotion.h"
@@ -55,6 +56,12 @@ void set_python_error(std::exception_ptr p);
 // its subclasses (TypeErrors), with NumPy's messages (ufunc_types_binding.cpp).
 void set_ufunc_type_error(const arraycore::UfuncTypeError& e);
 
+// Advanced indexing keys (advanced_indexing_binding.cpp): whether obj is a
+// NumPy array or NumPy bool (never a basic index), and a key as items;
+// `keep` holds host copies the items point into.
+bool is_host_index_array(PyObject* obj);
+std::vector<arraycore::AdvancedItem> to_advanced_key(py::handle key, std::vector<py::object>& keep);
+
 void register_errors(py::module_& m);
 void register_ndarray(py::module_& m);
 void register_memory(py::module_& m);
@@ -68,6 +75,7 @@ void register_reduction(py::module_& m);
 void register_ufunc_types(py::module_& m);
 void register_ufunc(py::module_& m);
 void register_scan(py::module_& m);
+void register_advanced_indexing(py::module_& m);
 void register_sort(py::module_& m);
 
 }  // namespace kiln::py_bind

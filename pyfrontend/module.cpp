@@ -17,5 +17,6 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_ufunc_types(m);
   kiln::py_bind::register_ufunc(m);
   kiln::py_bind::register_scan(m);
+  kiln::py_bind::register_advanced_indexing(m);
   kiln::py_bind::register_sort(m);
 }

@@ -2,6 +2,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include "arraycore/advanced_indexing.h"
 #include "arraycore/copy.h"
 #include "arraycore/creation.h"
 #include "arraycore/indexing.h"
@@ -15,36 +16,41 @@ namespace {
 
 using arraycore::NDArray;
 
-// A Python index (int, slice, Ellipsis, None, or a tuple of them) as IndexItems.
-std::vector<arraycore::IndexItem> to_index_items(py::handle key) {
+// One key item as an IndexItem when basic indexing covers it; nullopt for
+// what needs advanced indexing (arrays, lists, tuples, booleans).
+std::optional<arraycore::IndexItem> basic_item(PyObject* k) {
   using arraycore::IndexItem;
-  std::vector<IndexItem> items;
-  auto one = [&](PyObject* k) {
-    if (k == Py_Ellipsis) return items.push_back(IndexItem::ellipsis());
-    if (k == Py_None) return items.push_back(IndexItem::newaxis());
-    if (PySlice_Check(k)) {
-      auto part = [](PyObject* v) -> std::optional<int64_t> {
-        if (v == Py_None) return std::nullopt;
-        return to_index(v);
-      };
-      auto* s = reinterpret_cast<PySliceObject*>(k);
-      return items.push_back(IndexItem::slice(part(s->start), part(s->stop), part(s->step)));
-    }
-    bool text = PyUnicode_Check(k) || PyBytes_Check(k);
-    if (PyBool_Check(k) || (!text && PyIndex_Check(k) == 0 && (py::isinstance<NDArray>(k) || PySequence_Check(k)))) {
-      throw py::index_error("advanced indexing (integer or boolean arrays, lists, booleans) is not "
-                            "supported yet; use integers, slices, ... and None");
-    }
-    if (PyLong_Check(k) || PyIndex_Check(k)) return items.push_back(IndexItem::integer(to_index(k)));
-    throw py::index_error("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
-                          "integer or boolean arrays are valid indices");
-  };
-  if (PyTuple_Check(key.ptr())) {
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key.ptr()); ++i) one(PyTuple_GET_ITEM(key.ptr(), i));
-  } else {
-    one(key.ptr());
+  if (PyLong_CheckExact(k)) return IndexItem::integer(to_index(k));
+  if (PySlice_Check(k)) {
+    auto part = [](PyObject* v) -> std::optional<int64_t> {
+      if (v == Py_None) return std::nullopt;
+      return to_index(v);
+    };
+    auto* s = reinterpret_cast<PySliceObject*>(k);
+    return IndexItem::slice(part(s->start), part(s->stop), part(s->step));
   }
-  return items;
+  if (k == Py_Ellipsis) return IndexItem::ellipsis();
+  if (k == Py_None) return IndexItem::newaxis();
+  if (PyBool_Check(k) || ndarray_of(k) != nullptr || is_host_index_array(k)) return std::nullopt;
+  bool text = PyUnicode_Check(k) || PyBytes_Check(k);
+  if (!text && PyIndex_Check(k) == 0 && PySequence_Check(k)) return std::nullopt;
+  if (PyIndex_Check(k)) return IndexItem::integer(to_index(k));
+  throw py::index_error("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                        "integer or boolean arrays are valid indices");
+}
+
+// A Python index (int, slice, Ellipsis, None, or a tuple of them) as
+// IndexItems; false (items unspecified) when it needs advanced indexing.
+bool to_index_items(py::handle key, std::vector<arraycore::IndexItem>& items) {
+  auto one = [&](PyObject* k) {
+    std::optional<arraycore::IndexItem> item = basic_item(k);
+    if (item) items.push_back(*item);
+    return item.has_value();
+  };
+  if (!PyTuple_Check(key.ptr())) return one(key.ptr());
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key.ptr()); ++i)
+    if (!one(PyTuple_GET_ITEM(key.ptr(), i))) return false;
+  return true;
 }
 
 // NumPy warns when a cast drops imaginary parts.
@@ -264,23 +270,34 @@ void register_ndarray(py::module_& m) {
            },
            py::arg("order") = "C")
       .def("__getitem__",
-           [](py::handle self, py::handle key) {
-             return make_view(self, arraycore::index_view(self.cast<const NDArray&>(), to_index_items(key)));
+           [](py::handle self, py::handle key) -> py::object {
+             const NDArray& a = self.cast<const NDArray&>();
+             std::vector<arraycore::IndexItem> items;
+             if (to_index_items(key, items)) return make_view(self, arraycore::index_view(a, items));
+             std::vector<py::object> keep;
+             return py::cast(arraycore::advanced_getitem(a, to_advanced_key(key, keep)));
            })
       .def("__setitem__",
            [](const NDArray& a, py::handle key, py::handle value) {
-             NDArray dst = arraycore::index_view(a, to_index_items(key));
-             if (py::isinstance<NDArray>(value)) {
-               const NDArray& v = value.cast<const NDArray&>();
-               warn_if_discarding_imaginary(v.dtype(), dst.dtype());
-               arraycore::assign(dst, v);
+             std::vector<arraycore::IndexItem> items;
+             bool basic = to_index_items(key, items);
+             std::vector<py::object> keep;
+             std::vector<arraycore::AdvancedItem> advanced;
+             if (!basic) advanced = to_advanced_key(key, keep);
+             auto store = [&](const NDArray& v) {
+               if (basic) arraycore::assign(arraycore::index_view(a, items), v);
+               else arraycore::advanced_setitem(a, advanced, v);
+             };
+             if (const NDArray* v = ndarray_of(value.ptr())) {
+               warn_if_discarding_imaginary(v->dtype(), a.dtype());
+               store(*v);
                return;
              }
              // Host values (scalars, lists, NumPy arrays) are cast on the host
              // (unsafe, as NumPy's assignment does) and uploaded.
              py::object host = py::module_::import("numpy").attr("asarray")(value).attr("astype")(
-                 to_numpy_dtype(dst.dtype()));
-             arraycore::assign(dst, from_numpy(host, py::none()));
+                 to_numpy_dtype(a.dtype()));
+             store(from_numpy(host, py::none()));
            })
       .def("__len__",
            [](const NDArray& a) {
