@@ -30,9 +30,6 @@ from kiln._math_functions import (where, clip, nan_to_num, real, imag, isreal, i
 from kiln._rounding import around, round, fix  # noqa: A004  (kiln.round is NumPy's, as numpy.round)
 from kiln._fusion import fuse
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
-from kiln._reductions import (  # noqa: A004  (kiln.sum, kiln.max, ... are NumPy's, as numpy.sum)
-    sum, prod, max, min, amax, amin, any, all, argmax, argmin, mean, var, std, nansum, nanprod, nanmax, nanmin,
-    nanargmax, nanargmin, nanmean, nanvar, nanstd, count_nonzero, ptp, average, trace)
 from kiln import cuda
 from kiln.cuda.memory import MemoryPool, PinnedMemoryPool
 
