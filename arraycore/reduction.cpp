@@ -18,6 +18,7 @@ constexpr uint32_t kBlock = 256;
 constexpr int kMaxInputs = 4;
 constexpr int64_t kWarpRowMax = 256;        // rows up to this long get a warp each
 constexpr int64_t kSplitElements = 4096;    // fewest elements per split of a row
+constexpr size_t kBatchBytes = 32;          // bytes of one input a thread loads per batch (a sector)
 
 std::string storage_of(DType d) { return d == DType::Bool ? "unsigned char" : std::string(dtype_info(d).c_type); }
 
@@ -36,6 +37,15 @@ std::string store_expr(const std::string& ctype, DType d, const std::string& val
 std::string reduce_type(const ReductionSpec& spec) {
   return spec.reduce_ctype.empty() ? std::string(dtype_info(spec.reduce_dtype).c_type) : spec.reduce_ctype;
 }
+
+// Note [Reduction batches]
+// A thread's elements are consecutive (row paths) or one stride apart
+// (column path) and are combined in order. Loading them one at a time, each
+// load waiting for the previous combine's turn, leaves too few bytes in
+// flight to fill the memory system; so a thread loads a batch of U elements
+// (U * itemsize = 32 bytes, a DRAM sector, for the widest input; 2 to 8
+// elements) into registers first and then combines them in order. The order,
+// and so the rounding of Note [Reduction rounding], is unchanged.
 
 // The module of one spec for given input and output dtypes: the op struct,
 // map and store helpers, and the row, column and finish kernels (Note
@@ -66,12 +76,30 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        store_expr(spec.out_ctype, out, "out") + ";\n}\n";
   const std::string params = "(" + ptr_params + "char* _p_out, " + rt + "* _part, const kiln::Layout<" + N1 +
                              "> _K, const kiln::Layout<" + N + "> _R, long long _m, long long _n, long long _splits, int _warp_rows)";
-  // Accumulates elements [lo, hi) of kept position `ko` into `a`, in order.
-  const std::string accumulate =
-      "      for (long long j = lo; j < hi; ++j) {\n"
-      "        long long ro[" + N + "];\n        kiln::reduced_offsets(_R, j, ro);\n"
-      "        long long off[" + N + "];\n        for (int q = 0; q < " + N + "; ++q) off[q] = ko[q] + ro[q];\n"
-      "        a = Op::combine(a, " + nm + "_map(" + ptr_args + "off, j));\n      }\n";
+  // Accumulates elements [lo, hi) of kept position `ko` into `a`, in order,
+  // U at a time with every load issued before the combines (Note [Reduction
+  // batches]).
+  size_t widest = 1;
+  for (DType d : in) widest = std::max<size_t>(widest, dtype_info(d).itemsize);
+  const std::string U = std::to_string(std::clamp<size_t>(kBatchBytes / widest, 2, 8));
+  s += "template <int U>\nstatic KILN_DEVICE void " + nm + "_accumulate(" + ptr_params + "const long long (&ko)[" + N1 +
+       "], const kiln::Layout<" + N + ">& _R, long long lo, long long hi, " + rt + "& a) {\n"
+       "  typedef " + nm + "_op Op;\n"
+       "  long long j = lo;\n"
+       "  for (; j + U <= hi; j += U) {\n"
+       "    " + rt + " v[U];\n"
+       "#pragma unroll\n"
+       "    for (int u = 0; u < U; ++u) {\n"
+       "      long long ro[" + N + "];\n      kiln::reduced_offsets(_R, j + u, ro);\n"
+       "      long long off[" + N + "];\n      for (int q = 0; q < " + N + "; ++q) off[q] = ko[q] + ro[q];\n"
+       "      v[u] = " + nm + "_map(" + ptr_args + "off, j + u);\n    }\n"
+       "#pragma unroll\n"
+       "    for (int u = 0; u < U; ++u) a = Op::combine(a, v[u]);\n  }\n"
+       "  for (; j < hi; ++j) {\n"
+       "    long long ro[" + N + "];\n    kiln::reduced_offsets(_R, j, ro);\n"
+       "    long long off[" + N + "];\n    for (int q = 0; q < " + N + "; ++q) off[q] = ko[q] + ro[q];\n"
+       "    a = Op::combine(a, " + nm + "_map(" + ptr_args + "off, j));\n  }\n}\n";
+  const std::string accumulate = "      " + nm + "_accumulate<" + U + ">(" + ptr_args + "ko, _R, lo, hi, a);\n";
   s += "extern \"C\" __global__ void " + nm + "_row" + params + " {\n  typedef " + nm + "_op Op;\n"
        "  if (_warp_rows) {   // a warp per output, each lane a contiguous chunk\n"
        "    const int lane = threadIdx.x & 31;\n"

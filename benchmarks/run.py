@@ -255,6 +255,54 @@ def tiny_add_out():
     return ours, theirs
 
 
+def reduction_input(shape):
+    """float32 data of `shape` (2^28 elements on the GPU, 2^20 on the host) for kiln and CuPy."""
+    if kiln.get_backend() != "cuda":
+        shape = tuple(max(1, s >> 4) for s in shape) if len(shape) == 2 else (1 << 20,)
+    x = numpy.random.default_rng(3).standard_normal(shape, dtype=numpy.float32)
+    return kiln.asarray(x), (cupy.asarray(x) if cupy is not None else None)
+
+
+def reduction_bandwidth(shape, reduce):
+    """GB/s of reading the input once, kiln then CuPy, for reduce(xp, x)."""
+    x, cx = reduction_input(shape)
+    ours = gb_per_s(x.nbytes, lambda: reduce(kiln, x), sync=sync_kiln)
+    theirs = gb_per_s(cx.nbytes, lambda: reduce(cupy, cx), sync=sync_cupy) if cx is not None else None
+    return ours, theirs
+
+
+@benchmark("sum_f32_GBps", "GB/s", ">= 2800 x.sum() of 2^28 float32 (CuPy 14.2 on H100: 2860)")
+def sum_full():
+    return reduction_bandwidth((1 << 28,), lambda xp, x: x.sum())
+
+
+@benchmark("sum_axis0_GBps", "GB/s", ">= 2700 (32768, 8192) float32 .sum(axis=0) (CuPy 1190, PyTorch 2760)")
+def sum_columns():
+    return reduction_bandwidth((32768, 8192), lambda xp, x: x.sum(axis=0))
+
+
+@benchmark("sum_axis1_GBps", "GB/s", ">= 2800 (32768, 8192) float32 .sum(axis=1) (CuPy 2910)")
+def sum_rows():
+    return reduction_bandwidth((32768, 8192), lambda xp, x: x.sum(axis=1))
+
+
+@benchmark("argmax_f32_GBps", "GB/s", ">= 2700 argmax of 2^28 float32 (CuPy 2670)")
+def argmax_full():
+    return reduction_bandwidth((1 << 28,), lambda xp, x: xp.argmax(x))
+
+
+@benchmark("tiny_sum_us", "us", "<= 6 host time of x.sum() on one element (CuPy 17.7, PyTorch 13.0)")
+def tiny_sum():
+    calls = 20000 if kiln.get_backend() == "cuda" else 500
+    x = kiln.zeros(1, dtype=kiln.float32)
+    ours = per_call_us(lambda: x.sum(), calls, sync=sync_kiln)
+    theirs = None
+    if cupy is not None:
+        cx = cupy.zeros(1, dtype=cupy.float32)
+        theirs = per_call_us(lambda: cx.sum(), calls, sync=sync_cupy)
+    return ours, theirs
+
+
 ADD_LIKE = r'''
 extern "C" __global__ void add_like(const float* a, const float* b, float* c, long long n) {
     for (long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) c[i] = a[i] + b[i];
