@@ -29,6 +29,8 @@ from kiln._math_functions import (where, clip, nan_to_num, real, imag, isreal, i
                                   isclose, allclose, array_equal)
 from kiln._rounding import around, round, fix  # noqa: A004  (kiln.round is NumPy's, as numpy.round)
 from kiln._fusion import fuse
+from kiln._scans import (cumsum, cumprod, nancumsum, nancumprod, cumulative_sum, cumulative_prod, diff,
+                         ediff1d)
 from kiln._sorting import sort, argsort, lexsort, partition, argpartition, sort_complex
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
 from kiln import cuda
