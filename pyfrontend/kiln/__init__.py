@@ -29,6 +29,9 @@ from kiln._math_functions import (where, clip, nan_to_num, real, imag, isreal, i
                                   isclose, allclose, array_equal)
 from kiln._rounding import around, round, fix  # noqa: A004  (kiln.round is NumPy's, as numpy.round)
 from kiln._fusion import fuse
+from kiln._indexing import (nonzero, argwhere, flatnonzero, extract, compress, take, take_along_axis, put,
+                            put_along_axis, place)
+from kiln import config
 from kiln._scans import (cumsum, cumprod, nancumsum, nancumprod, cumulative_sum, cumulative_prod, diff,
                          ediff1d)
 from kiln._sorting import sort, argsort, lexsort, partition, argpartition, sort_complex

@@ -170,11 +170,10 @@ class _Kernel:
 def where(condition, x=None, y=None):
     """``x`` where ``condition`` is true, else ``y``, broadcast together; the
     dtype is result_type(x, y) (Python scalars weak; one out of range wraps,
-    as NumPy's where does). ``where(condition)`` alone is kiln.nonzero's
-    (not in kiln yet)."""
+    as NumPy's where does). ``where(condition)`` alone is kiln.nonzero's."""
     if x is None and y is None:
-        raise NotImplementedError("where(condition) is nonzero(condition), which kiln does not "
-                                  "have yet (it belongs to the indexing routines' issue)")
+        from kiln._indexing import nonzero
+        return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     for v in (condition, x, y):
