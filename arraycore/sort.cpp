@@ -23,7 +23,8 @@ constexpr uint32_t kBlock = 256;   // one thread per digit (Note [Onesweep pass]
 struct KeyKind {
   const char* bits;    // the C type moving the raw bits
   int bytes;           // digits (8-bit passes) of the ordered key
-  const char* digit;   // the digit `byte` of key `k`, an expression
+  const char* order;   // the ordered key of `k`, an expression (null: `digit` is whole)
+  const char* digit = nullptr;   // else the digit `byte` of `k`
 };
 
 KeyKind key_kind(DType d) {
@@ -40,27 +41,34 @@ KeyKind key_kind(DType d) {
     case DType::Int64: return {"unsigned long long", 8, "kiln::sort::order_i64(k)"};
     case DType::UInt64: return {"unsigned long long", 8, "k"};
     case DType::Float64: return {"unsigned long long", 8, "kiln::sort::order_f64(k)"};
-    case DType::Complex64:
-      return {"unsigned long long", 8,
-              "byte < 4 ? kiln::sort::order_f32((unsigned)(k >> 32)) : kiln::sort::order_f32((unsigned)k)"};
-    case DType::Complex128:
-      return {"kiln::sort::bits128", 16, "byte < 8 ? kiln::sort::order_f64(k.im) : kiln::sort::order_f64(k.re)"};
+    case DType::Complex64: return {"unsigned long long", 9, nullptr, "kiln::sort::digit_c64(k, byte)"};
+    case DType::Complex128: return {"kiln::sort::bits128", 17, nullptr, "kiln::sort::digit_c128(k, byte)"};
   }
   throw std::invalid_argument("sort: unsupported dtype");
 }
 
 // Items a thread ranks: tiles of 3840 keys, 2048 for 16-byte keys (shared memory).
-int items_for(DType d) { return key_kind(d).bytes > 8 ? 8 : 15; }
+int items_for(DType d) { return d == DType::Complex128 ? 8 : 15; }
+
+}  // namespace
+
+std::string sort_key_source(DType dtype) {
+  const KeyKind kk = key_kind(dtype);
+  const std::string nm = "kiln_sort_" + std::string(dtype_info(dtype).name);
+  return "#include <kiln/sort.h>\n\ntypedef " + std::string(kk.bits) + " _key_t;\n" +
+         "struct " + nm + "_digit {\n  static constexpr int kBytes = " + std::to_string(kk.bytes) + ";\n"
+         "  __device__ unsigned operator()(const _key_t& k, int byte) const {\n    return " +
+         (kk.order != nullptr ? "kiln::sort::byte_of(" + std::string(kk.order) + ", byte)" : std::string(kk.digit)) +
+         ";\n  }\n};\n";
+}
+
+namespace {
 
 std::string generate(DType dtype) {
   const KeyKind kk = key_kind(dtype);
   const std::string nm = "kiln_sort_" + std::string(dtype_info(dtype).name);
-  const std::string K = kk.bits, NB = std::to_string(kk.bytes), I = std::to_string(items_for(dtype));
-  const std::string inner = kk.bytes == 16 ? "byte & 7" : kk.bytes == 8 && dtype == DType::Complex64 ? "byte & 3" : "byte";
-  std::string s = "#include <kiln/sort.h>\n\n";
-  s += "typedef " + K + " _key_t;\n";
-  s += "struct " + nm + "_digit {\n  __device__ unsigned operator()(const _key_t& k, int byte) const {\n"
-       "    return kiln::sort::byte_of(" + std::string(kk.digit) + ", " + inner + ");\n  }\n};\n";
+  const std::string NB = std::to_string(kk.bytes), I = std::to_string(items_for(dtype));
+  std::string s = sort_key_source(dtype);
   s += "extern \"C\" __global__ void __launch_bounds__(256) " + nm +
        "_hist(const _key_t* keys, long long n, int nbytes, unsigned* hist) {\n"
        "  kiln::sort::histogram<_key_t, 256, " + NB + ">(" + nm + "_digit{}, keys, n, nbytes, hist);\n}\n";

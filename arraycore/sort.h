@@ -42,6 +42,12 @@ inline constexpr int64_t kSortMaxElements = (int64_t{1} << 30) - (int64_t{1} << 
 // std::invalid_argument on mismatched arguments or too many elements.
 void sort_rows(const NDArray& in, const NDArray* keys_out, const NDArray* index_out);
 
+// The key type and digit functor of `dtype` (Note [Radix keys]): `_key_t`
+// (the raw bits) and struct kiln_sort_<dtype name>_digit, whose kBytes
+// digits, compared from kBytes - 1 down, order keys as the sort does
+// (kiln::sort::key_less). For kernels that search sorted keys.
+std::string sort_key_source(DType dtype);
+
 // The source sort_rows compiles for keys of `dtype` (for NVRTC checks).
 std::string sort_source(DType dtype);
 

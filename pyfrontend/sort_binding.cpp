@@ -22,6 +22,9 @@ void register_sort(py::module_& m) {
       "index_out (int64) each sorted element's index in its row; either may be None, and keys_out may be `in`.");
   m.def(
       "_sort_source", [](py::handle dtype) { return arraycore::sort_source(to_dtype(dtype)); }, py::arg("dtype"));
+  m.def(
+      "_sort_key_source", [](py::handle dtype) { return arraycore::sort_key_source(to_dtype(dtype)); },
+      py::arg("dtype"));
   m.attr("_sort_max_elements") = arraycore::kSortMaxElements;
 }
 

@@ -93,6 +93,32 @@ struct bits128 {
   unsigned long long re, im;
 };
 
+// Note [Radix keys]: complex digits, class last.
+__device__ inline unsigned nan_class(bool re_nan, bool im_nan) { return re_nan ? (im_nan ? 3u : 2u) : (im_nan ? 1u : 0u); }
+__device__ inline unsigned digit_c64(unsigned long long k, int byte) {
+  const unsigned re = (unsigned)k, im = (unsigned)(k >> 32);
+  if (byte < 4) return byte_of(order_f32(im), byte);
+  if (byte < 8) return byte_of(order_f32(re), byte - 4);
+  return nan_class((re & 0x7fffffffu) > 0x7f800000u, (im & 0x7fffffffu) > 0x7f800000u);
+}
+__device__ inline unsigned digit_c128(const bits128& k, int byte) {
+  if (byte < 8) return byte_of(order_f64(k.im), byte);
+  if (byte < 16) return byte_of(order_f64(k.re), byte - 8);
+  return nan_class((k.re & 0x7fffffffffffffffull) > 0x7ff0000000000000ull,
+                   (k.im & 0x7fffffffffffffffull) > 0x7ff0000000000000ull);
+}
+
+// a before b in the sort's order (Note [Radix keys]): digits compared from
+// the most significant; equal keys (-0.0 and 0.0, NaNs of one class) are not.
+template <class Digit, class K>
+__device__ bool key_less(Digit digit, const K& a, const K& b) {
+  for (int byte = Digit::kBytes - 1; byte >= 0; --byte) {
+    const unsigned da = digit(a, byte), db = digit(b, byte);
+    if (da != db) return da < db;
+  }
+  return false;
+}
+
 // Status words of the look-back (Note [Onesweep pass]): plain volatile
 // accesses on a GPU; atomic builtins on the host, where blocks are threads.
 __device__ inline unsigned load_status(const unsigned* p) {
