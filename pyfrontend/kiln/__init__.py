@@ -24,6 +24,7 @@ from kiln._pad import pad
 from kiln._copyto import copyto
 from kiln._core import ufunc
 from kiln._elementwise_kernel import ElementwiseKernel
+from kiln._reduction_kernel import ReductionKernel
 from kiln import _ufunc_methods  # noqa: F401  (attaches reduce, accumulate, outer, at to kiln.ufunc)
 from kiln._math_functions import (where, clip, nan_to_num, real, imag, isreal, iscomplex, angle, i0, sinc,
                                   isclose, allclose, array_equal)
@@ -36,6 +37,9 @@ from kiln._scans import (cumsum, cumprod, nancumsum, nancumprod, cumulative_sum,
                          ediff1d)
 from kiln._sorting import sort, argsort, lexsort, partition, argpartition, sort_complex
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
+from kiln._reductions import (  # noqa: A004  (kiln.sum, kiln.max, ... are NumPy's, as numpy.sum)
+    sum, prod, max, min, amax, amin, any, all, argmax, argmin, mean, var, std, nansum, nanprod, nanmax, nanmin,
+    nanargmax, nanargmin, nanmean, nanvar, nanstd, count_nonzero, ptp, average, trace)
 from kiln import cuda
 from kiln.cuda.memory import MemoryPool, PinnedMemoryPool
 

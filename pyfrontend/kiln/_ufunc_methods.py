@@ -237,34 +237,42 @@ def _engine_combine(name, dtype, ident):
     return call
 
 
-_reduction_specs = {}  # (ufunc name, dtype name, masked) -> _core._ReductionSpec
+_reduction_specs = {}  # (ufunc name, dtype name, masked, skip_nan) -> _core._ReductionSpec
 
 
-def _engine_reduce(uf, a, axes, work, where):
+def _where_operand(where, shape):
+    """where= (a bool or a kiln array) as a kiln array broadcast to shape."""
+    if isinstance(where, (bool, numpy.bool_)):
+        where = _creation.asarray(numpy.bool_(where))
+    elif not isinstance(where, ndarray):
+        raise _host_operand_error(where)
+    return _core._broadcast_to(where, shape)
+
+
+def _engine_reduce(uf, a, axes, work, where, skip_nan=False):
     """A reorderable uf reduced over `axes` of `a` in the loop dtype `work` by
     the reduction engine (arraycore/reduction.h): an array of a's shape
-    without those axes. Elements where `where` is False count as the
-    engine's identity (Note [Identity as the start value])."""
+    without those axes. Elements where `where` is False, and NaNs when
+    skip_nan (nansum, nanprod), count as the engine's identity (Note
+    [Identity as the start value])."""
     name = uf.__name__
     masked = where is not True
-    key = (name, work.name, masked)
+    key = (name, work.name, masked, skip_nan)
     spec = _reduction_specs.get(key)
     if spec is None:
         c = _ctype(work)
         ident = _literal(_engine_identity(uf, work), work)
-        spec = _core._ReductionSpec("ufunc_reduce_%s_%s%s" % (name, work.name, "_where" if masked else ""),
+        value = "(kiln::ufn::isnan(x) ? %s : x)" % ident if skip_nan else "x"
+        spec = _core._ReductionSpec("ufunc_reduce_%s_%s%s%s" % (name, work.name, "_where" if masked else "",
+                                                              "_nan" if skip_nan else ""),
                                     [("x", c)] + ([("_where", "bool")] if masked else []),
-                                    "_where ? x : %s" % ident if masked else "x", _engine_combine(name, work, ident),
-                                    "out = a;", ident, work, c, preamble=_INCLUDE + _SAME_BITS,
-                                    options=_core._EXACT_FP_OPTIONS)
+                                    "_where ? %s : %s" % (value, ident) if masked else value,
+                                    _engine_combine(name, work, ident), "out = a;", ident, work, c,
+                                    preamble=_INCLUDE + _SAME_BITS, options=_core._EXACT_FP_OPTIONS)
         _reduction_specs[key] = spec
     inputs = [a]
     if masked:
-        if isinstance(where, (bool, numpy.bool_)):
-            where = _creation.asarray(numpy.bool_(where))
-        elif not isinstance(where, ndarray):
-            raise _host_operand_error(where)
-        inputs.append(_core._broadcast_to(where, a.shape))
+        inputs.append(_where_operand(where, a.shape))
     out = _creation.empty(tuple(a.shape[d] for d in range(a.ndim) if d not in axes), work)
     _core._reduce(spec, inputs, list(axes), out)
     return out
@@ -331,6 +339,12 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
     applying the ufunc, as numpy.ufunc.reduce; a 0-d kiln array for a full
     reduction. Differs from NumPy only in the rounding of float results
     (Note [Pairwise passes])."""
+    return _reduce(self, array, axis, dtype, out, keepdims, initial, where)
+
+
+def _reduce(self, array, axis, dtype, out, keepdims, initial, where, skip_nan=False):
+    """ufunc.reduce; with skip_nan (add and multiply only: nansum, nanprod in
+    kiln/_reductions.py) NaN elements count as the identity."""
     _check_arity(self, "reduce")
     a = _operand(array)
     name = self.__name__
@@ -365,7 +379,7 @@ def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_N
             x = _rows(a, perm, m, n, work)
             result = _sequential_reduce(self, x, _where_mask(where, a, perm, m, n), start)
         else:
-            result = _engine_reduce(self, a, axes, work, where)
+            result = _engine_reduce(self, a, axes, work, where, skip_nan and work.kind in "fc")
             if start is not None:
                 result = self(start, result, dtype=work)
         result = result.astype(loop, copy=False)
