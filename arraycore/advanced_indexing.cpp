@@ -369,8 +369,29 @@ NDArray advanced_getitem(const NDArray& a, const std::vector<AdvancedItem>& key)
   return out;
 }
 
+// Note [Whole-array masks]
+// a[mask] = v with one boolean mask of a's shape is NumPy's boolean
+// assignment: v must be 0-d or 1-d (the front end raises TypeError) and hold
+// one value or one per true element, with its own messages. One value needs
+// no compaction: a masked copy, no synchronisation.
+bool whole_array_mask(const NDArray& a, const std::vector<AdvancedItem>& key) {
+  return key.size() == 1 && key[0].array && key[0].array->dtype() == DType::Bool && a.ndim() > 0 &&
+         key[0].array->shape() == a.shape();
+}
+
 void advanced_setitem(const NDArray& a, const std::vector<AdvancedItem>& key, const NDArray& value) {
+  const bool whole_mask = whole_array_mask(a, key);
+  if (whole_mask && value.size() == 1) {
+    NDArray one = value.reshape({});
+    copy_into_where(broadcast_to(one, a.shape()), a, *key[0].array);
+    return;
+  }
   Plan plan = make_plan(a, key);
+  if (whole_mask && value.size() != shape_size(plan.result_shape))
+    throw std::invalid_argument("NumPy boolean array indexing assignment cannot assign " +
+                                std::to_string(value.size()) + " input values to the " +
+                                std::to_string(shape_size(plan.result_shape)) +
+                                " output values where the mask is true");
   auto broadcast_value = [&] {
     try {
       return broadcast_to(value, plan.result_shape);

@@ -76,7 +76,10 @@ NDArray advanced_getitem(const NDArray& a, const std::vector<AdvancedItem>& key)
 
 // a[key] = value, value broadcast to the result's shape and cast to a's
 // dtype. Throws as advanced_getitem, and std::invalid_argument with NumPy's
-// "shape mismatch: value array of shape ..." when value does not broadcast.
+// "shape mismatch: value array of shape ..." when value does not broadcast
+// (Note [Whole-array masks]: NumPy's boolean assignment message for one mask
+// of a's shape).
+bool whole_array_mask(const NDArray& a, const std::vector<AdvancedItem>& key);
 void advanced_setitem(const NDArray& a, const std::vector<AdvancedItem>& key, const NDArray& value);
 
 // The C-order positions of a's nonzero elements (int64, 1-d): a scan of the

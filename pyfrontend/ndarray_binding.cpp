@@ -288,7 +288,13 @@ void register_ndarray(py::module_& m) {
                if (basic) arraycore::assign(arraycore::index_view(a, items), v);
                else arraycore::advanced_setitem(a, advanced, v);
              };
+             auto check_mask_value = [&](int value_ndim) {
+               if (!basic && value_ndim > 1 && arraycore::whole_array_mask(a, advanced))
+                 throw py::type_error("NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
+                                      "input, input has " + std::to_string(value_ndim) + " dimensions");
+             };
              if (const NDArray* v = ndarray_of(value.ptr())) {
+               check_mask_value(v->ndim());
                warn_if_discarding_imaginary(v->dtype(), a.dtype());
                store(*v);
                return;
@@ -297,6 +303,7 @@ void register_ndarray(py::module_& m) {
              // (unsafe, as NumPy's assignment does) and uploaded.
              py::object host = py::module_::import("numpy").attr("asarray")(value).attr("astype")(
                  to_numpy_dtype(a.dtype()));
+             check_mask_value(host.attr("ndim").cast<int>());
              store(from_numpy(host, py::none()));
            })
       .def("__len__",
