@@ -1,0 +1,540 @@
+"""Searching sorted sequences and counting into bins.
+
+    kiln.searchsorted(a, v, side="right", sorter=None)   # a binary search per element of v
+    kiln.digitize(x, bins, right=False)                   # increasing or decreasing bins
+    kiln.bincount(x, weights=None, minlength=0)           # device atomics
+    kiln.histogram(a, bins=10, range=None, density=None, weights=None)
+    kiln.histogram2d(x, y, bins=10, range=None, density=None, weights=None)
+
+Every search is kiln::search::position (stdlib_kernels/kiln/search.h) in
+NumPy's sort order (Note [Sort order]: NaNs last), run by the elementwise
+engine, one thread per searched value. Counts are atomic adds into the bins.
+
+Note [Atomic bin sums]
+Counts (bincount, histogram without weights) are 64-bit integer atomic adds:
+exact and deterministic. Integer and bool weights are summed the same way.
+Float weights are summed by float64 atomicAdd, in an order that varies from
+run to run on a GPU: a bin's sum is exact to within (k - 1) u sum|w| (k the
+bin's count, u = 2^-53), as NumPy's sequential sum is, but its last bits may
+differ from NumPy's and between runs. histogram rounds the float64 sums to
+the weights' dtype once; NumPy does so per block of 65536 elements. With
+bins given as edges, NumPy sums weights as differences of a cumulative sum,
+which rounds differently again (within the same kind of bound).
+
+Note [Histogram edges]
+Uniform bins are placed as NumPy places them, operation for operation, in
+the same dtypes: edges by NumPy's linspace algorithm (k * step + first in the
+dtype of first and last, the last edge set to last; kiln.linspace computes in
+double instead), and each value's bin by (x - first) / (last - first) * n
+truncated, then moved by one where the value lies below its bin's lower edge
+or on its upper edge. Values on an edge land in NumPy's bin, the last bin is
+closed, values outside [first, last] and NaNs are dropped. The scalars (first,
+last, their difference) follow NumPy's type promotion for the Python or NumPy
+scalars they come from, which can make the arithmetic wider than the edges.
+"""
+import operator
+
+import numpy
+
+from kiln import _core
+from kiln import _creation
+from kiln import _manipulation
+from kiln._core import ndarray
+from kiln._ufunc_methods import _ctype, _operand
+
+_INCLUDE = "#include <kiln/ufunc_math.h>\n#include <kiln/search.h>\n"
+_ufn = _core._ufuncs
+
+
+_specs = {}   # key -> _core._EwSpec
+
+
+def _kernel(key, params, operation):
+    """The elementwise spec of one of this module's kernels (search.h
+    included), made once per key."""
+    spec = _specs.get(key)
+    if spec is None:
+        spec = _core._EwSpec("_".join(str(k) for k in key), params, operation, preamble=_INCLUDE,
+                             options=_core._EXACT_FP_OPTIONS)
+        _specs[key] = spec
+    return spec
+
+
+def _value_operand(v):
+    """A kiln array for a value argument: Python scalars take NumPy's default
+    dtypes (searchsorted compares in their common type with a, as NumPy)."""
+    if isinstance(v, (bool, int, float, complex)):
+        return _creation.asarray(numpy.asarray(v))
+    return _operand(v)
+
+
+def _one_dimensional(a):
+    if a.ndim == 0:
+        raise ValueError("object of too small depth for desired array")
+    if a.ndim > 1:
+        raise ValueError("object too deep for desired array")
+
+
+def _host(a):
+    """A small kiln array (bin edges, flags, extremes) read back: one sync."""
+    return a.get()
+
+
+def _extremes(a):
+    """(min, max) of a non-empty kiln array as NumPy scalars, NaN if any is NaN."""
+    both = _manipulation.stack([_ufn["minimum"].reduce(a, axis=None), _ufn["maximum"].reduce(a, axis=None)])
+    lo, hi = _host(both)
+    return lo, hi
+
+
+# --- searchsorted, digitize ---------------------------------------------------
+
+def _positions(a, v, right, sorter=None):
+    """searchsorted of every element of the kiln array v in the 1-d kiln
+    array a (sorted, or sorted through `sorter`): int64, v's shape."""
+    work = numpy.result_type(a.dtype, v.dtype)
+    a = a.astype(work, copy=False)
+    c = _ctype(work)
+    y = _creation.empty(v.shape, numpy.int64)
+    params = [("a", c, "", "raw"), ("n", "long long", "", "in"), ("v", c, _ctype(v.dtype), "in"),
+              ("y", "long long", "", "out")]
+    args = [a, numpy.int64(a.size), v, y]
+    at = "a[k]"
+    if sorter is not None:
+        # Out-of-range sorter entries that the search reads raise, as in NumPy.
+        params[1:1] = [("s", "long long", "", "raw"), ("bad", "unsigned long long", "", "raw")]
+        bad = _creation.zeros((1,), numpy.uint64)
+        args[1:1] = [sorter, bad]
+        at = "a[s[k] >= 0 && s[k] < n ? s[k] : (atomicOr(&bad[0], 1ULL), 0LL)]"
+    operation = "y = kiln::search::position<%s>([&](long long k) { return %s; }, n, v);" % (
+        "true" if right else "false", at)
+    key = ("searchsorted", work.name, v.dtype.name, "right" if right else "left", sorter is not None)
+    _core._elementwise_launch(_kernel(key, params, operation), args, tuple(v.shape))
+    if sorter is not None and _host(bad)[0]:
+        raise ValueError("Sorter index out of range.")
+    return y
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """Positions where the elements of v would be inserted into the sorted
+    1-d array a to keep it sorted (side='left': before equal elements,
+    'right': after them), as numpy.searchsorted; NaNs sort last. sorter:
+    indices that sort a (its argsort). Comparisons run in the common dtype
+    of a and v. Returns an int64 array of v's shape (0-d for a scalar v)."""
+    a = _operand(a)
+    _one_dimensional(a)
+    if side not in ("left", "right"):
+        raise ValueError("search side must be 'left' or 'right' (got %r)" % (side,))
+    v = _value_operand(v)
+    if sorter is not None:
+        sorter = _operand(sorter)
+        if sorter.dtype.kind not in "iu":
+            raise TypeError("sorter must only contain integers")
+        if sorter.ndim != 1 or sorter.size != a.size:
+            raise ValueError("sorter.size must equal a.size")
+        sorter = sorter.astype(numpy.int64, copy=False)
+    return _positions(a, v, side == "right", sorter)
+
+
+def _monotonicity(bins):
+    """1 when bins (1-d) never decrease, -1 when they never increase, 0
+    otherwise, decided as NumPy does on the values as float64: the first
+    element differing from bins[0] gives the direction to check (a NaN
+    there counts as a step down)."""
+    if bins.size < 2:
+        return 1
+    b = bins.astype(numpy.float64, copy=False)
+    flags = _creation.asarray(numpy.array([0, 0, numpy.iinfo(numpy.uint64).max], numpy.uint64))
+    operation = ("const double prev = b[i], next = b[i + 1];\n"
+                 "if (prev > next) atomicOr(&f[0], 1ULL);\n"
+                 "if (prev < next) atomicOr(&f[1], 1ULL);\n"
+                 "if (next != b[0]) atomicMin(&f[2], 2ULL * (unsigned long long)(i + 1) + (b[0] < next ? 0ULL : 1ULL));")
+    spec = _kernel(("digitize_monotonicity",), [("b", "double", "", "raw"), ("f", "unsigned long long", "", "raw")],
+                   operation)
+    _core._elementwise_launch(spec, [b, flags], (bins.size - 1,))
+    down, up, first = (int(f) for f in _host(flags))
+    if first == numpy.iinfo(numpy.uint64).max:
+        return 1
+    if first % 2 == 0:
+        return 0 if down else 1
+    return 0 if up else -1
+
+
+def _bins_operand(bins):
+    return bins if isinstance(bins, ndarray) else _creation.asarray(bins)
+
+
+def digitize(x, bins, right=False):
+    """The index of the bin of each element of x, as numpy.digitize: bins is
+    1-d and monotonically increasing or decreasing; with right=False x
+    falls in bin i when bins[i-1] <= x < bins[i] (increasing bins). int64,
+    x's shape."""
+    x = _value_operand(x)
+    if x.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    bins = _bins_operand(bins)
+    _one_dimensional(bins)
+    direction = _monotonicity(bins)
+    if direction == 0:
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    if direction > 0:
+        return _positions(bins, x, not right)
+    flipped = _manipulation.flip(bins)
+    return _ufn["subtract"](bins.size, _positions(flipped, x, not right))
+
+
+# --- bincount ------------------------------------------------------------------
+
+def _check_index_dtype(x):
+    if x.dtype.kind not in "biu":
+        raise TypeError("Cannot cast array data from %r to dtype('int64') according to the rule 'safe'" % x.dtype)
+
+
+def _atomic_add(weighted):
+    """The operation adding one count (or weight w) to bin `j` of the raw c."""
+    if weighted == "float":
+        return "atomicAdd(&c[j], w);"
+    if weighted == "int":
+        return "atomicAdd((unsigned long long*)&c[j], (unsigned long long)w);"
+    return "atomicAdd((unsigned long long*)&c[j], 1ULL);"
+
+
+def _sum_kind(weights):
+    if weights is None:
+        return None
+    return "float" if weights.dtype.kind in "fc" else "int"
+
+
+def _sum_dtype(kind):
+    return numpy.dtype(numpy.float64 if kind == "float" else numpy.int64)
+
+
+def _weight_param(kind, weights):
+    return [("w", "double" if kind == "float" else "long long", _ctype(weights.dtype), "in")] if kind else []
+
+
+def bincount(x, weights=None, minlength=0):
+    """Occurrences of each value of the non-negative integer 1-d array x
+    (sums of `weights` at those positions when given: float64), as
+    numpy.bincount; length max(x) + 1, at least minlength. Device atomics
+    (Note [Atomic bin sums]): counts are exact; float weight sums may differ
+    from NumPy's, and from run to run, in their last bits."""
+    x = _operand(x)
+    _one_dimensional(x)
+    _check_index_dtype(x)
+    if minlength is None:
+        raise TypeError("use 0 instead of None for minlength")
+    minlength = operator.index(minlength)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    kind = None
+    if weights is not None:
+        weights = _operand(weights)
+        if weights.dtype.kind == "c":
+            raise TypeError("Cannot cast array data from %r to dtype('float64') according to the rule 'safe'"
+                            % weights.dtype)
+        if tuple(weights.shape) != tuple(x.shape):
+            raise ValueError("The weights and list don't have the same length.")
+        kind = "float"
+    if not x.size:   # NumPy's result for no values, weights or not
+        return _creation.zeros((minlength,), numpy.int64)
+    lo, hi = _extremes(x)
+    if lo < 0:
+        raise ValueError("'list' argument must have no negative elements")
+    counts = _creation.zeros((max(int(hi) + 1, minlength),), _sum_dtype(kind))
+    params = ([("x", "long long", _ctype(x.dtype), "in")] + _weight_param(kind, weights)
+              + [("c", _ctype(counts.dtype), "", "raw")])
+    spec = _kernel(("bincount", x.dtype.name, weights.dtype.name if kind else ""), params,
+                   "const long long j = x;\n" + _atomic_add(kind))
+    _core._elementwise_launch(spec, [x] + ([weights] if kind else []) + [counts], tuple(x.shape))
+    return counts
+
+
+# --- histogram -----------------------------------------------------------------
+
+_UNSIGNED = {numpy.dtype(s): numpy.dtype(u) for s, u in [(numpy.int8, numpy.uint8), (numpy.int16, numpy.uint16),
+                                                       (numpy.int32, numpy.uint32), (numpy.int64, numpy.uint64)]}
+
+
+def _unsigned_difference(hi, lo):
+    """hi - lo for NumPy scalars or Python numbers with hi >= lo, in their
+    result type, signed integers as the unsigned type of their width (so an
+    int8 range of 255 is not negative), as NumPy's histogram computes it."""
+    dt = numpy.result_type(hi, lo)
+    if dt in _UNSIGNED:
+        return numpy.subtract(numpy.asarray(hi, dt), numpy.asarray(lo, dt), casting="unsafe", dtype=_UNSIGNED[dt])
+    return numpy.subtract(hi, lo, dtype=dt)
+
+
+def _outer_edges(a, value_range, dtype=None):
+    """first and last edge as NumPy's histogram finds them (Python or NumPy
+    scalars): `value_range`, else the extremes of a (as `dtype` when given),
+    widened by 0.5 either side when they are equal; ValueError when not
+    finite or reversed."""
+    if value_range is not None:
+        first, last = value_range
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (numpy.isfinite(first) and numpy.isfinite(last)):
+            raise ValueError("supplied range of [%s, %s] is not finite" % (first, last))
+    elif a.size == 0:
+        first, last = 0, 1
+    else:
+        first, last = _extremes(a)
+        if dtype is not None:
+            first, last = (numpy.asarray(v).astype(dtype)[()] for v in (first, last))
+        if not (numpy.isfinite(first) and numpy.isfinite(last)):
+            raise ValueError("autodetected range of [%s, %s] is not finite" % (first, last))
+    if first == last:
+        first, last = first - 0.5, last + 0.5
+    return first, last
+
+
+def _linspace(first, last, num, dtype):
+    """NumPy's linspace(first, last, num) (num >= 2) cast to dtype, bit for bit
+    (Note [Histogram edges])."""
+    dt = numpy.result_type(first, last)
+    if dt.kind not in "fc":
+        dt = numpy.dtype(numpy.float64)
+    start, stop = numpy.asarray(first).astype(dt)[()], numpy.asarray(last).astype(dt)[()]
+    delta = numpy.subtract(stop, start, dtype=dt)
+    step = delta / (num - 1)
+    scaled = step == 0
+    c = _ctype(dt)
+    operation = ("const %s k = kiln::numpy_cast<%s>(i);\n"
+                 "y = kiln::numpy_cast<%s>(i == num - 1 ? stop : %s + start);"
+                 % (c, c, _ctype(dtype), "k / kiln::numpy_cast<%s>(num - 1) * step" % c if scaled else "k * step"))
+    spec = _kernel(("histogram_edges", dt.name, numpy.dtype(dtype).name, bool(scaled)),
+                   [("start", c, "", "in"), ("stop", c, "", "in"), ("step", c, "", "in"),
+                    ("num", "long long", "", "in"), ("y", _ctype(dtype), "", "out")], operation)
+    y = _creation.empty((num,), dtype)
+    _core._elementwise_launch(spec, [start, stop, delta if scaled else step, numpy.int64(num), y], (num,))
+    return y
+
+
+def _comparison_dtype(a_dtype, first, last):
+    """The dtype NumPy compares a's values with first and last in: Python ints
+    count as int64 (NumPy compares out-of-range Python ints exactly)."""
+    def strong(v):
+        return numpy.asarray(v) if type(v) is int else v
+    return numpy.result_type(a_dtype, strong(first), strong(last))
+
+
+def _uniform_counts(a, weights, kind, first, last, nbins, edges):
+    """Counts (or weight sums) of a's values over nbins uniform bins from first
+    to last (Note [Histogram edges]); `kind` as _sum_kind."""
+    edge_dt = edges.dtype
+    cmp_dt = _comparison_dtype(a.dtype, first, last)
+    sub_dt = numpy.result_type(edge_dt, first)
+    denom = _unsigned_difference(last, first)
+    div_dt = numpy.result_type(sub_dt, denom)
+    ce, cs, cd = _ctype(edge_dt), _ctype(sub_dt), _ctype(div_dt)
+    operation = (
+        "if (x >= lo && x <= hi) {\n"
+        "  const %(e)s xe = kiln::numpy_cast<%(e)s>(x);\n"
+        "  const %(d)s f = kiln::numpy_cast<%(d)s>(kiln::numpy_cast<%(s)s>(xe) - first) / denom * "
+        "kiln::numpy_cast<%(d)s>(nbins);\n"
+        "  long long j = (long long)f;\n"
+        "  if (j == nbins) j -= 1;\n"
+        "  if (xe < e[j]) j -= 1;\n"
+        "  else if (j != nbins - 1 && xe >= e[j + 1]) j += 1;\n"
+        "  %(add)s\n}" % {"e": ce, "s": cs, "d": cd, "add": _atomic_add(kind)})
+    params = ([("x", _ctype(cmp_dt), _ctype(a.dtype), "in")] + _weight_param(kind, weights)
+              + [("lo", _ctype(cmp_dt), "", "in"), ("hi", _ctype(cmp_dt), "", "in"), ("first", cs, "", "in"),
+                 ("denom", cd, "", "in"), ("nbins", "long long", "", "in"), ("e", ce, "", "raw"),
+                 ("c", _ctype(_sum_dtype(kind)), "", "raw")])
+    key = ("histogram_uniform", a.dtype.name, cmp_dt.name, edge_dt.name, sub_dt.name, div_dt.name,
+           weights.dtype.name if kind else "")
+    counts = _creation.zeros((nbins,), _sum_dtype(kind))
+
+    def scalar(v, dt):
+        return numpy.asarray(v).astype(dt)[()]
+
+    args = ([a] + ([weights] if kind else []) +
+            [scalar(first, cmp_dt), scalar(last, cmp_dt), scalar(first, sub_dt), scalar(denom, div_dt),
+             numpy.int64(nbins), edges, counts])
+    _core._elementwise_launch(_kernel(key, params, operation), args, (a.size,))
+    return counts
+
+
+def _edge_counts(a, weights, kind, edges):
+    """Counts (or weight sums) of a's values in the bins between consecutive
+    edges (sorted): edges[k] <= x < edges[k + 1], the last bin closed."""
+    work = numpy.result_type(a.dtype, edges.dtype)
+    e = edges.astype(work, copy=False)
+    operation = ("long long j = kiln::search::position<true>([&](long long k) { return e[k]; }, n, x);\n"
+                 "if (j == n && !kiln::search::less(e[n - 1], x)) j = n - 1;\n"
+                 "if (j > 0 && j < n) {\n  j -= 1;\n  %s\n}" % _atomic_add(kind))
+    params = ([("x", _ctype(work), _ctype(a.dtype), "in")] + _weight_param(kind, weights)
+              + [("n", "long long", "", "in"), ("e", _ctype(work), "", "raw"), ("c", _ctype(_sum_dtype(kind)), "", "raw")])
+    key = ("histogram_edges_search", a.dtype.name, work.name, weights.dtype.name if kind else "")
+    counts = _creation.zeros((edges.size - 1,), _sum_dtype(kind))
+    args = [a] + ([weights] if kind else []) + [numpy.int64(edges.size), e, counts]
+    _core._elementwise_launch(_kernel(key, params, operation), args, (a.size,))
+    return counts
+
+
+def _any(condition):
+    return bool(_host(_ufn["logical_or"].reduce(condition, axis=None)))
+
+
+def _check_bin_edges(edges, message):
+    if edges.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    if edges.size > 1 and _any(_ufn["greater"](edges[:-1], edges[1:])):
+        raise ValueError(message)
+
+
+def _is_scalar(bins):
+    return bins.ndim == 0 if isinstance(bins, ndarray) else numpy.ndim(bins) == 0
+
+
+def _bin_count(bins, name="`bins`"):
+    try:
+        n = operator.index(bins)
+    except TypeError:
+        raise TypeError("%s must be an integer, a string, or an array" % name) from None
+    if n < 1:
+        raise ValueError("%s must be positive, when an integer" % name)
+    return n
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002  (NumPy's name)
+    """Counts of a's values (flattened) in bins, and the bin edges, as
+    numpy.histogram: bins an int (uniform bins over `range`, else over a's
+    extremes) or a sequence of increasing edges; the last bin is closed.
+    With weights, sums of weights instead (their dtype); with density, the
+    normalised density (float64). NumPy's bin-estimator strings ('auto',
+    'fd', ...) are not implemented. Float weight sums are atomic: Note
+    [Atomic bin sums]."""
+    a = _operand(a)
+    if a.dtype.kind in "bc":
+        raise TypeError("histogram: %s values are not supported" % a.dtype)
+    kind = None
+    if weights is not None:
+        weights = _operand(weights)
+        if tuple(weights.shape) != tuple(a.shape):
+            raise ValueError("weights should have the same shape as a.")
+        weights = _manipulation.ravel(weights)
+        if weights.dtype.kind == "c":
+            raise NotImplementedError("histogram: complex weights are not implemented in kiln")
+        kind = _sum_kind(weights)
+    if isinstance(bins, str):
+        raise NotImplementedError("histogram: bins=%r: NumPy's bin estimators ('auto', 'fd', 'doane', 'scott', "
+                                  "'stone', 'rice', 'sturges', 'sqrt') are not implemented in kiln; pass a "
+                                  "number of bins or the edges" % bins)
+    a = _manipulation.ravel(a)
+    if _is_scalar(bins):
+        nbins = _bin_count(bins)
+        first, last = _outer_edges(a, range)
+        bin_dt = numpy.result_type(first, last, a.dtype)
+        if bin_dt.kind in "iub":
+            bin_dt = numpy.result_type(bin_dt, float)
+        edges = _linspace(first, last, nbins + 1, bin_dt)
+        if _any(_ufn["greater_equal"](edges[:-1], edges[1:])):
+            raise ValueError("Too many bins for data range. Cannot create %d finite-sized bins." % nbins)
+        n = _uniform_counts(a, weights, kind, first, last, nbins, edges) if a.size else \
+            _creation.zeros((nbins,), _sum_dtype(kind))
+    else:
+        edges = _bins_operand(bins)
+        _check_bin_edges(edges, "`bins` must increase monotonically, when an array")
+        if a.size and edges.size > 1:
+            n = _edge_counts(a, weights, kind, edges)
+        else:
+            n = _creation.zeros((max(edges.size - 1, 0),), _sum_dtype(kind))
+    if kind is not None:
+        n = n.astype(weights.dtype, copy=False)
+    if density:
+        widths = _ufn["subtract"](edges[1:], edges[:-1]).astype(numpy.float64, copy=False)
+        return n / widths / _ufn["add"].reduce(n, axis=None), edges
+    return n, edges
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002  (NumPy's name)
+    """The 2-d histogram of the points (x[k], y[k]), as numpy.histogram2d:
+    (counts as float64 of shape (nx, ny), x edges, y edges). bins: an int or
+    edges for both axes, or a pair of those; range: [[xmin, xmax], [ymin,
+    ymax]]. A value on an axis's last edge falls in the last bin; values
+    outside and NaNs are dropped. Float weight sums: Note [Atomic bin sums]."""
+    x, y = _operand(x), _operand(y)
+    if x.ndim != 1 or y.ndim != 1 or x.size != y.size:
+        raise ValueError("x and y must have the same length.")
+    sample_dt = numpy.result_type(x.dtype, y.dtype)
+    if sample_dt.kind == "c":
+        raise TypeError("histogram2d: complex values are not supported by kiln")
+    try:
+        count = len(bins)
+    except TypeError:
+        bins = [bins, bins]
+    else:
+        if count == 1:
+            raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+        if count != 2:
+            bins = [bins, bins]
+    if range is None:
+        range = (None, None)
+    elif len(range) != 2:
+        raise ValueError("range argument must have one entry per dimension")
+    kind = None
+    if weights is not None:
+        weights = _operand(weights)
+        if weights.dtype.kind == "c":
+            raise TypeError("Cannot cast array data from %r to dtype('float64') according to the rule 'safe'"
+                            % weights.dtype)
+        if weights.ndim != 1 or weights.size != x.size:
+            raise ValueError("The weights and list don't have the same length.")
+        kind = "float"
+    edges = []
+    for k, (values, b, r) in enumerate(zip((x, y), bins, range)):
+        if _is_scalar(b):
+            if b < 1:
+                raise ValueError("`bins[%d]` must be positive, when an integer" % k)
+            lo, hi = _outer_edges(values, r, sample_dt)
+            try:
+                n = operator.index(b)
+            except TypeError:
+                raise TypeError("`bins[%d]` must be an integer, when a scalar" % k) from None
+            dt = numpy.result_type(lo, hi)
+            edges.append(_linspace(lo, hi, n + 1, dt if dt.kind in "fc" else numpy.float64))
+        else:
+            e = _bins_operand(b)
+            if e.ndim != 1:
+                raise ValueError("`bins[%d]` must be a scalar or 1d array" % k)
+            if e.size > 1 and _any(_ufn["greater"](e[:-1], e[1:])):
+                raise ValueError("`bins[%d]` must be monotonically increasing, when an array" % k)
+            edges.append(e)
+    ex, ey = edges
+    nx, ny = max(ex.size - 1, 0), max(ey.size - 1, 0)
+    hist = _creation.zeros((nx, ny), numpy.float64)
+    if x.size and nx and ny:
+        wx, wy = numpy.result_type(sample_dt, ex.dtype), numpy.result_type(sample_dt, ey.dtype)
+        cx, cy = _ctype(wx), _ctype(wy)
+        operation = (
+            "long long p = kiln::search::position<true>([&](long long k) { return ex[k]; }, nx, x);\n"
+            "if (x == ex[nx - 1]) p -= 1;\n"
+            "long long q = kiln::search::position<true>([&](long long k) { return ey[k]; }, ny, y);\n"
+            "if (y == ey[ny - 1]) q -= 1;\n"
+            "if (p > 0 && p < nx && q > 0 && q < ny) atomicAdd(&c[(p - 1) * (ny - 1) + (q - 1)], %s);"
+            % ("w" if kind else "1.0"))
+        params = ([("x", cx, _ctype(x.dtype), "in"), ("y", cy, _ctype(y.dtype), "in")] + _weight_param(kind, weights)
+                  + [("nx", "long long", "", "in"), ("ny", "long long", "", "in"), ("ex", cx, "", "raw"),
+                     ("ey", cy, "", "raw"), ("c", "double", "", "raw")])
+        key = ("histogram2d", x.dtype.name, y.dtype.name, wx.name, wy.name, weights.dtype.name if kind else "")
+        args = ([x, y] + ([weights] if kind else []) +
+                [numpy.int64(ex.size), numpy.int64(ey.size), ex.astype(wx, copy=False), ey.astype(wy, copy=False), hist])
+        _core._elementwise_launch(_kernel(key, params, operation), args, (x.size,))
+    if density:
+        total = _ufn["add"].reduce(hist, axis=None)
+        dx = _ufn["subtract"](ex[1:], ex[:-1]).reshape((nx, 1))
+        dy = _ufn["subtract"](ey[1:], ey[:-1]).reshape((1, ny))
+        hist = hist / dx / dy / total
+    return hist, ex, ey
+
+
+def _searchsorted_method(self, v, side="left", sorter=None):
+    return searchsorted(self, v, side, sorter)
+
+
+_searchsorted_method.__name__ = "searchsorted"
+_searchsorted_method.__doc__ = searchsorted.__doc__
+ndarray.searchsorted = _searchsorted_method

@@ -1,0 +1,182 @@
+"""bincount, histogram and histogram2d against NumPy.
+
+Counts are exact. Weights here are integer-valued floats (or integers), so
+every weight sum is exact whatever the order of the atomic adds (Note
+[Atomic bin sums] in pyfrontend/kiln/_counting.py) and must equal NumPy's
+bit for bit. Bin placement is checked with values on and next to the bin
+edges (Note [Histogram edges]), NaNs and values outside the range.
+"""
+import numpy
+import pytest
+
+import kiln
+from conftest import assert_same_bits, assert_same_values, make, name
+
+
+@pytest.mark.parametrize("dtype", [numpy.bool_, numpy.uint8, numpy.int16, numpy.int32, numpy.int64, numpy.uint64],
+                         ids=name)
+def test_bincount(rng, dtype):
+    x = rng.integers(0, 2 if dtype == numpy.bool_ else 50, 300).astype(dtype)
+    kx = kiln.asarray(x)
+    assert_same_bits(kiln.bincount(kx).get(), numpy.bincount(x))
+    assert_same_bits(kiln.bincount(kx[::-3], minlength=70).get(), numpy.bincount(x[::-3], minlength=70))
+    w = rng.integers(-9, 9, 300)
+    for wd in (numpy.float32, numpy.int8, numpy.float64, numpy.bool_):
+        got = kiln.bincount(kx, weights=kiln.asarray(w.astype(wd)))
+        assert_same_bits(got.get(), numpy.bincount(x, weights=w.astype(wd)))
+
+
+def test_bincount_edges_and_errors():
+    assert_same_bits(kiln.bincount(kiln.zeros((0,), numpy.int64)).get(), numpy.bincount(numpy.zeros(0, numpy.int64)))
+    assert_same_bits(kiln.bincount(kiln.zeros((0,), numpy.int8), minlength=3).get(),
+                     numpy.bincount(numpy.zeros(0, numpy.int8), minlength=3))
+    assert_same_bits(kiln.bincount(kiln.zeros((0,), numpy.int8), weights=kiln.zeros((0,))).get(),
+                     numpy.bincount(numpy.zeros(0, numpy.int8), weights=numpy.zeros(0)))
+    x = kiln.asarray(numpy.array([1, 3, 3]))
+    with pytest.raises(ValueError, match="must have no negative elements"):
+        kiln.bincount(kiln.asarray(numpy.array([1, -1])))
+    with pytest.raises(ValueError, match="object too deep"):
+        kiln.bincount(kiln.zeros((2, 2), numpy.int64))
+    with pytest.raises(ValueError, match="too small depth"):
+        kiln.bincount(kiln.zeros((), numpy.int64))
+    with pytest.raises(TypeError, match="according to the rule 'safe'"):
+        kiln.bincount(kiln.zeros((3,)))
+    with pytest.raises(ValueError, match="'minlength' must not be negative"):
+        kiln.bincount(x, minlength=-1)
+    with pytest.raises(TypeError, match="use 0 instead of None"):
+        kiln.bincount(x, minlength=None)
+    with pytest.raises(ValueError, match="same length"):
+        kiln.bincount(x, weights=kiln.ones((2,)))
+    with pytest.raises(TypeError, match="according to the rule 'safe'"):
+        kiln.bincount(x, weights=kiln.ones((3,), numpy.complex64))
+    with pytest.raises(TypeError, match="kiln.asarray"):
+        kiln.bincount(numpy.array([1, 2]))
+
+
+def edge_values(rng, dtype, lo, hi, nbins):
+    """Values on every uniform edge of [lo, hi] and one step either side of
+    it, random ones inside, and some outside."""
+    dtype = numpy.dtype(dtype)
+    edges = numpy.linspace(lo, hi, nbins + 1)
+    vals = [edges, rng.uniform(lo - 1, hi + 1, 200)]
+    if dtype.kind == "f":
+        e = edges.astype(dtype)
+        vals += [numpy.nextafter(e, numpy.inf), numpy.nextafter(e, -numpy.inf)]
+    return numpy.concatenate(vals).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [numpy.int8, numpy.int64, numpy.uint16, numpy.float16, numpy.float32,
+                                   numpy.float64], ids=name)
+def test_histogram_uniform(rng, dtype):
+    a = edge_values(rng, dtype, 0, 100, 7) if numpy.dtype(dtype).kind != "u" else \
+        rng.integers(0, 200, 300).astype(dtype)
+    ka = kiln.asarray(a)
+    for bins, rng_ in [(10, None), (7, (0, 100)), (3, (10.5, 60.25)), (13, (numpy.float32(3), 90))]:
+        n, e = kiln.histogram(ka, bins=bins, range=rng_)
+        en, ee = numpy.histogram(a, bins=bins, range=rng_)
+        assert_same_bits(e.get(), ee)
+        assert_same_bits(n.get(), en)
+    w = rng.integers(-5, 5, a.size)
+    for wd in (numpy.float32, numpy.int64):
+        n, _ = kiln.histogram(ka, bins=9, weights=kiln.asarray(w.astype(wd)))
+        assert_same_bits(n.get(), numpy.histogram(a, bins=9, weights=w.astype(wd))[0])
+    n, e = kiln.histogram(ka, bins=6, density=True)
+    en, ee = numpy.histogram(a, bins=6, density=True)
+    numpy.testing.assert_allclose(n.get(), en, rtol=4 * numpy.finfo(numpy.float64).eps)
+    assert n.dtype == en.dtype
+
+
+def test_histogram_layouts_nan_and_special(rng):
+    k, h = make(rng, "negative", numpy.float32)
+    assert_same_bits(kiln.histogram(k, 5)[0].get(), numpy.histogram(h, 5)[0])
+    k, h = make(rng, "F", numpy.int16)
+    assert_same_bits(kiln.histogram(k, 4, range=(-100, 300))[0].get(), numpy.histogram(h, 4, range=(-100, 300))[0])
+    k, h = make(rng, "empty", numpy.float64)
+    for got, exp in zip(kiln.histogram(k, 3), numpy.histogram(h, 3)):
+        assert_same_bits(got.get(), exp)
+    k, h = make(rng, "0-d", numpy.float64)
+    for got, exp in zip(kiln.histogram(k, 3), numpy.histogram(h, 3)):
+        assert_same_bits(got.get(), exp)
+    a = numpy.array([1.0, numpy.nan, 2.0, 5.0, numpy.inf])
+    n, e = kiln.histogram(kiln.asarray(a), bins=4, range=(0, 5))
+    assert_same_bits(n.get(), numpy.histogram(a, bins=4, range=(0, 5))[0])
+    with pytest.raises(ValueError, match=r"autodetected range of \[nan, nan\] is not finite"):
+        kiln.histogram(kiln.asarray(numpy.array([1.0, numpy.nan])))
+    with pytest.raises(ValueError, match="max must be larger than min"):
+        kiln.histogram(kiln.asarray(a), range=(3, 1))
+    with pytest.raises(ValueError, match="supplied range of"):
+        kiln.histogram(kiln.asarray(a), range=(0, numpy.inf))
+    with pytest.raises(ValueError, match="`bins` must be positive"):
+        kiln.histogram(kiln.asarray(a), bins=0)
+    with pytest.raises(TypeError, match="`bins` must be an integer"):
+        kiln.histogram(kiln.asarray(a), bins=2.5)
+    with pytest.raises(NotImplementedError, match="'auto'"):
+        kiln.histogram(kiln.asarray(a), bins="auto")
+    with pytest.raises(ValueError, match="weights should have the same shape"):
+        kiln.histogram(kiln.asarray(a), weights=kiln.ones((2,)))
+    with pytest.raises(ValueError, match="Too many bins"):
+        kiln.histogram(kiln.asarray(numpy.array([1.0, 1.0 + 2 ** -50])), bins=1000)
+    with pytest.raises(TypeError, match="kiln.asarray"):
+        kiln.histogram(a)
+
+
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.float32, numpy.float64], ids=name)
+def test_histogram_edges(rng, dtype):
+    a = edge_values(rng, dtype, -20, 20, 8)
+    a[::17] = numpy.nan if numpy.dtype(dtype).kind == "f" else a[::17]
+    ka = kiln.asarray(a)
+    for edges in ([-20, -3, 0, 0.5, 7, 20], numpy.array([-5, 0, 5], numpy.int64), [1.0], [2.0, 2.0, 3.0]):
+        for got, exp in zip(kiln.histogram(ka, bins=edges), numpy.histogram(a, bins=edges)):
+            assert_same_bits(got.get(), exp)
+    w = rng.integers(0, 4, a.size).astype(numpy.float64)
+    n, _ = kiln.histogram(ka, bins=kiln.asarray(numpy.array([-20.0, 0, 20])), weights=kiln.asarray(w))
+    assert_same_bits(n.get(), numpy.histogram(a, bins=[-20.0, 0, 20], weights=w)[0])
+    n, _ = kiln.histogram(ka, bins=[-20, -1, 0, 20], density=True)
+    numpy.testing.assert_allclose(n.get(), numpy.histogram(a, bins=[-20, -1, 0, 20], density=True)[0],
+                                  rtol=4 * numpy.finfo(numpy.float64).eps)
+    with pytest.raises(ValueError, match="must increase monotonically"):
+        kiln.histogram(ka, bins=[1, 3, 2])
+    with pytest.raises(ValueError, match="must be 1d"):
+        kiln.histogram(ka, bins=[[1, 2]])
+
+
+@pytest.mark.parametrize("dtypes", [(numpy.float64, numpy.float64), (numpy.int32, numpy.float32),
+                                    (numpy.float32, numpy.float32)], ids=str)
+def test_histogram2d(rng, dtypes):
+    x = edge_values(rng, dtypes[0], 0, 10, 5)
+    y = numpy.resize(rng.permutation(edge_values(rng, dtypes[1], -3, 3, 4)), x.size)
+    kx, ky = kiln.asarray(x), kiln.asarray(y)
+    cases = [dict(bins=5, range=[[0, 10], [-3, 3]]), dict(bins=(3, 4)), dict(bins=[[0, 1, 5, 10], 6]),
+             dict(bins=numpy.array([0.0, 2, 4, 8])), dict(bins=4, range=[None, (-1, 1)])]
+    if numpy.dtype(dtypes[1]).kind == "f":   # NaNs are dropped (with a range: else NumPy's range is not finite)
+        y[::13] = numpy.nan
+        kx, ky = kiln.asarray(x), kiln.asarray(y)
+        cases = [cases[0], cases[3], cases[4]]
+    for kw in cases:
+        got = kiln.histogram2d(kx, ky, **kw)
+        exp = numpy.histogram2d(x, y, **kw)
+        for g, e in zip(got, exp):
+            assert_same_bits(g.get(), e)
+    w = rng.integers(-3, 3, x.size).astype(numpy.float32)
+    got = kiln.histogram2d(kx, ky, bins=3, range=[[0, 10], [-3, 3]], weights=kiln.asarray(w))
+    assert_same_bits(got[0].get(), numpy.histogram2d(x, y, bins=3, range=[[0, 10], [-3, 3]], weights=w)[0])
+    got = kiln.histogram2d(kx, ky, bins=3, range=[[0, 10], [-3, 3]], density=True)
+    exp = numpy.histogram2d(x, y, bins=3, range=[[0, 10], [-3, 3]], density=True)
+    numpy.testing.assert_allclose(got[0].get(), exp[0], rtol=8 * numpy.finfo(numpy.float64).eps)
+
+
+def test_histogram2d_errors():
+    x = kiln.ones((4,))
+    with pytest.raises(ValueError, match="same length"):
+        kiln.histogram2d(x, kiln.ones((3,)))
+    with pytest.raises(ValueError, match="dimension of bins"):
+        kiln.histogram2d(x, x, bins=[3])
+    with pytest.raises(ValueError, match=r"`bins\[0\]` must be positive"):
+        kiln.histogram2d(x, x, bins=(0, 2))
+    with pytest.raises(ValueError, match="one entry per dimension"):
+        kiln.histogram2d(x, x, range=[(0, 1)])
+    with pytest.raises(ValueError, match="monotonically increasing"):
+        kiln.histogram2d(x, x, bins=([0, 2, 1], 3))
+    got = kiln.histogram2d(kiln.zeros((0,)), kiln.zeros((0,)), bins=2)
+    for g, e in zip(got, numpy.histogram2d(numpy.zeros(0), numpy.zeros(0), bins=2)):
+        assert_same_values(g.get(), e)
