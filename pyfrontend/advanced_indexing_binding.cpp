@@ -35,7 +35,7 @@ AdvancedItem host_array_item(py::handle k, std::vector<py::object>& keep) {
     throw py::index_error(kind == 'O' ? "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
                                         "and integer or boolean arrays are valid indices"
                                       : "arrays used as indices must be of integer (or boolean) type");
-  py::object values = numpy().attr("ascontiguousarray")(arr, "int64");
+  py::object values = numpy().attr("asarray")(arr, "int64", py::arg("order") = "C");  // keeps 0-d 0-d
   keep.push_back(values);
   auto* data = static_cast<const int64_t*>(values.cast<py::array>().data());
   return AdvancedItem::of_array(upload(values), data);

@@ -61,7 +61,7 @@ def _mode_indices(indices, n, mode):
     if isinstance(indices, ndarray):
         from kiln._math_functions import clip
         return indices % n if mode == "wrap" else clip(indices, 0, n - 1)
-    return numpy.mod(indices, n) if mode == "wrap" else numpy.clip(indices, 0, n - 1)
+    return numpy.asarray(numpy.mod(indices, n) if mode == "wrap" else numpy.clip(indices, 0, n - 1))
 
 
 def take(a, indices, axis=None, out=None, mode="raise"):
