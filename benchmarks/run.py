@@ -396,6 +396,60 @@ def first_add_warm():
         return ours, theirs
 
 
+def indexing_input():
+    """x (float32), idx (int64 positions with duplicates) and v: 2^24 elements on the GPU, 2^16 on the
+    host, for kiln and CuPy."""
+    n = (1 << 24) if kiln.get_backend() == "cuda" else (1 << 16)
+    rng = numpy.random.default_rng(5)
+    x, idx = rng.standard_normal(n, dtype=numpy.float32), rng.integers(0, n, n)
+    v = rng.standard_normal(n, dtype=numpy.float32)
+    ours = tuple(kiln.asarray(a) for a in (x, idx, v))
+    return ours, (tuple(cupy.asarray(a) for a in (x, idx, v)) if cupy is not None else None)
+
+
+def indexing_bandwidth(op, **switches):
+    """GB/s of op(x, idx, v) counting 4 + 8 + 4 bytes per element, kiln under kiln.config.indexing(**switches),
+    CuPy (no such switches: wraps, any duplicate wins) for reference."""
+    (x, idx, v), theirs_args = indexing_input()
+    with kiln.config.indexing(**switches):
+        ours = gb_per_s(16 * x.size, lambda: op(x, idx, v), sync=sync_kiln)
+    theirs = gb_per_s(16 * x.size, lambda: op(*theirs_args), sync=sync_cupy) if theirs_args else None
+    return ours, theirs
+
+
+def gather(x, idx, v):
+    return x[idx]
+
+
+def scatter(x, idx, v):
+    x[idx] = v
+
+
+@benchmark("gather_f32_GBps", "GB/s", "x[idx] of 2^24 float32, device int64 idx, default (wrapping)")
+def gather_default():
+    return indexing_bandwidth(gather)
+
+
+@benchmark("gather_checked_f32_GBps", "GB/s", "as gather_f32_GBps with kiln.config.check_index_bounds: its cost")
+def gather_checked():
+    return indexing_bandwidth(gather, check_index_bounds=True)
+
+
+@benchmark("scatter_f32_GBps", "GB/s", "x[idx] = v of 2^24 float32, device int64 idx, default")
+def scatter_default():
+    return indexing_bandwidth(scatter)
+
+
+@benchmark("scatter_checked_f32_GBps", "GB/s", "as scatter_f32_GBps with kiln.config.check_index_bounds: its cost")
+def scatter_checked():
+    return indexing_bandwidth(scatter, check_index_bounds=True)
+
+
+@benchmark("scatter_last_wins_f32_GBps", "GB/s", "as scatter_f32_GBps with kiln.config.setitem_last_wins: its cost")
+def scatter_last_wins():
+    return indexing_bandwidth(scatter, setitem_last_wins=True)
+
+
 def main(argv):
     wanted = argv[1:]
     rows = []
