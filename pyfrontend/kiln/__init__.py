@@ -36,6 +36,7 @@ from kiln import config
 from kiln._scans import (cumsum, cumprod, nancumsum, nancumprod, cumulative_sum, cumulative_prod, diff,
                          ediff1d)
 from kiln._counting import searchsorted, digitize, bincount, histogram, histogram2d
+from kiln._selection import choose, select
 from kiln._sorting import sort, argsort, lexsort, partition, argpartition, sort_complex
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
 from kiln._reductions import (  # noqa: A004  (kiln.sum, kiln.max, ... are NumPy's, as numpy.sum)
