@@ -38,6 +38,9 @@ from kiln._scans import (cumsum, cumprod, nancumsum, nancumprod, cumulative_sum,
 from kiln._counting import searchsorted, digitize, bincount, histogram, histogram2d
 from kiln._selection import choose, select
 from kiln._sorting import sort, argsort, lexsort, partition, argpartition, sort_complex
+from kiln._sets import unique, unique_values, unique_counts, unique_inverse, unique_all
+from kiln._sets import isin, intersect1d, union1d, setdiff1d, setxor1d
+from kiln._statistics_order import median, percentile, quantile, nanmedian, nanpercentile, nanquantile
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
 from kiln._reductions import (  # noqa: A004  (kiln.sum, kiln.max, ... are NumPy's, as numpy.sum)
     sum, prod, max, min, amax, amin, any, all, argmax, argmin, mean, var, std, nansum, nanprod, nanmax, nanmin,

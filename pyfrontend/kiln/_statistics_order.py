@@ -1,0 +1,237 @@
+"""Order statistics: median, percentile, quantile and their NaN-skipping
+versions, on sorted rows.
+
+    kiln.median(a, axis=0)
+    kiln.quantile(a, [0.1, 0.9], axis=(0, 2), method='nearest', keepdims=True)
+
+Note [Order statistics]
+The reduced axes are moved last and merged, each (m, n) row sorted by the
+sort engine (NaNs last), and one kernel thread per (quantile, row) reads its
+row: for the nan* versions the row's count of non-NaN values (binary search
+for the first NaN) replaces n; otherwise a NaN at the row's end makes the
+result NaN. Methods follow NumPy's definitions on that count c: the virtual
+index v = (c - 1) q ('midpoint': the mean of its floor and ceiling),
+'lower'/'higher'/'nearest' take element floor(v)/ceil(v)/rint(v) (ties to
+even, as numpy.around) in the input's dtype; 'linear' and 'midpoint'
+interpolate between elements floor(v) and floor(v) + 1 (clipped to the row)
+with NumPy's _lerp, each operation rounded to the result dtype (float16's
+too, as NumPy's float16 arithmetic rounds). median is NumPy's mean of the
+one or two middle elements: their sum and the division by 2 in the mean's
+accumulator (float32 for float16, float64 for integers), then cast. An
+all-NaN row gives NaN without NumPy's RuntimeWarning.
+"""
+import numpy
+
+from kiln import _core
+from kiln import _creation
+from kiln._copyto import copyto
+from kiln._manipulation import _asarray, _axis_tuple
+from kiln._sets import _launch
+from kiln._sorting import _sort_axis
+from kiln._ufunc_methods import _ctype, _rows
+
+_METHODS = {"linear": 0, "midpoint": 1, "lower": 2, "higher": 3, "nearest": 4}
+_NUMPY_METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf",
+                  "hazen", "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher",
+                  "midpoint", "nearest")
+
+
+
+def _wide(dtype):
+    """The C type arithmetic on dtype's values runs in (float for float16)."""
+    return "float" if dtype == numpy.float16 else _ctype(dtype)
+
+
+def _rd(dtype, expr):
+    """expr (computed in _wide(dtype)) rounded to dtype, as NumPy's
+    arithmetic in dtype rounds each operation."""
+    return "kiln::numpy_cast<%s>((%s)(%s))" % (_ctype(dtype), _wide(dtype), expr)
+
+
+def _sorted_rows(a, axis):
+    """(sorted (m, n) rows, kept shape, reduced axes) for axis None/int/tuple."""
+    axes = tuple(range(a.ndim)) if axis is None else _axis_tuple(axis, a.ndim, "axis")
+    kept = [d for d in range(a.ndim) if d not in axes]
+    perm = kept + list(axes)
+    n = 1
+    for d in axes:
+        n *= a.shape[d]
+    kept_shape = tuple(a.shape[d] for d in kept)
+    m = 1
+    for s in kept_shape:
+        m *= s
+    rows = _rows(a, perm, m, n, a.dtype) if m * n else _creation.empty((m, n), a.dtype)
+    out = _creation.empty((m, n), a.dtype)
+    _sort_axis(rows, 1, keys_out=out)
+    return out, kept_shape, axes
+
+
+def _finish(result, q_shape, kept_shape, axes, ndim, keepdims, out):
+    if keepdims:
+        full = []
+        it = iter(kept_shape)
+        for d in range(ndim):
+            full.append(1 if d in axes else next(it))
+        shape = tuple(q_shape) + tuple(full)
+    else:
+        shape = tuple(q_shape) + tuple(kept_shape)
+    result = result.reshape(shape)
+    if out is not None:
+        copyto(out, result, casting="unsafe")
+        return out
+    return result
+
+
+def _nan_test(dtype, x):
+    if dtype.kind != "f":
+        return "false"
+    return "((float)%s != (float)%s)" % (x, x) if dtype.itemsize == 2 else "(%s != %s)" % (x, x)
+
+
+def _row_count_code(dtype, skip_nan):
+    """Device statements setting c, the values of row `row` (n of them) the
+    statistic uses, and has_nan, whether a NaN makes it NaN."""
+    code = "long long c = n;\nbool has_nan = false;\n"
+    if dtype.kind != "f":
+        return code
+    if skip_nan:
+        return code + ("{ long long lo = 0, hi = n;\n"
+                       "  while (lo < hi) { const long long mid = lo + (hi - lo) / 2;\n"
+                       "    if (%s) hi = mid; else lo = mid + 1; }\n  c = lo; }\n" % _nan_test(dtype, "row[mid]"))
+    return code + "has_nan = n > 0 && %s;\n" % _nan_test(dtype, "row[n - 1]")
+
+
+def _quantile(a, q, axis, out, method, keepdims, skip_nan, what):
+    a = _asarray(a)
+    if a.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    if method not in _METHODS:
+        if method in _NUMPY_METHODS:
+            raise NotImplementedError("quantile method %r is not implemented in kiln" % (method,))
+        raise ValueError("%r is not a valid method. Use one of: %s" % (method, _NUMPY_METHODS))
+    qa = numpy.asarray(q.get() if hasattr(q, "get") else q)
+    weak_q = type(q) in (int, float)   # Python scalars promote weakly (NEP 50), as in NumPy
+    scale = 100 if what == "percentile" else 1
+    qdt = qa.dtype if qa.dtype.kind == "f" and not weak_q else numpy.dtype(numpy.float64)
+    qs = (qa / scale if scale != 1 else qa).astype(qdt)
+    if qs.size and not (numpy.all(qs >= 0) and numpy.all(qs <= 1)):
+        raise ValueError("Percentiles must be in the range [0, 100]" if what == "percentile"
+                         else "Quantiles must be in the range [0, 1]")
+    sdt = a.dtype
+    if method in ("lower", "higher", "nearest"):
+        rdt = sdt
+    else:
+        if sdt == numpy.bool_:
+            raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
+                            "the `^` operator, or the logical_xor function instead.")
+        rdt = numpy.result_type(sdt, 0.5 if weak_q else qdt)
+    rows, kept_shape, axes = _sorted_rows(a, axis)
+    m, n = rows.shape
+    if n == 0 and m:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    qd = _creation.asarray(qs.reshape(-1))
+    result = _creation.empty((qd.shape[0] * m,), rdt)
+    t, r, qc = _ctype(sdt), _ctype(rdt), _ctype(qdt)
+    nan = _rd(rdt, "0.0 / 0.0") if rdt.kind == "f" else "(%s)0" % r
+    wq = _wide(qdt)
+    if weak_q:   # NumPy's gamma is then a Python float: 1 - t in double, t converted where used
+        tc, one_minus = "kiln::numpy_cast<%s>((double)g)" % r, "kiln::numpy_cast<%s>(1.0 - (double)g)" % r
+    else:
+        tc, one_minus = "kiln::numpy_cast<%s>(g)" % r, "kiln::numpy_cast<%s>(%s)" % (r, _rd(qdt, "1 - (%s)g" % wq))
+    wr = _wide(rdt)
+    code = ("const long long qi = i / m, rr = i - qi * m;\n"
+            "const %s* row = &s[rr * n];\n" % t + _row_count_code(sdt, skip_nan) +
+            "if (has_nan || c == 0) { o[i] = %s; return; }\n" % nan +
+            "%s v = %s;\n" % (qc, _rd(qdt, "(%s)(c - 1) * (%s)q[qi]" % (wq, wq))) +
+            "switch (method) {\n"
+            "  case 2: o[i] = kiln::numpy_cast<%s>(row[(long long)floor((%s)v)]); return;\n" % (r, wq) +
+            "  case 3: o[i] = kiln::numpy_cast<%s>(row[(long long)ceil((%s)v)]); return;\n" % (r, wq) +
+            "  case 4: o[i] = kiln::numpy_cast<%s>(row[(long long)rint((%s)v)]); return;\n" % (r, wq) +
+            "  case 1: v = %s; break;\n" % _rd(qdt, "0.5 * (floor((%s)v) + ceil((%s)v))" % (wq, wq)) +
+            "  default: break;\n}\n"
+            "const %s g = %s;\n" % (qc, _rd(qdt, "(%s)v - floor((%s)v)" % (wq, wq))) +
+            "long long j0 = (long long)floor((%s)v), j1 = j0 + 1;\n" % wq +
+            "j0 = j0 < 0 ? 0 : (j0 > c - 1 ? c - 1 : j0);\n"
+            "j1 = j1 < 0 ? 0 : (j1 > c - 1 ? c - 1 : j1);\n"
+            "const %s a = row[j0], b = row[j1];\n" % t +
+            "const %s d = kiln::numpy_cast<%s>(%s);\n" % (r, r, _rd(sdt, "(%s)b - (%s)a" % (_wide(sdt), _wide(sdt)))) +
+            "const %s ac = kiln::numpy_cast<%s>(a), bc = kiln::numpy_cast<%s>(b);\n" % (r, r, r) +
+            "o[i] = (double)g >= 0.5 ? %s : %s;"
+            % (_rd(rdt, "(%s)bc - (%s)%s" % (wr, wr, _rd(rdt, "(%s)d * (%s)%s" % (wr, wr, one_minus)))),
+               _rd(rdt, "(%s)ac + (%s)%s" % (wr, wr, _rd(rdt, "(%s)d * (%s)%s" % (wr, wr, tc))))))
+    _launch(("order_quantile", sdt.name, rdt.name, qdt.name, bool(skip_nan), weak_q),
+            [("s", t, "", "raw"), ("n", "long long", "", "in"), ("m", "long long", "", "in"),
+             ("q", qc, "", "raw"), ("method", "int", "", "in"), ("o", r, "", "raw")],
+            code, [rows, numpy.int64(n), numpy.int64(m), qd, numpy.int32(_METHODS[method]), result],
+            result.shape[0])
+    return _finish(result, qa.shape, kept_shape, axes, a.ndim, keepdims, out)
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+             weights=None, interpolation=None):
+    """q-th quantiles (q in [0, 1]) along axis, NumPy's methods 'linear',
+    'lower', 'higher', 'midpoint' and 'nearest' (Note [Order statistics]);
+    weights are not supported."""
+    return _quantile(a, q, axis, out, _method(method, interpolation, weights), keepdims, False, "quantile")
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+               weights=None, interpolation=None):
+    """q-th percentiles (q in [0, 100]) along axis (as quantile)."""
+    return _quantile(a, q, axis, out, _method(method, interpolation, weights), keepdims, False, "percentile")
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                weights=None, interpolation=None):
+    """quantile ignoring NaNs (NaN where a row has no other value)."""
+    return _quantile(a, q, axis, out, _method(method, interpolation, weights), keepdims, True, "quantile")
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                  weights=None, interpolation=None):
+    """percentile ignoring NaNs."""
+    return _quantile(a, q, axis, out, _method(method, interpolation, weights), keepdims, True, "percentile")
+
+
+def _method(method, interpolation, weights):
+    if weights is not None:
+        raise NotImplementedError("kiln's quantile functions do not take weights")
+    if interpolation is not None:
+        if method != "linear":
+            raise TypeError("You shall not pass both `method` and `interpolation`!\n"
+                            "(`interpolation` is Deprecated in favor of `method`)")
+        return interpolation
+    return method
+
+
+def _median(a, axis, out, keepdims, skip_nan):
+    a = _asarray(a)
+    rdt = numpy.dtype(numpy.float64) if a.dtype.kind in "biu" else a.dtype
+    acc = {"e": "float"}.get(rdt.char, _ctype(rdt))
+    rows, kept_shape, axes = _sorted_rows(a, axis)
+    m, n = rows.shape
+    result = _creation.empty((m,), rdt)
+    t, r = _ctype(a.dtype), _ctype(rdt)
+    nan = "kiln::numpy_cast<%s>((%s)(0.0 / 0.0))" % (r, "double" if rdt.kind == "f" else acc)
+    if rdt.kind == "c":
+        nan = "%s(0.0 / 0.0, 0.0)" % r
+    code = ("const %s* row = &s[i * n];\n" % t + _row_count_code(a.dtype, skip_nan) +
+            "if (has_nan || c == 0) { o[i] = %s; return; }\n" % nan +
+            "const %s x = kiln::numpy_cast<%s>(row[(c - 1) / 2]), y = kiln::numpy_cast<%s>(row[c / 2]);\n"
+            % (acc, acc, acc) +
+            "o[i] = kiln::numpy_cast<%s>((c %% 2) ? x : (%s)((%s)(x + y) / (%s)2));" % (r, acc, acc, acc))
+    _launch(("order_median", a.dtype.name, bool(skip_nan)),
+            [("s", t, "", "raw"), ("n", "long long", "", "in"), ("o", r, "", "raw")],
+            code, [rows, numpy.int64(n), result], m)
+    return _finish(result, (), kept_shape, axes, a.ndim, keepdims, out)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """Median along axis (None: all; ints and tuples), NaN where a NaN is
+    in the row; an empty input gives NaN (without NumPy's warning)."""
+    return _median(a, axis, out, keepdims, False)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """Median ignoring NaNs (NaN for an all-NaN row)."""
+    return _median(a, axis, out, keepdims, True)
