@@ -124,6 +124,7 @@ struct Component {
   kiln::IndexAccess access;  // axis_size 0: byte offsets
   int axis = 0;              // the axis of `a` it indexes, for messages
   const int64_t* host = nullptr;
+  bool valid = false;        // in bounds by construction (from a boolean mask)
 };
 
 struct Plan {
@@ -136,7 +137,7 @@ struct Plan {
 
 void check_component(const Component& c) {
   const int64_t n = c.values.size(), size = c.access.axis_size;
-  if (c.access.axis_size == 0 && c.access.axis_stride == 0) return;  // offsets: valid by construction
+  if (c.valid) return;
   if (c.host != nullptr) {
     for (int64_t i = 0; i < n; ++i)
       if (c.host[i] < -size || c.host[i] >= size) throw IndexError(out_of_bounds(c.host[i], c.axis, size));
@@ -221,7 +222,7 @@ Plan make_plan(const NDArray& a, const std::vector<AdvancedItem>& key) {
       continue;
     }
     const NDArray& arr = *item.array;
-    Component c{arr, {0, 0}, axis, nullptr};
+    Component c{arr, {0, 0}, axis, nullptr, false};
     if (arr.dtype() != DType::Bool) {
       basic.push_back(IndexItem::slice({}, {}, {}));
       c.values = arr.dtype() == DType::Int64 ? arr : astype(arr, DType::Int64, Order::C);
@@ -238,7 +239,7 @@ Plan make_plan(const NDArray& a, const std::vector<AdvancedItem>& key) {
       copy_to_host(arr, &truth, runtime::current_stream(), true);
       c.values = NDArray::zeros({truth ? 1 : 0}, DType::Int64);
       c.access = {1, 0};
-      c.axis = axis;
+      c.valid = true;
       mark();
     } else {
       for (int d = 0; d < arr.ndim(); ++d) {
@@ -248,15 +249,16 @@ Plan make_plan(const NDArray& a, const std::vector<AdvancedItem>& key) {
                            " but size of corresponding boolean axis is " + std::to_string(arr.shape()[d]));
       }
       NDArray positions = nonzero_positions(arr);
-      if (arr.ndim() == 1) {
+      Shape sub(a.shape().begin() + axis, a.shape().begin() + axis + arr.ndim());
+      Strides strides(a.strides().begin() + axis, a.strides().begin() + axis + arr.ndim());
+      kiln::Layout<1> layout = layout_for<1>(sub, {strides});  // collapsing keeps C-order positions
+      if (layout.ndim <= 1) {
+        // The k axes address like one (a's C-contiguous axes): positions index it.
         c.values = positions;
-        c.access = {a.shape()[axis], a.strides()[axis]};
+        c.access = {shape_size(sub), layout.ndim == 1 ? layout.strides[0][0] : 0};
       } else {
         // Byte offsets over the k axes, checked by construction.
-        Shape sub(a.shape().begin() + axis, a.shape().begin() + axis + arr.ndim());
-        Strides strides(a.strides().begin() + axis, a.strides().begin() + axis + arr.ndim());
         c.values = NDArray::empty(positions.shape(), DType::Int64);
-        kiln::Layout<1> layout = layout_for<1>(sub, {strides});  // collapsing keeps C-order positions
         const void* pp = positions.data();
         void* op = c.values.data();
         long long count = positions.size();
@@ -264,7 +266,7 @@ Plan make_plan(const NDArray& a, const std::vector<AdvancedItem>& key) {
         if (count > 0) launch(tools_source(), "kiln_position_offsets", count, args);
         c.access = {0, 0};
       }
-      c.axis = axis;
+      c.valid = true;
       for (int d = 0; d < arr.ndim(); ++d) {
         basic.push_back(IndexItem::slice({}, {}, {}));
         advanced_view_axes.push_back(view_axis + d);

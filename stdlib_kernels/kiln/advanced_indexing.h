@@ -55,13 +55,24 @@ struct Unravel {
 #define KILN_GRID_STRIDE(i, n) \
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (long long)blockDim.x * gridDim.x)
 
+// layout.offsets, without the division when the operands collapsed to one
+// dimension (the common case: contiguous data and index).
+template <int N>
+KILN_DEVICE void element_offsets(const Layout<N>& layout, long long i, long long (&off)[N]) {
+  if (layout.ndim == 1) {
+    for (int k = 0; k < N; ++k) off[k] = i * layout.strides[k][0];
+  } else {
+    layout.offsets(i, off);
+  }
+}
+
 // out (operand 2) = data (operand 0) at the index (operand 1).
 template <class T>
 KILN_DEVICE void gather(const char* data, const char* idx, char* out, long long n, const Layout<3>& layout,
                         IndexAccess access) {
   KILN_GRID_STRIDE(i, n) {
     long long off[3];
-    layout.offsets(i, off);
+    element_offsets(layout, i, off);
     *(T*)(out + off[2]) = *(const T*)(data + off[0] + index_offset(idx, off[1], access));
   }
 }
@@ -74,7 +85,7 @@ KILN_DEVICE void scatter(char* data, const char* idx, const char* values, long l
                          IndexAccess access, const unsigned long long* owner, long long slot_base) {
   KILN_GRID_STRIDE(i, n) {
     long long off[3];
-    layout.offsets(i, off);
+    element_offsets(layout, i, off);
     long long at = off[0] + index_offset(idx, off[1], access);
     if (owner == 0 || owner[(at + slot_base) / (long long)sizeof(T)] == (unsigned long long)i + 1)
       *(T*)(data + at) = *(const T*)(values + off[2]);
@@ -91,7 +102,7 @@ KILN_DEVICE void claim_targets(const char* idx, long long n, const Layout<3>& la
                                unsigned long long* owner, long long slot_base, long long itemsize) {
   KILN_GRID_STRIDE(i, n) {
     long long off[3];
-    layout.offsets(i, off);
+    element_offsets(layout, i, off);
     long long at = off[0] + index_offset(idx, off[1], access);
     atomicMax(owner + (at + slot_base) / itemsize, (unsigned long long)i + 1);
   }
@@ -103,7 +114,7 @@ KILN_DEVICE void check_bounds(const char* idx, long long n, const Layout<1>& lay
                               unsigned long long* first_bad) {
   KILN_GRID_STRIDE(i, n) {
     long long off[1];
-    layout.offsets(i, off);
+    element_offsets(layout, i, off);
     long long v = *(const long long*)(idx + off[0]);
     if (v < -axis_size || v >= axis_size) atomicMin(first_bad, (unsigned long long)i);
   }
@@ -114,7 +125,7 @@ KILN_DEVICE void add_offsets(const char* idx, char* sum, long long n, const Layo
                              int first) {
   KILN_GRID_STRIDE(i, n) {
     long long off[2];
-    layout.offsets(i, off);
+    element_offsets(layout, i, off);
     long long v = index_offset(idx, off[0], access);
     long long* s = (long long*)(sum + off[1]);
     *s = first ? v : *s + v;
