@@ -216,6 +216,8 @@ Plan make_plan(const NDArray& a, const std::vector<AdvancedItem>& key) {
           ++axis;
           break;
         case IndexItem::Kind::Ellipsis:
+          // An Ellipsis separates index arrays even when it stands for no axis (NumPy's rule).
+          if (a.ndim() == consumed) slot_is_marker.push_back(false);
           for (int n = a.ndim() - consumed; n > 0; --n) keep(), ++axis;
           break;
       }
