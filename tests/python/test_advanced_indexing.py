@@ -322,3 +322,52 @@ def test_basic_keys_still_make_views():
     v = a[1, ::2, None]
     v[...] = 3
     assert a[1, 0, 0].get() == 3 and v.base is a
+
+
+def _random_key(rng, ndim):
+    """A random mix of integers, slices, None, Ellipsis, booleans, lists, NumPy and kiln index arrays and
+    boolean masks, possibly invalid (NumPy's error is then the reference)."""
+    key, axis = [], 0
+    for _ in range(rng.integers(1, 5)):
+        n = SHAPE[min(axis, ndim - 1)]
+        r = rng.random()
+        if r < 0.15:
+            item = slice(rng.choice([None, 1, -2]), rng.choice([None, 3]), rng.choice([None, -1, 2]))
+        elif r < 0.25:
+            item = None
+        elif r < 0.35:
+            item = int(rng.integers(-n, n))
+        elif r < 0.6:
+            item = rng.integers(-n, n, size=[(2,), (1,), (2, 1), (0,)][rng.integers(4)]).tolist()
+        elif r < 0.7:
+            item = bool(rng.random() < 0.5)
+        elif r < 0.85:
+            item = kiln.asarray(rng.integers(-n, n, size=2))
+        else:
+            item = rng.random(n) < 0.5
+        key.append(item)
+        axis += item is not None and not isinstance(item, bool)
+    if rng.random() < 0.25:
+        key.insert(rng.integers(len(key) + 1), Ellipsis)
+    return tuple(key)
+
+
+def test_random_keys_match_numpy(rng):
+    host = random_array(rng, SHAPE, numpy.int32)
+    for _ in range(150):
+        key = _random_key(rng, len(SHAPE))
+        host_key = tuple(k.get() if isinstance(k, kiln.ndarray) else k for k in key)
+        try:
+            expected = host[host_key]
+        except (IndexError, ValueError) as e:
+            with pytest.raises(type(e)):
+                kiln.asarray(host)[key]
+            continue
+        _check(kiln.asarray(host)[key], expected)
+        value = random_array(rng, expected.shape[1:], numpy.int32)
+        stored = host.copy()
+        stored[host_key] = value
+        a = kiln.asarray(host)
+        with kiln.config.indexing(setitem_last_wins=True):   # keys may repeat targets
+            a[key] = value
+        _check(a, stored)
