@@ -118,6 +118,8 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, what):
         raise ValueError("Percentiles must be in the range [0, 100]" if what == "percentile"
                          else "Quantiles must be in the range [0, 1]")
     sdt = a.dtype
+    if method == "linear" and qa.dtype.kind in "iu" and what == "quantile":
+        method = "lower"   # integer virtual indices: NumPy takes the elements, in a's dtype
     if method in ("lower", "higher", "nearest"):
         rdt = sdt
     else:
