@@ -30,12 +30,12 @@ from kiln._ufunc_methods import (_INCLUDE, _NO_VALUE, _check_out, _ctype, _liter
 _uf = _core._ufuncs
 
 # Device helpers of the specs below: _kiln_div (a sum over a count; 0 for an
-# integer division by 0), _kiln_abs2 (|d|^2), _kiln_gt (NumPy's order:
+# integer division by 0; complex as NumPy divides by complex(count, 0)), _kiln_abs2 (|d|^2), _kiln_gt (NumPy's order:
 # complex numbers lexicographically, real part first).
 _PREAMBLE = _INCLUDE + """
 template <class T> KILN_DEVICE T _kiln_div(T v, T n) { return (T)0.5 == (T)0 && n == (T)0 ? (T)0 : v / n; }
 template <class T> KILN_DEVICE kiln::complex<T> _kiln_div(kiln::complex<T> v, T n) {
-  return kiln::complex<T>(v.real() / n, v.imag() / n);
+  return v / kiln::complex<T>(n, (T)0);   // NumPy's complex division (an infinite part makes a NaN)
 }
 template <class T> KILN_DEVICE T _kiln_abs2(T d) { return d * d; }
 template <class T> KILN_DEVICE T _kiln_abs2(kiln::complex<T> d) { return d.real() * d.real() + d.imag() * d.imag(); }
@@ -373,6 +373,9 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     a = _operand(a)
     if a.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
+    for axis, label in ((axis1, "axis1"), (axis2, "axis2")):
+        if not -a.ndim <= axis < a.ndim:
+            raise numpy.exceptions.AxisError(axis, a.ndim, label)
     axis1, axis2 = _axis(axis1, a.ndim), _axis(axis2, a.ndim)
     if axis1 == axis2:
         raise ValueError("axis1 and axis2 cannot be the same")

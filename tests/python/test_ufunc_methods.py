@@ -6,7 +6,10 @@ NaNs, initial=, where=, dtype=, out=, and NumPy's errors.
 Float sums and products are checked against an exact reference with the
 bound of Note [Pairwise passes] (pyfrontend/kiln/_ufunc_methods.py), with
 u the unit roundoff of the loop dtype:
-  sum:     |kiln - exact| <= ceil(log2 n) * u * sum|x|  (per component when complex)
+  sum:     |kiln - exact| <= d * u * sum|x|  (per component when complex), d the
+           engine's rounding depth (Note [Reduction rounding], arraycore/reduction.h):
+           ceil(log2 n) for a short contiguous row, up to n - 1 for a column
+           (summed in order), so d = n - 1 bounds every path
   product: |kiln - exact| <= (n - 1) * c * u * prod|x|, c = 1 for real, sqrt(5)
            for complex (the normwise error of one complex product)
 each times 1.01 for the second-order terms. Everything else (integers, bool,
@@ -86,11 +89,13 @@ def exact_dtype(dtype):
 
 
 def check_sum(x, axis, keepdims, got, start=0, scan=False):
-    """got within the pairwise sum bound of start + the exact sum of x over
-    axis (the start adds one more rounding level)."""
+    """got within the sum bound of start + the exact sum of x over axis (the
+    start adds one more rounding level): depth n - 1 for a reduction (any of
+    the engine's paths), ceil(log2 n) for a scan of these short rows."""
     exact = numpy.add.reduce(x.astype(exact_dtype(x.dtype)), axis=axis, keepdims=keepdims) + start
     n = x.size // max(exact.size, 1) if x.size else 0
-    depth = (math.ceil(math.log2(n)) if n > 1 else 0) + (start != 0)
+    depth = (math.ceil(math.log2(n)) if scan else n - 1) if n > 1 else 0
+    depth += start != 0
     u, last = unit_roundoff(got.dtype), 0
     if got.dtype == numpy.float16 and not scan:
         u, last = unit_roundoff(numpy.float32), unit_roundoff(numpy.float16)   # Note [Float16 reductions]
