@@ -19,7 +19,9 @@ bin's count, u = 2^-53), as NumPy's sequential sum is, but its last bits may
 differ from NumPy's and between runs. histogram rounds the float64 sums to
 the weights' dtype once; NumPy does so per block of 65536 elements. With
 bins given as edges, NumPy sums weights as differences of a cumulative sum,
-which rounds differently again (within the same kind of bound).
+which rounds differently again (within the same kind of bound). Each value
+is one global atomic add: values crowding into few bins serialise on them
+(no per-block privatised histogram yet).
 
 Note [Histogram edges]
 Uniform bins are placed as NumPy places them, operation for operation, in
@@ -148,7 +150,8 @@ def _monotonicity(bins):
     operation = ("const double prev = b[i], next = b[i + 1];\n"
                  "if (prev > next) atomicOr(&f[0], 1ULL);\n"
                  "if (prev < next) atomicOr(&f[1], 1ULL);\n"
-                 "if (next != b[0]) atomicMin(&f[2], 2ULL * (unsigned long long)(i + 1) + (b[0] < next ? 0ULL : 1ULL));")
+                 "if (next != b[0])\n"
+                 "  atomicMin(&f[2], 2ULL * (unsigned long long)(i + 1) + (b[0] < next ? 0ULL : 1ULL));")
     spec = _kernel(("digitize_monotonicity",), [("b", "double", "", "raw"), ("f", "unsigned long long", "", "raw")],
                    operation)
     _core._elementwise_launch(spec, [b, flags], (bins.size - 1,))
@@ -167,8 +170,9 @@ def _bins_operand(bins):
 def digitize(x, bins, right=False):
     """The index of the bin of each element of x, as numpy.digitize: bins is
     1-d and monotonically increasing or decreasing; with right=False x
-    falls in bin i when bins[i-1] <= x < bins[i] (increasing bins). int64,
-    x's shape."""
+    falls in bin i when bins[i-1] <= x < bins[i] (increasing bins). bins
+    may be a host sequence (uploaded). int64, x's shape; checking the
+    direction of bins costs one sync."""
     x = _value_operand(x)
     if x.dtype.kind == "c":
         raise TypeError("x may not be complex")
@@ -366,7 +370,8 @@ def _edge_counts(a, weights, kind, edges):
                  "if (j == n && !kiln::search::less(e[n - 1], x)) j = n - 1;\n"
                  "if (j > 0 && j < n) {\n  j -= 1;\n  %s\n}" % _atomic_add(kind))
     params = ([("x", _ctype(work), _ctype(a.dtype), "in")] + _weight_param(kind, weights)
-              + [("n", "long long", "", "in"), ("e", _ctype(work), "", "raw"), ("c", _ctype(_sum_dtype(kind)), "", "raw")])
+              + [("n", "long long", "", "in"), ("e", _ctype(work), "", "raw"),
+                 ("c", _ctype(_sum_dtype(kind)), "", "raw")])
     key = ("histogram_edges_search", a.dtype.name, work.name, weights.dtype.name if kind else "")
     counts = _creation.zeros((edges.size - 1,), _sum_dtype(kind))
     args = [a] + ([weights] if kind else []) + [numpy.int64(edges.size), e, counts]
@@ -402,7 +407,8 @@ def _bin_count(bins, name="`bins`"):
 def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002  (NumPy's name)
     """Counts of a's values (flattened) in bins, and the bin edges, as
     numpy.histogram: bins an int (uniform bins over `range`, else over a's
-    extremes) or a sequence of increasing edges; the last bin is closed.
+    extremes) or increasing edges (a kiln array or a host sequence, uploaded);
+    the last bin is closed.
     With weights, sums of weights instead (their dtype); with density, the
     normalised density (float64). NumPy's bin-estimator strings ('auto',
     'fd', ...) are not implemented. Float weight sums are atomic: Note
@@ -521,7 +527,8 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa:
                      ("ey", cy, "", "raw"), ("c", "double", "", "raw")])
         key = ("histogram2d", x.dtype.name, y.dtype.name, wx.name, wy.name, weights.dtype.name if kind else "")
         args = ([x, y] + ([weights] if kind else []) +
-                [numpy.int64(ex.size), numpy.int64(ey.size), ex.astype(wx, copy=False), ey.astype(wy, copy=False), hist])
+                [numpy.int64(ex.size), numpy.int64(ey.size), ex.astype(wx, copy=False), ey.astype(wy, copy=False),
+                 hist])
         _core._elementwise_launch(_kernel(key, params, operation), args, (x.size,))
     if density:
         total = _ufn["add"].reduce(hist, axis=None)
