@@ -1,9 +1,10 @@
 """bincount, histogram and histogram2d against NumPy.
 
-Counts are exact. Weights here are integer-valued floats (or integers), so
+Counts are exact. Weights are integer-valued floats (or integers), so
 every weight sum is exact whatever the order of the atomic adds (Note
 [Atomic bin sums] in pyfrontend/kiln/_counting.py) and must equal NumPy's
-bit for bit. Bin placement is checked with values on and next to the bin
+bit for bit; one test takes random float weights and checks each bin's sum
+against the bound of that Note. Bin placement is checked with values on and next to the bin
 edges (Note [Histogram edges]), NaNs and values outside the range.
 """
 import numpy
@@ -24,6 +25,19 @@ def test_bincount(rng, dtype):
     for wd in (numpy.float32, numpy.int8, numpy.float64, numpy.bool_):
         got = kiln.bincount(kx, weights=kiln.asarray(w.astype(wd)))
         assert_same_bits(got.get(), numpy.bincount(x, weights=w.astype(wd)))
+
+
+def test_bincount_float_weights_bound(rng):
+    # Non-integer weights: each bin's atomic sum is some order of its k
+    # weights, within (k - 1) u sum|w| of the exact sum (u = 2^-53).
+    x = rng.integers(0, 7, 5000)
+    w = rng.standard_normal(5000)
+    got = kiln.bincount(kiln.asarray(x), weights=kiln.asarray(w)).get()
+    exact = numpy.array([numpy.sum(w[x == b].astype(numpy.longdouble)) for b in range(7)])
+    mag = numpy.array([numpy.sum(numpy.abs(w[x == b]).astype(numpy.longdouble)) for b in range(7)])
+    k = numpy.bincount(x)
+    assert got.dtype == numpy.float64
+    assert numpy.all(numpy.abs(got - exact) <= 1.01 * (k - 1) * 2.0 ** -53 * mag)
 
 
 def test_bincount_edges_and_errors():
