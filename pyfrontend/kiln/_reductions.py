@@ -104,6 +104,14 @@ def _params(c, where, *more):
     return [("x", c)] + list(more) + ([] if where is True else [("_where", "bool")])
 
 
+def _strict_axes(axis, ndim):
+    """_reduce_axes, except that a 0-d operand has no axis 0 (NumPy's mean
+    and var raise AxisError where ufunc.reduce accepts it)."""
+    if ndim == 0 and axis is not None and not isinstance(axis, tuple):
+        _axis(axis, 0)
+    return _reduce_axes(axis, ndim)
+
+
 # ---- sum prod min max any all and their nan-variants: ufunc.reduce ----
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):  # noqa: A001
@@ -234,9 +242,10 @@ def _count(a, axes, where):
     return math.prod(a.shape[d] for d in axes)
 
 
-def _reduction_args(a, axis, out, keepdims):
+def _reduction_args(a, axis, out, keepdims, skip_nan):
     a = _operand(a)
-    axes = _reduce_axes(axis, a.ndim)
+    # NumPy's nan-functions reduce float operands with ufunc.reduce's axis rules.
+    axes = (_reduce_axes if skip_nan and a.dtype.kind in "fc" else _strict_axes)(axis, a.ndim)
     out = _single_out(out, "reduce")
     shape = _shape(a, axes, keepdims)
     if out is not None:
@@ -245,7 +254,7 @@ def _reduction_args(a, axis, out, keepdims):
 
 
 def _mean_function(a, axis, dtype, out, keepdims, where, skip_nan):
-    a, axes, out, shape = _reduction_args(a, axis, out, keepdims)
+    a, axes, out, shape = _reduction_args(a, axis, out, keepdims, skip_nan)
     acc, result = _acc_dtype(a, dtype)
     if _count(a, axes, where) == 0:
         warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
@@ -276,7 +285,7 @@ def _ddof(ddof, correction):
 
 
 def _variance(a, axis, dtype, out, ddof, keepdims, where, mean_value, root, skip_nan):
-    a, axes, out, shape = _reduction_args(a, axis, out, keepdims)
+    a, axes, out, shape = _reduction_args(a, axis, out, keepdims, skip_nan)
     acc, result = _acc_dtype(a, dtype)
     skip_nan = skip_nan and a.dtype.kind in "fc"
     result = _real(result)
