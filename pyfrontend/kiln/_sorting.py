@@ -124,11 +124,9 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     """A copy with element kth (each of a sequence) where a sort puts it,
     smaller ones before and larger after (here: fully sorted)."""
     if kind != "introselect":
-        raise ValueError("Unknown selection kind: %r" % (kind,))
+        raise ValueError("select kind must be 'introselect' (got %r)" % (kind,))
     _check_kind(None, order, None)
     a, axis = _operand(a, axis)
-    if a.ndim == 0:
-        raise ValueError("a must be at least 1-d")
     _kth_array(kth, a.shape[axis])
     return sort(a, axis)
 
@@ -136,11 +134,9 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """Indices that partition `a` around kth (here: a stable argsort)."""
     if kind != "introselect":
-        raise ValueError("Unknown selection kind: %r" % (kind,))
+        raise ValueError("select kind must be 'introselect' (got %r)" % (kind,))
     _check_kind(None, order, None)
     a, axis = _operand(a, axis)
-    if a.ndim == 0:
-        raise ValueError("a must be at least 1-d")
     _kth_array(kth, a.shape[axis])
     return argsort(a, axis)
 

@@ -140,6 +140,10 @@ def test_errors():
         kiln.partition(k, 4)
     with pytest.raises(TypeError, match="Partition index must be integer"):
         kiln.argpartition(k, 1.5)
+    with pytest.raises(ValueError, match="select kind must be 'introselect'"):
+        kiln.partition(k, 1, kind="quick")
+    with pytest.raises(AxisError):
+        kiln.argpartition(kiln.zeros((), numpy.float32), 0)
     with pytest.raises(TypeError, match="need sequence of keys"):
         kiln.lexsort([])
     with pytest.raises(ValueError, match="same shape"):
