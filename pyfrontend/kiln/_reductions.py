@@ -418,7 +418,13 @@ def _arg(a, axis, out, keepdims, largest, skip_nan):
     if axis is None:
         axes = tuple(range(a.ndim))
     else:
-        axes = (_axis(axis, a.ndim),) if a.ndim or axis not in (0, -1) else ()
+        # NumPy checks a 0-d operand's axis as a 1-d one's (its nanarg* on
+        # floats as ufunc.reduce does: 0 and -1 pass).
+        if a.ndim == 0 and skip_nan and a.dtype.kind in "fc":
+            axes = _reduce_axes(axis, 0)
+        else:
+            axis = _axis(axis, a.ndim or 1)
+            axes = (axis,) if a.ndim else ()
     if math.prod(a.shape[d] for d in axes) == 0:
         raise ValueError("attempt to get %s of an empty sequence" % name)
     skip_nan = skip_nan and a.dtype.kind in "fc"
