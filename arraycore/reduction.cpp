@@ -54,6 +54,7 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
   const std::string& nm = spec.name;
   const std::string rt = reduce_type(spec);
   const size_t n = in.size();
+  const bool ordered = spec.ordered;
   const std::string N = std::to_string(n), N1 = std::to_string(n + 1);
   std::string s = "#include <kiln/elementwise.h>\n#include <kiln/reduction.h>\n" + spec.preamble + "\n";
   s += "struct " + nm + "_op {\n  typedef " + rt + " T;\n  static KILN_DEVICE T identity() { return (" + spec.identity +
@@ -83,27 +84,28 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
   for (DType d : in) widest = std::max<size_t>(widest, dtype_info(d).itemsize);
   const std::string U = std::to_string(std::clamp<size_t>(kBatchBytes / widest, 2, 8));
   s += "template <int U>\nstatic KILN_DEVICE void " + nm + "_accumulate(" + ptr_params + "const long long (&ko)[" + N1 +
-       "], const kiln::Layout<" + N + ">& _R, long long lo, long long hi, " + rt + "& a) {\n"
+       "], const kiln::Layout<" + N + ">& _R, long long lo, long long hi, long long step, " + rt + "& a) {\n"
        "  typedef " + nm + "_op Op;\n"
        "  long long j = lo;\n"
-       "  for (; j + U <= hi; j += U) {\n"
+       "  for (; j + (U - 1) * step < hi; j += U * step) {\n"
        "    " + rt + " v[U];\n"
        "#pragma unroll\n"
        "    for (int u = 0; u < U; ++u) {\n"
-       "      long long ro[" + N + "];\n      kiln::reduced_offsets(_R, j + u, ro);\n"
+       "      long long ro[" + N + "];\n      kiln::reduced_offsets(_R, j + u * step, ro);\n"
        "      long long off[" + N + "];\n      for (int q = 0; q < " + N + "; ++q) off[q] = ko[q] + ro[q];\n"
-       "      v[u] = " + nm + "_map(" + ptr_args + "off, j + u);\n    }\n"
+       "      v[u] = " + nm + "_map(" + ptr_args + "off, j + u * step);\n    }\n"
        "#pragma unroll\n"
        "    for (int u = 0; u < U; ++u) a = Op::combine(a, v[u]);\n  }\n"
-       "  for (; j < hi; ++j) {\n"
+       "  for (; j < hi; j += step) {\n"
        "    long long ro[" + N + "];\n    kiln::reduced_offsets(_R, j, ro);\n"
        "    long long off[" + N + "];\n    for (int q = 0; q < " + N + "; ++q) off[q] = ko[q] + ro[q];\n"
        "    a = Op::combine(a, " + nm + "_map(" + ptr_args + "off, j));\n  }\n}\n";
-  const std::string accumulate = "      " + nm + "_accumulate<" + U + ">(" + ptr_args + "ko, _R, lo, hi, a);\n";
+  const std::string accumulate = "      " + nm + "_accumulate<" + U + ">(" + ptr_args + "ko, _R, lo, hi, step, a);\n";
   s += "extern \"C\" __global__ void " + nm + "_row" + params + " {\n  typedef " + nm + "_op Op;\n"
-       "  if (_warp_rows) {   // a warp per output, each lane a contiguous chunk\n"
+       "  if (_warp_rows) {   // a warp per output\n"
        "    const int lane = threadIdx.x & 31;\n"
-       "    const long long c = (_n + 31) / 32, lo = lane * c, hi = lo + c < _n ? lo + c : _n;\n"
+       "    const long long c = " + (ordered ? "(_n + 31) / 32" : "1") + ", lo = lane * c, step = " +
+       (ordered ? "1" : "32") + ", hi = " + (ordered ? "lo + c < _n ? lo + c : _n" : "_n") + ";\n"
        "    for (long long r = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; r < _m;"
        " r += (long long)gridDim.x * (blockDim.x / 32)) {\n"
        "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n      " + rt + " a = Op::identity();\n" + accumulate +
@@ -111,7 +113,8 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        "    return;\n  }\n"
        "  const long long cs = (_n + _splits - 1) / _splits, slo = blockIdx.y * cs, shi = slo + cs < _n ? slo + cs : _n;\n"
        "  const long long len = shi > slo ? shi - slo : 0, c = (len + blockDim.x - 1) / blockDim.x;\n"
-       "  const long long lo = slo + threadIdx.x * c, hi = lo + c < shi ? lo + c : shi;\n"
+       + (ordered ? "  const long long lo = slo + threadIdx.x * c, hi = lo + c < shi ? lo + c : shi, step = 1;\n"
+                  : "  const long long lo = slo + threadIdx.x, hi = shi, step = blockDim.x;\n  (void)c;\n") +
        "  for (long long r = blockIdx.x; r < _m; r += gridDim.x) {\n"
        "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n      " + rt + " a = Op::identity();\n" + accumulate +
        "      a = kiln::block_reduce<Op>(a);\n"
@@ -119,6 +122,7 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        "        else _part[r * _splits + blockIdx.y] = a;\n      }\n  }\n}\n";
   s += "extern \"C\" __global__ void " + nm + "_col" + params + " {\n  typedef " + nm + "_op Op;\n"
        "  const long long cs = (_n + _splits - 1) / _splits, lo = blockIdx.y * cs, hi = lo + cs < _n ? lo + cs : _n;\n"
+       "  const long long step = 1;\n"
        "  for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < _m; r += (long long)gridDim.x * blockDim.x) {\n"
        "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n      " + rt + " a = Op::identity();\n" + accumulate +
        "      if (_splits == 1) " + nm + "_store(_p_out, ko[" + N + "], a);\n"
@@ -144,7 +148,7 @@ std::string spec_key(const ReductionSpec& spec) {
   std::string k = spec.name + '\0';
   for (const EwParam& p : spec.params) k += p.name + ':' + p.ctype + ',';
   k += '\0' + spec.map_expr + '\0' + spec.reduce_expr + '\0' + spec.post_map_expr + '\0' + spec.identity + '\0' +
-       std::to_string(static_cast<int>(spec.reduce_dtype)) + '\0' + spec.reduce_ctype + '\0' + spec.out_ctype + '\0' + spec.preamble + '\0';
+       std::to_string(static_cast<int>(spec.reduce_dtype)) + '\0' + spec.reduce_ctype + '\0' + (spec.ordered ? "o" : "u") + '\0' + spec.out_ctype + '\0' + spec.preamble + '\0';
   for (const auto& o : spec.options) k += o + '\1';
   return k;
 }

@@ -29,10 +29,16 @@
 //    over blockIdx.y when m alone cannot fill the device, with a second launch;
 //  - full (m == 1): the row kernel split over many blocks, each writing a
 //    partial, then the second launch combines the partials in order.
-// Every path combines in element order (a bracketing of x0 op x1 op ... op
-// x(n-1) that starts from the identity), and the splits are fixed by the
-// shapes and the device: results are deterministic, and maximum/minimum give
-// the first NaN, as NumPy does. The identity must be two-sided
+// An `ordered` spec (the default) combines in element order on every path (a
+// bracketing of x0 op x1 op ... op x(n-1) that starts from the identity), so
+// maximum/minimum give the first NaN, as NumPy does. Consecutive elements
+// per thread leave a warp's loads uncoalesced on the row paths, though: a
+// spec whose combine is commutative (sums, products, logical and bitwise
+// ops, integer maximum, an argmax that breaks ties by index) sets ordered =
+// false, and the row paths then deal elements out round-robin, thread t of
+// B taking elements t, t + B, t + 2B, ... of its piece, which a warp reads
+// as whole lines. Either way the splits are fixed by the shapes and the
+// device, so results are deterministic. The identity must be two-sided
 // (combine(identity, x) == combine(x, identity) == x; for add, 0.0 turns a
 // -0.0 sum into 0.0, which is NumPy's result too: it starts from 0.0).
 //
@@ -46,7 +52,8 @@
 // The bracketing, and so the rounding, of a float sum of n terms per output:
 //  - row / full: the row (or everything) is cut into `splits` pieces of
 //    L = ceil(n / splits); each thread of a block of B (256; a warp, B = 32,
-//    when n <= 256) sums c = ceil(L / B) consecutive terms in order, the
+//    when n <= 256) sums c = ceil(L / B) terms in order (consecutive ones, or
+//    B apart when the spec is not ordered), the
 //    block combines its threads' sums by a balanced tree (ceil(log2 B) levels
 //    at most, fewer when fewer threads hold terms), and the finish pass adds
 //    the pieces in order: rounding depth d = (c - 1) + ceil(log2 min(L, B)) +
@@ -82,6 +89,7 @@ struct ReductionSpec {
   std::string reduce_ctype;          // else: the accumulator's C type (e.g. kiln::ValueIndex<float>)
   size_t reduce_itemsize = 0;        //   and its sizeof (partials buffers), when reduce_ctype is set
   std::string out_ctype;             // type of `out` in post_map_expr
+  bool ordered = true;               // combine in element order (else interleaved: Note [Reduction kernels])
   std::string preamble;              // before the kernels (#includes, device functions)
   std::vector<std::string> options;  // compiler options
 

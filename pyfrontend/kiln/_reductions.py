@@ -58,10 +58,14 @@ def _pair(dtype):
     return "kiln::ValueIndex<%s>" % _ctype(dtype), 24 if numpy.dtype(dtype) == numpy.complex128 else 16
 
 
-def _spec(key, params, map_expr, reduce_expr, post, identity, acc, out_dtype, pair_of=None):
+def _spec(key, params, map_expr, reduce_expr, post, identity, acc, out_dtype, pair_of=None, ordered=False):
+    """The cached _core._ReductionSpec of key. Every combine here commutes
+    (sums, counts, the index-tie-broken arg reductions), so the engine may
+    read the operands out of order for coalescing (Note [Reduction kernels])
+    unless ordered=True."""
     spec = _specs.get(key)
     if spec is None:
-        extra = {}
+        extra = {"ordered": ordered}
         if pair_of is not None:
             extra["reduce_ctype"], extra["reduce_itemsize"] = _pair(pair_of)
         spec = _core._ReductionSpec("_".join(str(k) for k in key).replace(".", "p").replace("-", "m"), params,
@@ -405,11 +409,13 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 # Note [Arg reductions]
 # The accumulator is a kiln::ValueIndex {value, index}: each element maps to
 # {x, _j} (`_j` its C-order position among the reduced elements, the flat
-# index for axis=None), the identity has index -1, and the combine keeps `a`
-# (the earlier elements, Note [Reduction kernels]) unless b is a real
-# element and a is none yet, or a is not NaN and b is NaN or greater
-# (lexicographic for complex). So ties give the first position and the first
-# NaN wins, as NumPy's. nanargmax maps NaNs to -inf (nanargmin: +inf), as
+# index for axis=None), the identity has index -1, and the combine picks the
+# better of a and b: a real element over the identity; a NaN over a number,
+# the smaller index between two NaNs; else the greater value (lexicographic
+# for complex), the smaller index between equal values. That order is total,
+# so the combine commutes and the engine may read out of order (coalesced
+# rows, Note [Reduction kernels]), and ties give the first position and the
+# first NaN wins, as NumPy's. nanargmax maps NaNs to -inf (nanargmin: +inf), as
 # NumPy does, after one pass that finds all-NaN slices (ValueError).
 
 def _arg(a, axis, out, keepdims, largest, skip_nan):
@@ -438,10 +444,12 @@ def _arg(a, axis, out, keepdims, largest, skip_nan):
     value = "x"
     if skip_nan:
         value = "(kiln::ufn::isnan(x) ? %s : x)" % _literal(-numpy.inf if largest else numpy.inf, a.dtype)
-    later = "_kiln_gt(b.value, a.value)" if largest else "_kiln_gt(a.value, b.value)"
+    better = "_kiln_gt(b.value, a.value)" if largest else "_kiln_gt(a.value, b.value)"
+    worse = "_kiln_gt(a.value, b.value)" if largest else "_kiln_gt(b.value, a.value)"
     spec = _spec((name, a.dtype.name, skip_nan), [("x", c)], "%s{%s, _j}" % (pair, value),
-                 "(b.index >= 0 && (a.index < 0 || (!kiln::ufn::isnan(a.value) && (kiln::ufn::isnan(b.value) || %s))))"
-                 " ? b : a" % later, "out = a.index;", "%s{(%s)0, -1LL}" % (pair, c), a.dtype, numpy.int64,
+                 "(b.index >= 0 && (a.index < 0 || (kiln::ufn::isnan(a.value)"
+                 " ? kiln::ufn::isnan(b.value) && b.index < a.index"
+                 " : kiln::ufn::isnan(b.value) || %s || (!%s && b.index < a.index)))) ? b : a" % (better, worse), "out = a.index;", "%s{(%s)0, -1LL}" % (pair, c), a.dtype, numpy.int64,
                  pair_of=a.dtype)
     result = _launch(spec, [a], axes, numpy.int64)
     shape = _shape(a, axes, keepdims) if axis is not None else ((1,) * a.ndim if keepdims else ())
@@ -480,6 +488,10 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 
 
 # ndarray methods: NumPy 2's set (ndarray.ptp is gone there); each is the
-# function above with self as `a`.
-for _fn in (sum, prod, max, min, argmax, argmin, mean, var, std, any, all, trace):
+# function above with self as `a`; the ufunc reductions' no-argument calls
+# skip the Python layer (Note [Plain reduction methods], reduction_binding.cpp).
+for _fn in (argmax, argmin, mean, var, std, trace):
     setattr(ndarray, _fn.__name__, _fn)
+for _fn, _ufunc in ((sum, "add"), (prod, "multiply"), (max, "maximum"), (min, "minimum"), (any, "logical_or"),
+                    (all, "logical_and")):
+    setattr(ndarray, _fn.__name__, _core._plain_reduction_method(_ufunc, _fn, ndarray))

@@ -237,7 +237,15 @@ def _engine_combine(name, dtype, ident):
     return call
 
 
-_reduction_specs = {}  # (ufunc name, dtype name, masked, skip_nan) -> _core._ReductionSpec
+def _commutes(name, dtype):
+    """Whether the engine may combine uf's operands out of element order
+    (Note [Reduction kernels]): every reorderable ufunc but the ones whose
+    first-NaN rule (maximum, minimum) or sentinel (fmax, fmin) watches the
+    order on floating dtypes."""
+    return name not in ("maximum", "minimum", "fmax", "fmin") or dtype.kind not in "fc"
+
+
+_reduction_specs = {}  # (ufunc name, dtype name, masked, skip_nan, from_identity) -> _core._ReductionSpec
 
 
 def _where_operand(where, shape):
@@ -249,33 +257,37 @@ def _where_operand(where, shape):
     return _core._broadcast_to(where, shape)
 
 
-def _engine_reduce(uf, a, axes, work, where, skip_nan=False):
+def _engine_reduce(uf, a, axes, work, where, skip_nan=False, from_identity=False):
     """A reorderable uf reduced over `axes` of `a` in the loop dtype `work` by
     the reduction engine (arraycore/reduction.h): an array of a's shape
     without those axes. Elements where `where` is False, and NaNs when
     skip_nan (nansum, nanprod), count as the engine's identity (Note
-    [Identity as the start value])."""
+    [Identity as the start value]); from_identity (uf has one) folds the
+    start, uf(identity, result), into the kernel's last step."""
     name = uf.__name__
     masked = where is not True
-    key = (name, work.name, masked, skip_nan)
+    key = (name, work.name, masked, skip_nan, from_identity)
     spec = _reduction_specs.get(key)
     if spec is None:
         c = _ctype(work)
         ident = _literal(_engine_identity(uf, work), work)
         value = "(kiln::ufn::isnan(x) ? %s : x)" % ident if skip_nan else "x"
-        spec = _core._ReductionSpec("ufunc_reduce_%s_%s%s%s" % (name, work.name, "_where" if masked else "",
-                                                              "_nan" if skip_nan else ""),
+        post = "out = kiln::ufn::%s(%s, a);" % (name, ident) if from_identity else "out = a;"
+        spec = _core._ReductionSpec("ufunc_reduce_%s_%s%s%s%s" % (name, work.name, "_where" if masked else "",
+                                                                "_nan" if skip_nan else "",
+                                                                "_start" if from_identity else ""),
                                     [("x", c)] + ([("_where", "bool")] if masked else []),
                                     "_where ? %s : %s" % (value, ident) if masked else value,
-                                    _engine_combine(name, work, ident), "out = a;", ident, work, c,
-                                    preamble=_INCLUDE + _SAME_BITS, options=_core._EXACT_FP_OPTIONS)
+                                    _engine_combine(name, work, ident), post, ident, work, c,
+                                    preamble=_INCLUDE + _SAME_BITS, options=_core._EXACT_FP_OPTIONS,
+                                    ordered=not _commutes(name, work))
         _reduction_specs[key] = spec
     inputs = [a]
     if masked:
         inputs.append(_where_operand(where, a.shape))
     out = _creation.empty(tuple(a.shape[d] for d in range(a.ndim) if d not in axes), work)
     _core._reduce(spec, inputs, list(axes), out)
-    return out
+    return out, spec
 
 
 def _sequential_reduce(uf, x, mask, start):
@@ -379,9 +391,13 @@ def _reduce(self, array, axis, dtype, out, keepdims, initial, where, skip_nan=Fa
             x = _rows(a, perm, m, n, work)
             result = _sequential_reduce(self, x, _where_mask(where, a, perm, m, n), start)
         else:
-            result = _engine_reduce(self, a, axes, work, where, skip_nan and work.kind in "fc")
-            if start is not None:
+            from_identity = start is not None and initial is _NO_VALUE
+            result, spec = _engine_reduce(self, a, axes, work, where, skip_nan and work.kind in "fc", from_identity)
+            if start is not None and not from_identity:
                 result = self(start, result, dtype=work)
+            if (axis is None and dtype is None and out is None and not keepdims and initial is _NO_VALUE
+                    and where is True and not skip_nan and work == loop):
+                _core._remember_plain_reduction(name, a.dtype, spec, loop)
         result = result.astype(loop, copy=False)
     result = result.reshape(shape)
     if out is None:

@@ -257,3 +257,24 @@ def test_value_index_argmax_every_path():
         bad = kiln._core._ReductionSpec("test_bad_ctype", [("x", "float")], "x", "a", "out = a;", "0",
                                         numpy.float32, "float", reduce_ctype="float")
         kiln._core._reduce(bad, [kiln.zeros((3,), numpy.float32)], [0], kiln.empty((), numpy.float32))
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+def test_unordered_specs_every_path(ordered):
+    # A spec that lets the engine deal elements out round-robin (ordered=False)
+    # sums exactly like the ordered one on every path, and a non-commutative
+    # "first element" combine shows the ordered layout really is in order.
+    spec = kiln._core._ReductionSpec("test_sum_%s" % ordered, [("x", "long long")], "x", "a + b", "out = a;", "0LL",
+                                     numpy.int64, "long long", ordered=ordered)
+    first = kiln._core._ReductionSpec("test_first", [("x", "long long")], "x", "a == -1LL ? b : a", "out = a;",
+                                      "-1LL", numpy.int64, "long long")
+    for shape, axis in CASES:
+        x = ints(shape) + 1000   # no -1
+        axes = list(range(x.ndim)) if axis is None else [axis] if isinstance(axis, int) else list(axis)
+        out = kiln.empty(tuple(s for d, s in enumerate(shape) if d not in axes), numpy.int64)
+        kiln._core._reduce(spec, [kiln.asarray(x)], axes, out)
+        assert_same_bits(kiln.asnumpy(out), numpy.sum(x, axis=tuple(axes)))
+        kiln._core._reduce(first, [kiln.asarray(x)], axes, out)
+        moved = numpy.moveaxis(x, axes, list(range(x.ndim - len(axes), x.ndim)))
+        expected = moved.reshape(moved.shape[:x.ndim - len(axes)] + (-1,))[..., 0]
+        assert_same_bits(kiln.asnumpy(out), expected)
