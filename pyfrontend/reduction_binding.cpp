@@ -8,10 +8,12 @@
 //   _core._reduce(spec, [x], (1,), out)     # out: x's shape without axis 1
 #include <pybind11/stl.h>
 
-#include <map>
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <span>
+#include <unordered_map>
 
 #include "arraycore/reduction.h"
 #include "pyfrontend/bindings.h"
@@ -39,7 +41,58 @@ struct PlainReduction {
 };
 
 std::mutex plain_mutex;
-std::map<std::pair<std::string, int>, PlainReduction> plain_reductions;   // (ufunc name, input dtype)
+std::vector<std::string> plain_ufuncs;                     // a method's ufunc: its index here
+std::unordered_map<int, PlainReduction> plain_reductions;  // ufunc index * 256 + input dtype
+
+int plain_ufunc_id(const std::string& ufunc) {
+  auto it = std::find(plain_ufuncs.begin(), plain_ufuncs.end(), ufunc);
+  if (it != plain_ufuncs.end()) return static_cast<int>(it - plain_ufuncs.begin());
+  plain_ufuncs.push_back(ufunc);
+  return static_cast<int>(plain_ufuncs.size()) - 1;
+}
+
+struct PlainMethod {
+  int ufunc;
+  py::object fallback;
+  std::string name, doc;   // the fallback's, for help(); def points into them
+  PyMethodDef def;
+};
+
+const char* const kPlainMethodCapsule = "kiln.plain_reduction_method";
+
+// The method: self is a capsule holding its PlainMethod; args[0] is the array
+// (the function is wrapped in an instancemethod, so it binds like def).
+// METH_FASTCALL, as Note [Launch fast path]. A C++ exception on the fast path
+// (an out-of-memory, say) reruns the call through the Python method, which
+// raises it the usual way.
+PyObject* plain_method_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  auto* pm = static_cast<PlainMethod*>(PyCapsule_GetPointer(self, kPlainMethodCapsule));
+  if (pm == nullptr) return nullptr;
+  if (nargs == 1 && (kwnames == nullptr || PyTuple_GET_SIZE(kwnames) == 0)) {
+    const NDArray* a = ndarray_of(args[0]);
+    if (a != nullptr && a->size() > 0 && a->ndim() <= 64) {
+      PlainReduction plain;
+      {
+        std::lock_guard<std::mutex> lock(plain_mutex);
+        auto it = plain_reductions.find(pm->ufunc * 256 + static_cast<int>(a->dtype()));
+        if (it != plain_reductions.end()) plain = it->second;
+      }
+      if (plain.spec) {
+        try {
+          NDArray out = NDArray::empty({}, plain.out_dtype);
+          int axes[64];
+          std::iota(axes, axes + a->ndim(), 0);
+          const NDArray* in[] = {a};
+          arraycore::reduction_launch(*plain.spec, in, std::span<const int>(axes, a->ndim()), out);
+          return py::cast(std::move(out)).release().ptr();
+        } catch (...) {
+          PyErr_Clear();   // the Python method below reports it
+        }
+      }
+    }
+  }
+  return PyObject_Vectorcall(pm->fallback.ptr(), args, nargs, kwnames);
+}
 
 }  // namespace
 
@@ -88,44 +141,36 @@ void register_reduction(py::module_& m) {
       "_remember_plain_reduction",
       [](const std::string& ufunc, py::handle in_dtype, std::shared_ptr<ReductionSpec> spec, py::handle out_dtype) {
         std::lock_guard<std::mutex> lock(plain_mutex);
-        plain_reductions[{ufunc, static_cast<int>(to_dtype(in_dtype))}] = {std::move(spec), to_dtype(out_dtype)};
+        plain_reductions[plain_ufunc_id(ufunc) * 256 + static_cast<int>(to_dtype(in_dtype))] = {std::move(spec),
+                                                                                              to_dtype(out_dtype)};
       },
       py::arg("ufunc"), py::arg("in_dtype"), py::arg("spec"), py::arg("out_dtype"),
       "Makes _plain_reduction_method(ufunc)'s no-argument calls on in_dtype arrays launch spec.");
   m.def(
       "_plain_reduction_method",
-      [](std::string ufunc, py::function fallback, py::handle cls) {
-        auto doc = py::getattr(fallback, "__doc__", py::none());
-        auto name = py::str(fallback.attr("__name__")).cast<std::string>();
-        auto method = [ufunc, fallback](py::handle self, py::args args, py::kwargs kwargs) -> py::object {
-          if (args.empty() && kwargs.empty() && py::isinstance<NDArray>(self)) {
-            const NDArray& a = self.cast<const NDArray&>();
-            if (a.size() > 0) {
-              std::shared_ptr<ReductionSpec> spec;
-              arraycore::DType out_dtype{};
-              {
-                std::lock_guard<std::mutex> lock(plain_mutex);
-                auto it = plain_reductions.find({ufunc, static_cast<int>(a.dtype())});
-                if (it != plain_reductions.end()) std::tie(spec, out_dtype) = std::tie(it->second.spec, it->second.out_dtype);
-              }
-              if (spec) {
-                NDArray out = NDArray::empty({}, out_dtype);
-                std::vector<int> axes(a.shape().size());
-                std::iota(axes.begin(), axes.end(), 0);
-                const NDArray* in[] = {&a};
-                arraycore::reduction_launch(*spec, in, axes, out);
-                return py::cast(std::move(out));
-              }
-            }
-          }
-          return fallback(self, *args, **kwargs);
-        };
-        return py::cpp_function(method, py::is_method(cls), py::name(name.c_str()),
-                                py::doc(doc.is_none() ? "" : py::str(doc).cast<std::string>().c_str()));
+      [](const std::string& ufunc, py::function fallback) {
+        int id;
+        {
+          std::lock_guard<std::mutex> lock(plain_mutex);
+          id = plain_ufunc_id(ufunc);
+        }
+        auto* pm = new PlainMethod{id, fallback, py::str(fallback.attr("__name__")).cast<std::string>(), "", {}};
+        py::object doc = py::getattr(fallback, "__doc__", py::none());
+        if (!doc.is_none()) pm->doc = py::str(doc).cast<std::string>();
+        pm->def = {pm->name.c_str(), reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(plain_method_call)),
+                   METH_FASTCALL | METH_KEYWORDS, pm->doc.empty() ? nullptr : pm->doc.c_str()};
+        // The capsule, the function's self, owns pm (and so def): both go together.
+        py::capsule holder(pm, kPlainMethodCapsule,
+                           [](PyObject* c) { delete static_cast<PlainMethod*>(PyCapsule_GetPointer(c, kPlainMethodCapsule)); });
+        py::object fn = py::reinterpret_steal<py::object>(PyCFunction_NewEx(&pm->def, holder.ptr(), nullptr));
+        if (!fn) throw py::error_already_set();
+        py::object method = py::reinterpret_steal<py::object>(PyInstanceMethod_New(fn.ptr()));
+        if (!method) throw py::error_already_set();
+        return method;
       },
-      py::arg("ufunc"), py::arg("fallback"), py::arg("cls"),
-      "An ndarray method for ufunc's full reduction: no-argument calls launch the remembered spec, others call "
-      "fallback.");
+      py::arg("ufunc"), py::arg("fallback"),
+      "An ndarray method (assign it to the class) for ufunc's full reduction: no-argument calls launch the "
+      "remembered spec, others call fallback(self, ...).");
 }
 
 }  // namespace kiln::py_bind

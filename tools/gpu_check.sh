@@ -23,7 +23,9 @@ fi
 build_s=$(( $(date +%s) - t0 ))
 export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"
 
-# KILN_GPU_BENCH_ONLY=1 skips the test suite; KILN_BENCH="a b" picks benchmarks.
+# KILN_GPU_BENCH_ONLY=1 skips the test suite; KILN_BENCH="a b" picks benchmarks;
+# KILN_GPU_TEST_S=N stops pytest after N seconds (so the benchmarks still run
+# within the device tool's per-call limit).
 if [ "${KILN_GPU_BENCH_ONLY:-0}" = 1 ]; then
   echo "(tests skipped)" >"$out/pytest.log"
   test_rc=0
@@ -32,7 +34,7 @@ else
   par=""
   if $py -c "import xdist" 2>/dev/null; then par="-n ${KILN_GPU_WORKERS:-6}"; fi
   # shellcheck disable=SC2086
-  KILN_BACKEND=cuda $py -m pytest tests/python -q -p no:cacheprovider --timeout=300 $par "$@" \
+  KILN_BACKEND=cuda timeout "${KILN_GPU_TEST_S:-0}" $py -m pytest tests/python -q -p no:cacheprovider --timeout=300 $par "$@" \
     >"$out/pytest.log" 2>&1
   test_rc=$?
 fi

@@ -494,4 +494,4 @@ for _fn in (argmax, argmin, mean, var, std, trace):
     setattr(ndarray, _fn.__name__, _fn)
 for _fn, _ufunc in ((sum, "add"), (prod, "multiply"), (max, "maximum"), (min, "minimum"), (any, "logical_or"),
                     (all, "logical_and")):
-    setattr(ndarray, _fn.__name__, _core._plain_reduction_method(_ufunc, _fn, ndarray))
+    setattr(ndarray, _fn.__name__, _core._plain_reduction_method(_ufunc, _fn))

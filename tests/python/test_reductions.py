@@ -383,3 +383,33 @@ def test_ndarray_methods(rng):
     assert_same_bits(ki.prod(axis=1).get(), xi.prod(axis=1))
     assert_same_bits(ki.trace(offset=1).get(), numpy.asarray(xi.trace(offset=1)))
     assert not hasattr(kiln.ndarray, "ptp")   # gone from NumPy 2's ndarray
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=name)
+def test_plain_methods_match_the_python_path(rng, dtype):
+    """x.sum() and its kin without arguments (Note [Plain reduction methods]):
+    the first call takes the Python path and remembers its spec, later calls
+    launch it from C++; both give NumPy's value and dtype, and a call with any
+    argument still takes the Python path."""
+    for layout in ("C", "negative", "0-d"):
+        k, x = make(rng, layout, dtype)
+        for method in ("sum", "prod", "max", "min", "any", "all"):
+            if method == "prod" and x.dtype.kind in "fc":
+                continue   # rounding: the sum check below covers the float path
+            expected = getattr(x, method)()
+            for _ in range(2):   # the Python path, then the fast one
+                got = getattr(k, method)()
+                assert isinstance(got, kiln.ndarray) and got.shape == () and got.dtype == expected.dtype, method
+                if method == "sum" and x.dtype.kind in "fc":
+                    check_sum(x, tuple(range(x.ndim)), False, got.get())
+                else:
+                    assert_same_bits(got.get(), numpy.asarray(expected))
+    # add.reduce starts from the identity, +0.0 (Note [Identity as the start value]).
+    x = numpy.array([-0.0, -0.0], numpy.float32)
+    k = kiln.asarray(x)
+    for _ in range(2):
+        assert_same_bits(k.sum().get(), numpy.asarray(x.sum()))
+    assert k.sum(keepdims=True).shape == (1,)
+    assert kiln.ndarray.sum.__name__ == "sum" and "numpy.sum" in kiln.ndarray.sum.__doc__
+    with pytest.raises(ValueError, match="zero-size array to reduction operation maximum which has no identity"):
+        kiln.zeros(0).max()
