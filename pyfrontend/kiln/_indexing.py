@@ -164,7 +164,9 @@ def _flat_store(a, positions, values):
 
 
 def put(a, ind, v, mode="raise"):
-    """a.flat[ind] = v, v repeated when shorter than ind."""
+    """a.flat[ind] = v, v repeated when shorter than ind. Positions named
+    more than once (after mode's wrap or clip) get one of their values, as
+    a[idx] = v: NumPy's last one with kiln.config.setitem_last_wins."""
     if not isinstance(a, ndarray):
         raise TypeError("put() argument 1 must be kiln.ndarray, not %s" % type(a).__name__)
     ind = _host_or_device(ind)
