@@ -19,6 +19,7 @@ constexpr int kMaxInputs = 4;
 constexpr int64_t kWarpRowMax = 256;        // rows up to this long get a warp each
 constexpr int64_t kSplitElements = 4096;    // fewest elements per split of a row
 constexpr size_t kBatchBytes = 32;          // bytes of one input a thread loads per batch (a sector)
+constexpr int64_t kWideFinish = 64;         // splits a output from which the finish pass gives it a block
 
 std::string storage_of(DType d) { return d == DType::Bool ? "unsigned char" : std::string(dtype_info(d).c_type); }
 
@@ -37,6 +38,17 @@ std::string store_expr(const std::string& ctype, DType d, const std::string& val
 std::string reduce_type(const ReductionSpec& spec) {
   return spec.reduce_ctype.empty() ? std::string(dtype_info(spec.reduce_dtype).c_type) : spec.reduce_ctype;
 }
+
+// Note [Reduction vector loads]
+// An unordered spec (Note [Reduction kernels]) over one input whose reduced
+// elements are one contiguous run per output, every run 16-byte aligned,
+// reads them as 16-byte vectors of V = 16 / itemsize elements (path 2 of the
+// row kernel): piece boundaries round up to whole vectors, thread t of B
+// takes vectors t, t + B, ... of its piece, four loads in flight, and folds
+// each vector's V elements in order; elements past the last whole vector
+// (fewer than V, in the last piece) go one a thread. Fewer, wider loads
+// bring the row and full reductions to the bandwidth of copies. Rounding:
+// Note [Reduction rounding] with c the number of terms a thread folds.
 
 // Note [Reduction batches]
 // A thread's elements are consecutive (row paths) or one stride apart
@@ -72,11 +84,19 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
          ";\n";
   }
   s += "  return (" + spec.map_expr + ");\n}\n";
+  // Note [Reduction vector loads]: the map of a value already loaded.
+  const bool vector_path = !ordered && n == 1;
+  if (vector_path) {
+    const EwParam& p = spec.params[0];
+    s += "static KILN_DEVICE " + rt + " " + nm + "_map_value(const " + storage_of(in[0]) + " _v, const long long _j) {\n"
+         "  const " + p.ctype + " " + p.name + " = " + load_expr(p.ctype, in[0], "_v") + ";\n  return (" + spec.map_expr +
+         ");\n}\n";
+  }
   s += "static KILN_DEVICE void " + nm + "_store(char* _p_out, long long _o, const " + rt + "& a) {\n  " + spec.out_ctype +
        " out;\n  {\n" + spec.post_map_expr + "\n  }\n  *(" + storage_of(out) + "*)(_p_out + _o) = " +
        store_expr(spec.out_ctype, out, "out") + ";\n}\n";
   const std::string params = "(" + ptr_params + "char* _p_out, " + rt + "* _part, const kiln::Layout<" + N1 +
-                             "> _K, const kiln::Layout<" + N + "> _R, long long _m, long long _n, long long _splits, int _warp_rows)";
+                             "> _K, const kiln::Layout<" + N + "> _R, long long _m, long long _n, long long _splits, int _path)";
   // Accumulates elements [lo, hi) of kept position `ko` into `a`, in order,
   // U at a time with every load issued before the combines (Note [Reduction
   // batches]).
@@ -101,8 +121,40 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        "    long long off[" + N + "];\n    for (int q = 0; q < " + N + "; ++q) off[q] = ko[q] + ro[q];\n"
        "    a = Op::combine(a, " + nm + "_map(" + ptr_args + "off, j));\n  }\n}\n";
   const std::string accumulate = "      " + nm + "_accumulate<" + U + ">(" + ptr_args + "ko, _R, lo, hi, step, a);\n";
+  std::string vector_block;
+  if (vector_path) {
+    const std::string st = storage_of(in[0]), x0 = "_p_" + spec.params[0].name;
+    auto combine_vec = [&](const std::string& w, const std::string& g) {
+      return "        { " + st + " e[V];\n          __builtin_memcpy(e, &" + w + ", 16);\n"
+             "#pragma unroll\n          for (int v = 0; v < V; ++v) a = Op::combine(a, " + nm + "_map_value(e[v], (" + g +
+             ") * V + v));\n        }\n";
+    };
+    vector_block =
+        "  if (_path == 2) {   // Note [Reduction vector loads]\n"
+        "    constexpr int V = 16 / (int)sizeof(" + st + ");\n"
+        "    const long long cs = ((_n + _splits - 1) / _splits + V - 1) / V * V, slo = blockIdx.y * cs,"
+        " shi = slo + cs < _n ? slo + cs : _n;\n"
+        "    const long long gend = shi / V, tail = gend * V > slo ? gend * V : slo;\n"
+        "    for (long long r = blockIdx.x; r < _m; r += gridDim.x) {\n"
+        "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n"
+        "      const kiln::Vec16* row = (const kiln::Vec16*)(" + x0 + " + ko[0]);\n"
+        "      " + rt + " a = Op::identity();\n"
+        "      long long g = slo / V + threadIdx.x;\n"
+        "      const long long B = blockDim.x;\n"
+        "      for (; g + 3 * B < gend; g += 4 * B) {\n"
+        "        kiln::Vec16 w[4];\n"
+        "#pragma unroll\n        for (int q = 0; q < 4; ++q) w[q] = row[g + q * B];\n"
+        "#pragma unroll\n        for (int q = 0; q < 4; ++q)\n" + combine_vec("w[q]", "g + q * B") +
+        "      }\n"
+        "      for (; g < gend; g += B) {\n        const kiln::Vec16 w0 = row[g];\n" + combine_vec("w0", "g") + "      }\n"
+        "      const long long t = tail + threadIdx.x;\n"
+        "      if (t < shi) a = Op::combine(a, " + nm + "_map_value(((const " + st + "*)row)[t], t));\n"
+        "      a = kiln::block_reduce<Op>(a);\n"
+        "      if (threadIdx.x == 0) {\n        if (_splits == 1) " + nm + "_store(_p_out, ko[" + N + "], a);\n"
+        "        else _part[r * _splits + blockIdx.y] = a;\n      }\n    }\n    return;\n  }\n";
+  }
   s += "extern \"C\" __global__ void " + nm + "_row" + params + " {\n  typedef " + nm + "_op Op;\n"
-       "  if (_warp_rows) {   // a warp per output\n"
+       "  if (_path == 1) {   // a warp per output\n"
        "    const int lane = threadIdx.x & 31;\n"
        "    const long long c = " + (ordered ? "(_n + 31) / 32" : "1") + ", lo = lane * c, step = " +
        (ordered ? "1" : "32") + ", hi = " + (ordered ? "lo + c < _n ? lo + c : _n" : "_n") + ";\n"
@@ -110,7 +162,7 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        " r += (long long)gridDim.x * (blockDim.x / 32)) {\n"
        "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n      " + rt + " a = Op::identity();\n" + accumulate +
        "      a = kiln::warp_reduce<Op>(a);\n      if (lane == 0) " + nm + "_store(_p_out, ko[" + N + "], a);\n    }\n"
-       "    return;\n  }\n"
+       "    return;\n  }\n" + vector_block +
        "  const long long cs = (_n + _splits - 1) / _splits, slo = blockIdx.y * cs, shi = slo + cs < _n ? slo + cs : _n;\n"
        "  const long long len = shi > slo ? shi - slo : 0, c = (len + blockDim.x - 1) / blockDim.x;\n"
        + (ordered ? "  const long long lo = slo + threadIdx.x * c, hi = lo + c < shi ? lo + c : shi, step = 1;\n"
@@ -128,9 +180,20 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        "      if (_splits == 1) " + nm + "_store(_p_out, ko[" + N + "], a);\n"
        "      else _part[blockIdx.y * _m + r] = a;\n  }\n}\n";
   // The second pass: partials of output r at _part[r * _splits + s] (row)
-  // or _part[s * _m + r] (column), combined in split order.
+  // or _part[s * _m + r] (column), combined in split order: a thread per
+  // output, or (_wide, many splits) a block per output whose threads take
+  // consecutive runs of splits, combined in thread order by block_reduce.
   s += "extern \"C\" __global__ void " + nm + "_finish(char* _p_out, const " + rt + "* _part, const kiln::Layout<" + N1 +
-       "> _K, long long _m, long long _splits, int _column) {\n  typedef " + nm + "_op Op;\n"
+       "> _K, long long _m, long long _splits, int _column, int _wide) {\n  typedef " + nm + "_op Op;\n"
+       "  if (_wide) {\n"
+       "    const long long c = (_splits + blockDim.x - 1) / blockDim.x, lo = threadIdx.x * c,"
+       " hi = lo + c < _splits ? lo + c : _splits;\n"
+       "    for (long long r = blockIdx.x; r < _m; r += gridDim.x) {\n"
+       "      " + rt + " a = Op::identity();\n"
+       "      for (long long s = lo; s < hi; ++s) a = Op::combine(a, _part[_column ? s * _m + r : r * _splits + s]);\n"
+       "      a = kiln::block_reduce<Op>(a);\n"
+       "      if (threadIdx.x == 0) {\n        long long ko[" + N1 + "];\n        _K.offsets(r, ko);\n"
+       "        " + nm + "_store(_p_out, ko[" + N + "], a);\n      }\n    }\n    return;\n  }\n"
        "  for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < _m; r += (long long)gridDim.x * blockDim.x) {\n"
        "    long long ko[" + N1 + "];\n    _K.offsets(r, ko);\n"
        "    " + rt + " a = Op::identity();\n"
@@ -228,6 +291,13 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
     if (m < cap_blocks) splits = std::clamp<int64_t>(cap_blocks / m, 1, std::max<int64_t>(1, n / kSplitElements));
   }
   splits = std::min<int64_t>(splits, 65535);
+  // Note [Reduction vector loads]: a commutative combine over one input whose
+  // rows are contiguous and start 16-byte aligned.
+  int path = warp_rows;
+  if (!column && !warp_rows && !spec.ordered && inputs.size() == 1 && plan.reduced.shape.size() == 1 &&
+      plan.reduced.strides[0][0] == item && 16 % item == 0 && reinterpret_cast<uintptr_t>(inputs[0]->data()) % 16 == 0 &&
+      std::all_of(plan.kept.strides[0].begin(), plan.kept.strides[0].end(), [](int64_t st) { return st % 16 == 0; }))
+    path = 2;
   std::optional<NDArray> partial;   // the per-split partials, freed after the finish launch (stream order)
   void* part_ptr = nullptr;
   if (splits > 1) {
@@ -244,14 +314,18 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
   for (auto& p : pointers) kargs.push_back(&p);
   for (void* p : {static_cast<void*>(&out_ptr), static_cast<void*>(&part_ptr), static_cast<void*>(&K),
                   static_cast<void*>(&R), static_cast<void*>(&lm), static_cast<void*>(&ln), static_cast<void*>(&lsplits),
-                  static_cast<void*>(&warp_rows)})
+                  static_cast<void*>(&path)})
     kargs.push_back(p);
   be.launch(column ? v.col : v.row, {grid_x, static_cast<uint32_t>(splits), 1}, {kBlock, 1, 1}, 0, stream,
             kargs.data());
   if (splits > 1) {
-    int is_column = column ? 1 : 0;
-    void* fargs[] = {&out_ptr, &part_ptr, &K, &lm, &lsplits, &is_column};
-    be.launch(v.finish, {grid_stride_blocks(m, kBlock), 1, 1}, {kBlock, 1, 1}, 0, stream, fargs);
+    // Many splits a output: a block each (a thread each would walk them in a
+    // serial chain of loads: 24 us for 1056 float partials on an H100).
+    int is_column = column ? 1 : 0, wide = splits >= kWideFinish ? 1 : 0;
+    void* fargs[] = {&out_ptr, &part_ptr, &K, &lm, &lsplits, &is_column, &wide};
+    const uint32_t finish_grid = wide ? static_cast<uint32_t>(std::clamp<int64_t>(m, 1, cap_blocks))
+                                      : grid_stride_blocks(m, kBlock);
+    be.launch(v.finish, {finish_grid, 1, 1}, {kBlock, 1, 1}, 0, stream, fargs);
   }
 }
 

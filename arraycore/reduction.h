@@ -26,7 +26,8 @@
 //  - column: the innermost kept dimension is contiguous: a thread per output,
 //    neighbouring threads reading neighbouring elements (coalesced), each
 //    looping over its reduced elements in order; the reduced extent is split
-//    over blockIdx.y when m alone cannot fill the device, with a second launch;
+//    over blockIdx.y when m alone cannot fill the device, with a second launch
+//    (a thread per output, or a block per output when it has 64 pieces or more);
 //  - full (m == 1): the row kernel split over many blocks, each writing a
 //    partial, then the second launch combines the partials in order.
 // An `ordered` spec (the default) combines in element order on every path (a
@@ -57,11 +58,14 @@
 //    block combines its threads' sums by a balanced tree (ceil(log2 B) levels
 //    at most, fewer when fewer threads hold terms), and the finish pass adds
 //    the pieces in order: rounding depth d = (c - 1) + ceil(log2 min(L, B)) +
-//    (splits - 1). When c = 1 (n <= 256 in one piece) d = ceil(log2 n):
+//    f, with f = splits - 1 when a thread adds an output's pieces, and, from
+//    64 pieces on, where a block of 256 does (runs of ceil(splits / 256) in
+//    order, then a tree), f = ceil(splits / 256) - 1 + 8: never more than
+//    splits - 1. When c = 1 (n <= 256 in one piece) d = ceil(log2 n):
 //    pairwise summation exactly. splits is 1 unless the outputs cannot fill
 //    the device, and then at most n / 4096.
 //  - column: each output sums its L = ceil(n / splits) terms per piece in
-//    order, and the pieces in order: d = (L - 1) + (splits - 1), sequential
+//    order, and the pieces in order: d = (L - 1) + f (f as above), sequential
 //    as NumPy's own sums along a non-contiguous axis are.
 // The computed sum s' of terms x_i then has |s' - s| <= d * u * sum|x_i| to
 // first order (u the unit roundoff of reduce_type): products likewise, with

@@ -23,6 +23,12 @@ struct ValueIndex {
   long long index;
 };
 
+// Sixteen bytes loaded as one (an LDG.128 on a GPU): the vector loads of
+// Note [Reduction vector loads] (arraycore/reduction.cpp).
+struct alignas(16) Vec16 {
+  unsigned long long w[2];
+};
+
 // __shfl_down_sync for any trivially copyable T (half, complex<double>, bool):
 // the value moves as 32-bit words.
 template <class T>

@@ -278,3 +278,30 @@ def test_unordered_specs_every_path(ordered):
         moved = numpy.moveaxis(x, axes, list(range(x.ndim - len(axes), x.ndim)))
         expected = moved.reshape(moved.shape[:x.ndim - len(axes)] + (-1,))[..., 0]
         assert_same_bits(kiln.asnumpy(out), expected)
+
+
+@pytest.mark.parametrize("dtype", [numpy.bool_, numpy.int8, numpy.int16, numpy.int32, numpy.int64, numpy.float32,
+                                   numpy.complex128])
+def test_vector_loads_and_wide_finish(dtype):
+    # Note [Reduction vector loads]: aligned contiguous runs are read as
+    # 16-byte vectors, pieces rounded to whole vectors, the tail one element
+    # a thread; a run that starts off 16 bytes (x[1:], odd rows) takes the
+    # scalar path. A full reduction of a million elements has enough pieces
+    # on a GPU for the block-per-output finish. Integer-valued data: sums are
+    # exact, so every path must agree with NumPy bit for bit, and argmax's
+    # ties (few distinct values) must resolve to the first.
+    base = rng().integers(0, 5, size=1000003)
+    x = base.astype(dtype) if dtype != numpy.complex128 else (base + 1j * base[::-1]).astype(dtype)
+    whole = kiln.asarray(x)
+    for lo, hi in ((0, None), (1, None), (3, -5)):
+        view, k = x[lo:hi], whole[lo:hi]
+        assert_same_bits(kiln.asnumpy(k.sum()), numpy.asarray(view.sum()))
+        if dtype != numpy.bool_:
+            assert_same_bits(kiln.asnumpy(kiln.argmax(k)), numpy.asarray(numpy.argmax(view)))
+            assert_same_bits(kiln.asnumpy(k.max()), numpy.asarray(view.max()))
+    for cols in (1000, 1001, 4099):
+        rows = x[:(len(x) // cols) * cols].reshape(-1, cols)[:300]
+        k = kiln.asarray(rows)
+        assert_same_bits(kiln.asnumpy(k.sum(axis=1)), rows.sum(axis=1))
+        assert_same_bits(kiln.asnumpy(kiln.argmax(k, axis=1)), numpy.argmax(rows, axis=1))
+        assert_same_bits(kiln.asnumpy(k[:, 1:].sum(axis=1)), rows[:, 1:].sum(axis=1))
