@@ -125,9 +125,8 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
   if (vector_path) {
     const std::string st = storage_of(in[0]), x0 = "_p_" + spec.params[0].name;
     auto combine_vec = [&](const std::string& w, const std::string& g) {
-      return "        { " + st + " e[V];\n          __builtin_memcpy(e, &" + w + ", 16);\n"
-             "#pragma unroll\n          for (int v = 0; v < V; ++v) a = Op::combine(a, " + nm + "_map_value(e[v], (" + g +
-             ") * V + v));\n        }\n";
+      return "#pragma unroll\n        for (int v = 0; v < V; ++v)\n          a = Op::combine(a, " + nm +
+             "_map_value(kiln::vec_element<" + st + ">(" + w + ", v), (" + g + ") * V + v));\n";
     };
     vector_block =
         "  if (_path == 2) {   // Note [Reduction vector loads]\n"

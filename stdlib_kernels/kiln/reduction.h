@@ -29,6 +29,17 @@ struct alignas(16) Vec16 {
   unsigned long long w[2];
 };
 
+// Element v of a Vec16 read as T (sizeof(T) * (v + 1) <= 16), copied byte by
+// byte (legal for any T; compilers turn it into register moves).
+template <class T>
+KILN_DEVICE T vec_element(const Vec16& w, int v) {
+  T r;
+  const unsigned char* src = reinterpret_cast<const unsigned char*>(&w) + v * sizeof(T);
+  unsigned char* dst = reinterpret_cast<unsigned char*>(&r);
+  for (int k = 0; k < static_cast<int>(sizeof(T)); ++k) dst[k] = src[k];
+  return r;
+}
+
 // __shfl_down_sync for any trivially copyable T (half, complex<double>, bool):
 // the value moves as 32-bit words.
 template <class T>
