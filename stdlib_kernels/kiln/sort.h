@@ -37,7 +37,8 @@
 //  3. Decoupled look-back, thread d again: it publishes the tile's count of
 //     d (flag AGGREGATE, or INCLUSIVE for tile 0), walks back over earlier
 //     tiles adding aggregates until it meets an inclusive prefix (spinning
-//     on a tile that has published nothing yet), and publishes its own
+//     on a tile that has published nothing yet), reading four tiles' words
+//     at a time so that their latencies overlap, and publishes its own
 //     inclusive prefix. Flag and count share one 32-bit word, so one store
 //     publishes both and no fence orders them against other data: counts
 //     have 30 bits, hence the engine's limit of 2^30 - 2^16 keys a call.
@@ -250,13 +251,25 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
     store_status(mine, kInclusive | total);
   } else {
     store_status(mine, kAggregate | total);
-    for (long long t = (long long)tile - 1;; --t) {
-      unsigned s;
-      do {
-        s = load_status(status + t * 256 + tid);
-      } while ((s & ~kCountMask) == 0);
-      before += s & kCountMask;
-      if ((s & ~kCountMask) == kInclusive) break;
+    // Four predecessors read at once (their loads overlap), then taken in
+    // order; the walk resumes (spins) at the first that published nothing.
+    for (long long t = (long long)tile - 1;;) {
+      unsigned st[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) st[q] = t - q >= 0 ? load_status(status + (t - q) * 256 + tid) : kInclusive;
+      int q = 0;
+      bool done = false;
+      for (; q < 4; ++q) {
+        const unsigned flag = st[q] & ~kCountMask;
+        if (flag == 0) break;
+        before += st[q] & kCountMask;
+        if (flag == kInclusive) {
+          done = true;
+          break;
+        }
+      }
+      if (done) break;
+      t -= q;
     }
     store_status(mine, kInclusive | (before + total));
   }
