@@ -27,7 +27,7 @@
 // blocks that started earlier. Within a block:
 //  1. Warp w loads keys [w * 32 I, (w + 1) * 32 I) of the tile, item i of
 //     lane l being key w * 32 I + 32 i + l (coalesced). For item i the lanes
-//     holding one digit find each other with __match_any_sync; the highest
+//     holding one digit find each other (eight ballots, a digit bit each); the highest
 //     of them bumps the warp's counter of that digit by the group's size and
 //     every member's rank is the old count plus the members below it. Ranks
 //     thus follow key order within the warp.
@@ -211,7 +211,15 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
   unsigned* counts = s_warp + warp * 256;
 #pragma unroll
   for (int i = 0; i < I; ++i) {
-    const unsigned peers = __match_any_sync(0xffffffffu, d[i]);
+    // The lanes holding d[i]: eight ballots, one a digit bit (__match_any_sync
+    // does this in one instruction, but a slow one: the ballots are cheaper).
+    unsigned peers = 0xffffffffu;
+#pragma unroll
+    for (int b = 0; b < 8; ++b) {
+      const unsigned bit = (d[i] >> b) & 1u;
+      const unsigned votes = __ballot_sync(0xffffffffu, bit);
+      peers &= bit ? votes : ~votes;
+    }
     const int leader = 31 - __clz((int)peers);
     unsigned old = 0;
     if (lane == leader) {
