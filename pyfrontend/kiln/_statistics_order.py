@@ -15,11 +15,19 @@ index v = (c - 1) q ('midpoint': the mean of its floor and ceiling),
 even, as numpy.around) in the input's dtype; 'linear' and 'midpoint'
 interpolate between elements floor(v) and floor(v) + 1 (clipped to the row)
 with NumPy's _lerp, each operation rounded to the result dtype (float16's
-too, as NumPy's float16 arithmetic rounds). median is NumPy's mean of the
+too, as NumPy's float16 arithmetic rounds). The other eight methods of
+Hyndman and Fan are NumPy's too (_hyndman_fan_code): virtual index
+c q - 1, or c q + alpha + q (1 - alpha - beta) - 1, rounded in q's dtype
+op by op, out-of-row indices handled as NumPy's (both ends on the bound,
+gamma from the index NumPy sets). median is NumPy's mean of the
 one or two middle elements: their sum and the division by 2 in the mean's
 accumulator (float32 for float16, float64 for integers), then cast. An
-all-NaN row gives NaN without NumPy's RuntimeWarning.
+all-NaN row of the nan* versions gives NaN and NumPy's RuntimeWarning (the
+sorted rows' first elements tell: one device-to-host synchronisation); an
+empty median, NumPy's "Mean of empty slice".
 """
+import warnings
+
 import numpy
 
 from kiln import _core
@@ -30,7 +38,13 @@ from kiln._sets import _launch
 from kiln._sorting import _sort_axis
 from kiln._ufunc_methods import _ctype, _rows
 
-_METHODS = {"linear": 0, "midpoint": 1, "lower": 2, "higher": 3, "nearest": 4}
+_METHODS = {"linear": 0, "midpoint": 1, "lower": 2, "higher": 3, "nearest": 4, "inverted_cdf": 5,
+            "averaged_inverted_cdf": 6, "closest_observation": 7, "interpolated_inverted_cdf": 8, "hazen": 9,
+            "weibull": 10, "median_unbiased": 11, "normal_unbiased": 12}
+# The methods that take an element (the result in a's dtype); the others interpolate.
+_TAKING = ("lower", "higher", "nearest", "inverted_cdf", "closest_observation")
+# (alpha, beta) of the continuous methods of Hyndman and Fan (NumPy's table).
+_ALPHA_BETA = {8: (0.0, 1.0), 9: (0.5, 0.5), 10: (0.0, 0.0), 11: (1 / 3, 1 / 3), 12: (3 / 8, 3 / 8)}
 _NUMPY_METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf",
                   "hazen", "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher",
                   "midpoint", "nearest")
@@ -64,6 +78,13 @@ def _sorted_rows(a, axis):
     out = _creation.empty((m, n), a.dtype)
     _sort_axis(rows, 1, keys_out=out)
     return out, kept_shape, axes
+
+
+def _warn_all_nan(rows):
+    """NumPy's RuntimeWarning when a sorted row (NaNs last) holds only NaNs:
+    a look at the rows' first elements, which synchronises."""
+    if rows.dtype.kind == "f" and rows.size and bool(_core._ufuncs["isnan"](rows[:, 0]).any()):
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
 
 
 def _finish(result, q_shape, kept_shape, axes, ndim, keepdims, out):
@@ -101,13 +122,37 @@ def _row_count_code(dtype, skip_nan):
     return code + "has_nan = n > 0 && %s;\n" % _nan_test(dtype, "row[n - 1]")
 
 
+def _hyndman_fan_code(qdt, r):
+    """Switch cases of the methods of Hyndman and Fan beyond NumPy's classic
+    five, as NumPy defines them on the count c (each operation rounded to
+    q's dtype, as NumPy computes its virtual index): inverted_cdf and
+    closest_observation take element n q - 1 (- 0.5) rounded their way;
+    averaged_inverted_cdf interpolates at n q - 1 with gamma 1/2 or 1; the
+    continuous ones at n q + alpha + q (1 - alpha - beta) - 1."""
+    wq = _wide(qdt)
+    cq = "(%s)kiln::numpy_cast<%s>((double)c)" % (wq, _ctype(qdt))
+    nq = _rd(qdt, "%s * (%s)q[qi]" % (cq, wq))
+    code = ("  case 5: case 7: {\n"
+            "    %s x = %s;\n" % (wq, _rd(qdt, "(%s)%s - 1" % (wq, nq))) +
+            "    if (method == 7) x = %s;\n" % _rd(qdt, "x - (%s)0.5" % wq) +
+            "    const %s p = floor(x);\n" % wq +
+            "    long long j = (long long)p + ((x - p == 0 && (method == 5 || fmod(p, (%s)2) != 0)) ? 0 : 1);\n" % wq +
+            "    j = j < 0 ? 0 : (j > c - 1 ? c - 1 : j);\n"
+            "    o[i] = kiln::numpy_cast<%s>(row[j]);\n    return;\n  }\n" % r +
+            "  case 6: v = %s; break;\n" % _rd(qdt, "(%s)%s - 1" % (wq, nq)))
+    for m, (alpha, beta) in sorted(_ALPHA_BETA.items()):
+        a_ = "(%s)kiln::numpy_cast<%s>(%s)" % (wq, _ctype(qdt), float(alpha).hex())
+        k_ = "(%s)kiln::numpy_cast<%s>(%s)" % (wq, _ctype(qdt), float(1 - alpha - beta).hex())
+        inner = _rd(qdt, "%s + (%s)%s" % (a_, wq, _rd(qdt, "(%s)q[qi] * %s" % (wq, k_))))
+        code += "  case %d: v = %s; break;\n" % (m, _rd(qdt, "(%s)%s - 1" % (wq, _rd(qdt, "(%s)%s + (%s)%s" % (wq, nq, wq, inner)))))
+    return code
+
+
 def _quantile(a, q, axis, out, method, keepdims, skip_nan, what):
     a = _asarray(a)
     if a.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     if method not in _METHODS:
-        if method in _NUMPY_METHODS:
-            raise NotImplementedError("quantile method %r is not implemented in kiln" % (method,))
         raise ValueError("%r is not a valid method. Use one of: %s" % (method, _NUMPY_METHODS))
     qa = numpy.asarray(q.get() if hasattr(q, "get") else q)
     weak_q = type(q) in (int, float)   # Python scalars promote weakly (NEP 50), as in NumPy
@@ -120,7 +165,7 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, what):
     sdt = a.dtype
     if method == "linear" and qa.dtype.kind in "iu" and what == "quantile":
         method = "lower"   # integer virtual indices: NumPy takes the elements, in a's dtype
-    if method in ("lower", "higher", "nearest"):
+    if method in _TAKING:
         rdt = sdt
     else:
         if sdt == numpy.bool_:
@@ -131,6 +176,8 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, what):
     m, n = rows.shape
     if n == 0 and m:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    if skip_nan:
+        _warn_all_nan(rows)
     qd = _creation.asarray(qs.reshape(-1))
     result = _creation.empty((qd.shape[0] * m,), rdt)
     t, r, qc = _ctype(sdt), _ctype(rdt), _ctype(qdt)
@@ -150,9 +197,18 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, what):
             "  case 3: o[i] = kiln::numpy_cast<%s>(row[(long long)ceil((%s)v)]); return;\n" % (r, wq) +
             "  case 4: o[i] = kiln::numpy_cast<%s>(row[(long long)rint((%s)v)]); return;\n" % (r, wq) +
             "  case 1: v = %s; break;\n" % _rd(qdt, "0.5 * (floor((%s)v) + ceil((%s)v))" % (wq, wq)) +
+            _hyndman_fan_code(qdt, r) +
             "  default: break;\n}\n"
-            "const %s g = %s;\n" % (qc, _rd(qdt, "(%s)v - floor((%s)v)" % (wq, wq))) +
+            "%s g = %s;\n" % (qc, _rd(qdt, "(%s)v - floor((%s)v)" % (wq, wq))) +
             "long long j0 = (long long)floor((%s)v), j1 = j0 + 1;\n" % wq +
+            "if (method >= 6) {   // NumPy's bounds: both indices at the end, gamma from the index it set\n"
+            "  const %s at = (%s)v >= (%s)(c - 1) ? (%s)-1 : ((%s)v < 0 ? (%s)0 : floor((%s)v));\n"
+            % (wq, wq, wq, wq, wq, wq, wq) +
+            "  if ((%s)v >= (%s)(c - 1)) j0 = j1 = c - 1; else if ((%s)v < 0) j0 = j1 = 0;\n" % (wq, wq, wq) +
+            "  g = %s;\n" % _rd(qdt, "(%s)v - at" % wq) +
+            "  if (method == 6) g = (%s)g == 0 ? kiln::numpy_cast<%s>(0.5) : kiln::numpy_cast<%s>(1.0);\n"
+            % (wq, qc, qc) +
+            "}\n"
             "j0 = j0 < 0 ? 0 : (j0 > c - 1 ? c - 1 : j0);\n"
             "j1 = j1 < 0 ? 0 : (j1 > c - 1 ? c - 1 : j1);\n"
             "const %s a = row[j0], b = row[j1];\n" % t +
@@ -171,9 +227,8 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, what):
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
              weights=None, interpolation=None):
-    """q-th quantiles (q in [0, 1]) along axis, NumPy's methods 'linear',
-    'lower', 'higher', 'midpoint' and 'nearest' (Note [Order statistics]);
-    weights are not supported."""
+    """q-th quantiles (q in [0, 1]) along axis, by any of NumPy's thirteen
+    methods (Note [Order statistics]); weights are not supported."""
     return _quantile(a, q, axis, out, _method(method, interpolation, weights), keepdims, False, "quantile")
 
 
@@ -185,7 +240,8 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                 weights=None, interpolation=None):
-    """quantile ignoring NaNs (NaN where a row has no other value)."""
+    """quantile ignoring NaNs (NaN and a RuntimeWarning where a row has no
+    other value)."""
     return _quantile(a, q, axis, out, _method(method, interpolation, weights), keepdims, True, "quantile")
 
 
@@ -212,6 +268,10 @@ def _median(a, axis, out, keepdims, skip_nan):
     acc = {"e": "float"}.get(rdt.char, _ctype(rdt))
     rows, kept_shape, axes = _sorted_rows(a, axis)
     m, n = rows.shape
+    if n == 0 and m:
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+    elif skip_nan:
+        _warn_all_nan(rows)
     result = _creation.empty((m,), rdt)
     t, r = _ctype(a.dtype), _ctype(rdt)
     nan = "kiln::numpy_cast<%s>((%s)(0.0 / 0.0))" % (r, "double" if rdt.kind == "f" else acc)
@@ -230,10 +290,10 @@ def _median(a, axis, out, keepdims, skip_nan):
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Median along axis (None: all; ints and tuples), NaN where a NaN is
-    in the row; an empty input gives NaN (without NumPy's warning)."""
+    in the row; an empty input gives NaN and NumPy's RuntimeWarning."""
     return _median(a, axis, out, keepdims, False)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """Median ignoring NaNs (NaN for an all-NaN row)."""
+    """Median ignoring NaNs (NaN and a RuntimeWarning for an all-NaN row)."""
     return _median(a, axis, out, keepdims, True)

@@ -3,6 +3,8 @@ results compared bit for bit (Note [Order statistics]: the same operations
 in the same dtypes as NumPy), result dtypes for every q kind (Python scalar,
 list, float32 array), axes (None, ints, tuples, negative), keepdims, out=,
 layouts, NaNs, errors."""
+import warnings
+
 import numpy
 import pytest
 
@@ -10,7 +12,8 @@ import kiln
 from conftest import LAYOUTS, make, name
 
 AxisError = numpy.exceptions.AxisError
-METHODS = ["linear", "lower", "higher", "midpoint", "nearest"]
+METHODS = ["linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf", "averaged_inverted_cdf",
+           "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased", "normal_unbiased"]
 REAL = [numpy.int8, numpy.uint16, numpy.int64, numpy.float16, numpy.float32, numpy.float64]
 
 
@@ -67,7 +70,21 @@ def test_all_nan_rows_and_out(rng):
     k = kiln.asarray(x)
     with numpy.errstate(all="ignore"), pytest.warns(RuntimeWarning):
         expected = numpy.nanmedian(x, axis=1)
-    same(kiln.nanmedian(k, axis=1), expected)
+    with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
+        same(kiln.nanmedian(k, axis=1), expected)
+    for fn, q in ((kiln.nanquantile, 0.3), (kiln.nanpercentile, [10, 90])):
+        with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
+            got = fn(k, q, axis=1, method="hazen")
+        with pytest.warns(RuntimeWarning, match="All-NaN slice encountered"):
+            same(got, getattr(numpy, fn.__name__)(x, q, axis=1, method="hazen"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # no warning where every row has a number
+        same(kiln.nanmedian(k[1:], axis=1), numpy.nanmedian(x[1:], axis=1))
+        same(kiln.nanquantile(k[1:], 0.5, axis=1), numpy.nanquantile(x[1:], 0.5, axis=1))
+    with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        got = kiln.median(kiln.zeros((2, 0)), axis=1)
+    with numpy.errstate(all="ignore"), pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        same(got, numpy.median(numpy.zeros((2, 0)), axis=1))
     same(kiln.median(k, axis=1), numpy.median(x, axis=1))
     out = kiln.empty((2,), numpy.float64)
     assert kiln.quantile(k, 0.5, axis=1, out=out) is out
