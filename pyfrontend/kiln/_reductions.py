@@ -246,6 +246,15 @@ def _count(a, axes, where):
     return math.prod(a.shape[d] for d in axes)
 
 
+def _fewest(a, axes, where):
+    """The smallest count of elements per output: a Python int, from the
+    shapes, or with where= a masked count on the device (one sync)."""
+    n = _count(a, axes, where)
+    if n is not None or math.prod(a.shape[d] for d in range(a.ndim) if d not in axes) == 0:
+        return 0 if n is None else n
+    return int(min(count_nonzero(_where_operand(where, a.shape), axis=axes)))
+
+
 def _reduction_args(a, axis, out, keepdims, skip_nan):
     a = _operand(a)
     # NumPy's nan-functions reduce float operands with ufunc.reduce's axis rules.
@@ -260,7 +269,7 @@ def _reduction_args(a, axis, out, keepdims, skip_nan):
 def _mean_function(a, axis, dtype, out, keepdims, where, skip_nan):
     a, axes, out, shape = _reduction_args(a, axis, out, keepdims, skip_nan)
     acc, result = _acc_dtype(a, dtype)
-    if _count(a, axes, where) == 0:
+    if _fewest(a, axes, where) == 0:
         warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
     r = _mean(a, axes, acc, result, where, skip_nan)
     if skip_nan and a.dtype.kind in "fc":
@@ -292,9 +301,9 @@ def _variance(a, axis, dtype, out, ddof, keepdims, where, mean_value, root, skip
     a, axes, out, shape = _reduction_args(a, axis, out, keepdims, skip_nan)
     acc, result = _acc_dtype(a, dtype)
     skip_nan = skip_nan and a.dtype.kind in "fc"
-    result = _real(result)
-    n = _count(a, axes, where)
-    if n is not None and not skip_nan and n - ddof <= 0:
+    if dtype is None or numpy.dtype(dtype).kind != "c":
+        result = _real(result)   # NumPy's var is real unless dtype= asks for a complex one
+    if not skip_nan and _fewest(a, axes, where) - ddof <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
     if mean_value is _NO_VALUE:
         keep = tuple(1 if d in axes else s for d, s in enumerate(a.shape))

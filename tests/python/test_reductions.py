@@ -413,3 +413,40 @@ def test_plain_methods_match_the_python_path(rng, dtype):
     assert kiln.ndarray.sum.__name__ == "sum" and "numpy.sum" in kiln.ndarray.sum.__doc__
     with pytest.raises(ValueError, match="zero-size array to reduction operation maximum which has no identity"):
         kiln.zeros(0).max()
+
+
+@pytest.mark.parametrize("fn", ["var", "std", "nanvar", "nanstd"])
+def test_variance_with_complex_dtype(rng, fn):
+    # dtype= complex makes NumPy's var and std complex (a zero imaginary part),
+    # for real and complex operands alike; without it they are real.
+    for dtype, req in ((numpy.float64, numpy.complex128), (numpy.float32, numpy.complex64),
+                       (numpy.complex64, numpy.complex64), (numpy.int16, numpy.complex128)):
+        x = random_array(rng, (5, 7), dtype)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)   # NumPy's nanvar casts
+            expected = numpy.asarray(getattr(numpy, fn)(x, axis=1, dtype=req))
+        got = getattr(kiln, fn)(kiln.asarray(x), axis=1, dtype=req).get()
+        assert got.dtype == expected.dtype
+        # Both sides carry the module docstring's var error, (D + 5) u with
+        # D <= n - 1 = 6, to first order; std half of it.
+        numpy.testing.assert_allclose(got, expected, rtol=2 * 1.01 * 11 * unit_roundoff(req), atol=0)
+        assert getattr(kiln, fn)(kiln.asarray(x), axis=1).dtype == getattr(numpy, fn)(x, axis=1).dtype
+
+
+def test_where_empty_slices_warn():
+    # NumPy warns once a where= mask leaves an output without elements (mean)
+    # or without more than ddof of them (var, std), counting on the device.
+    x = numpy.array([[1.0, 2.0, 5.0], [3.0, 4.0, 6.0]])
+    w = numpy.array([[False, False, False], [True, True, False]])
+    k, kw = kiln.asarray(x), kiln.asarray(w)
+    for fn, kwargs, message in (("mean", {}, "Mean of empty slice"), ("var", {}, "Degrees of freedom"),
+                                ("std", {"ddof": 2}, "Degrees of freedom")):
+        with pytest.warns(RuntimeWarning, match=message):
+            got = getattr(kiln, fn)(k, axis=1, where=kw, **kwargs)
+        with numpy.errstate(all="ignore"), pytest.warns(RuntimeWarning, match=message):
+            expected = getattr(numpy, fn)(x, axis=1, where=w, **kwargs)
+        assert_same_values(got.get(), expected)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # every output keeps enough elements: no warning
+        kiln.mean(k, axis=1, where=kiln.asarray(~w))
+        kiln.var(k, axis=1, where=kiln.asarray(w | numpy.array([True, False, False])), ddof=0)
