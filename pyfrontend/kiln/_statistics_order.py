@@ -122,6 +122,15 @@ def _row_count_code(dtype, skip_nan):
     return code + "has_nan = n > 0 && %s;\n" % _nan_test(dtype, "row[n - 1]")
 
 
+def _difference(dtype):
+    """b - a in dtype, as NumPy's _lerp subtracts the two elements: wrapping
+    for integers (unsigned arithmetic, so no signed overflow in C++)."""
+    if dtype.kind == "i" and dtype.itemsize >= 4:
+        u = "unsigned long long" if dtype.itemsize == 8 else "unsigned"
+        return "kiln::numpy_cast<%s>((%s)b - (%s)a)" % (_ctype(dtype), u, u)
+    return _rd(dtype, "(%s)b - (%s)a" % (_wide(dtype), _wide(dtype)))
+
+
 def _hyndman_fan_code(qdt, r):
     """Switch cases of the methods of Hyndman and Fan beyond NumPy's classic
     five, as NumPy defines them on the count c (each operation rounded to
@@ -212,7 +221,7 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, what):
             "j0 = j0 < 0 ? 0 : (j0 > c - 1 ? c - 1 : j0);\n"
             "j1 = j1 < 0 ? 0 : (j1 > c - 1 ? c - 1 : j1);\n"
             "const %s a = row[j0], b = row[j1];\n" % t +
-            "const %s d = kiln::numpy_cast<%s>(%s);\n" % (r, r, _rd(sdt, "(%s)b - (%s)a" % (_wide(sdt), _wide(sdt)))) +
+            "const %s d = kiln::numpy_cast<%s>(%s);\n" % (r, r, _difference(sdt)) +
             "const %s ac = kiln::numpy_cast<%s>(a), bc = kiln::numpy_cast<%s>(b);\n" % (r, r, r) +
             "o[i] = (double)g >= 0.5 ? %s : %s;"
             % (_rd(rdt, "(%s)bc - (%s)%s" % (wr, wr, _rd(rdt, "(%s)d * (%s)%s" % (wr, wr, one_minus)))),

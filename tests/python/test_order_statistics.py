@@ -112,3 +112,14 @@ def test_errors():
         kiln.median(k, axis=(0, 0))
     with pytest.raises(TypeError, match="boolean subtract"):
         kiln.quantile(kiln.zeros(3, numpy.bool_), 0.5)
+
+
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.int64], ids=name)
+def test_interpolation_across_the_integer_range(dtype):
+    # Elements a and b from both ends of the range: b - a wraps in NumPy's
+    # integer arithmetic, and kiln's (unsigned, so no C++ overflow) wraps alike.
+    info = numpy.iinfo(dtype)
+    x = numpy.array([info.min + 5, info.max - 3, 0, info.min, info.max], dtype=dtype)
+    for method in ("linear", "midpoint", "hazen", "averaged_inverted_cdf"):
+        same(kiln.percentile(kiln.asarray(x), [10, 40, 60, 75, 99], method=method),
+             numpy.percentile(x, [10, 40, 60, 75, 99], method=method))
