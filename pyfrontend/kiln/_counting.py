@@ -3,7 +3,8 @@
     kiln.searchsorted(a, v, side="right", sorter=None)   # a binary search per element of v
     kiln.digitize(x, bins, right=False)                   # increasing or decreasing bins
     kiln.bincount(x, weights=None, minlength=0)           # device atomics
-    kiln.histogram(a, bins=10, range=None, density=None, weights=None)
+    kiln.histogram(a, bins=10, range=None, density=None, weights=None)   # bins may be 'auto', 'fd', ...
+    kiln.histogram_bin_edges(a, bins="stone", range=(0, 10))
     kiln.histogram2d(x, y, bins=10, range=None, density=None, weights=None)
 
 Every search is kiln::search::position (stdlib_kernels/kiln/search.h) in
@@ -33,8 +34,33 @@ or on its upper edge. Values on an edge land in NumPy's bin, the last bin is
 closed, values outside [first, last] and NaNs are dropped. The scalars (first,
 last, their difference) follow NumPy's type promotion for the Python or NumPy
 scalars they come from, which can make the arithmetic wider than the edges.
+
+Note [Bin estimators]
+A string `bins` names one of NumPy's estimators of the bin width h (the
+formulas of numpy.histogram_bin_edges' Notes), computed from the values
+within `range` (all values without one): n, ptp = max - min, and per
+estimator the standard deviation, the IQR (percentiles 75 and 25,
+linear), the skewness. Those statistics are device reductions; their few
+scalars come to the host and h is evaluated there in NumPy's scalar types
+and operation order (a float32 std makes a float32 'scott' width, as in
+NumPy), so the number of bins ceil((last - first) / h) is NumPy's unless a
+statistic's last bits differ from NumPy's and the quotient lies within
+them of an integer. h == 0 (no spread, or n too small) gives one bin;
+integer data never gets h < 1. 'auto' is never narrower than half the
+'sqrt' width, as in NumPy 2.4 (numpy/numpy#28426), which its docs do not
+say. 'stone' counts the values into 1 ... K uniform bins (K = max(100,
+sqrt(n)); one histogram launch per candidate, NumPy's bin placement) and
+reads all the candidate counts back at once (K (K + 1) / 2 integers): the
+host scores each candidate with NumPy's float64 arithmetic on the exact
+counts, so ties break as in NumPy; an optimum at K warns as NumPy does.
+Differences: float16 statistics accumulate in float32 (kiln's mean and
+std), so a float16 'doane' or 'scott' count can differ from NumPy's; a
+bin count too large to allocate raises kiln's OutOfMemoryError where
+NumPy raises ValueError.
 """
 import operator
+import types
+import warnings
 
 import numpy
 
@@ -42,6 +68,9 @@ from kiln import _core
 from kiln import _creation
 from kiln import _manipulation
 from kiln._core import ndarray
+from kiln._indexing import compress
+from kiln._reductions import mean, std
+from kiln._statistics_order import percentile
 from kiln._ufunc_methods import _ctype, _operand
 
 _INCLUDE = "#include <kiln/ufunc_math.h>\n#include <kiln/search.h>\n"
@@ -270,11 +299,11 @@ def _unsigned_difference(hi, lo):
     return numpy.subtract(hi, lo, dtype=dt)
 
 
-def _outer_edges(a, value_range, dtype=None):
+def _outer_edges(a, value_range, dtype=None, extremes=None):
     """first and last edge as NumPy's histogram finds them (Python or NumPy
-    scalars): `value_range`, else the extremes of a (as `dtype` when given),
-    widened by 0.5 either side when they are equal; ValueError when not
-    finite or reversed."""
+    scalars): `value_range`, else the extremes of a (as `dtype` when given;
+    `extremes` when already read), widened by 0.5 either side when they
+    are equal; ValueError when not finite or reversed."""
     if value_range is not None:
         first, last = value_range
         if first > last:
@@ -284,7 +313,7 @@ def _outer_edges(a, value_range, dtype=None):
     elif a.size == 0:
         first, last = 0, 1
     else:
-        first, last = _extremes(a)
+        first, last = _extremes(a) if extremes is None else extremes
         if dtype is not None:
             first, last = (numpy.asarray(v).astype(dtype)[()] for v in (first, last))
         if not (numpy.isfinite(first) and numpy.isfinite(last)):
@@ -404,50 +433,226 @@ def _bin_count(bins, name="`bins`"):
     return n
 
 
-def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002  (NumPy's name)
-    """Counts of a's values (flattened) in bins, and the bin edges, as
-    numpy.histogram: bins an int (uniform bins over `range`, else over a's
-    extremes) or increasing edges (a kiln array or a host sequence, uploaded);
-    the last bin is closed.
-    With weights, sums of weights instead (their dtype); with density, the
-    normalised density (float64). NumPy's bin-estimator strings ('auto',
-    'fd', ...) are not implemented. Float weight sums are atomic: Note
-    [Atomic bin sums]."""
+# --- bin estimators (Note [Bin estimators]) -----------------------------------
+
+def _read_scalars(values):
+    """Float 0-d kiln arrays read back in one transfer (one sync), as NumPy
+    scalars of their own dtypes (float64 carries every float exactly)."""
+    if not values:
+        return []
+    carried = _host(_manipulation.stack([v.astype(numpy.float64, copy=False) for v in values]))
+    return [numpy.asarray(c).astype(v.dtype)[()] for c, v in zip(carried, values)]
+
+
+def _statistics(x, names):
+    """The statistics in `names` ('std', 'iqr', 'skew') of the non-empty kiln
+    array x as NumPy scalars in NumPy's dtypes, read back together."""
+    wanted = {}
+    if "std" in names or "skew" in names:
+        wanted["std"] = std(x)
+    if "iqr" in names:
+        quartiles = percentile(x, [75, 25])
+        wanted["p75"], wanted["p25"] = quartiles[0], quartiles[1]
+    if "skew" in names:   # mean of the cubed standardised values (unused when std is 0)
+        deviation = _ufn["true_divide"](_ufn["subtract"](x, mean(x)), wanted["std"])
+        wanted["skew"] = mean(_ufn["power"](deviation, 3))
+    found = dict(zip(wanted, _read_scalars(list(wanted.values()))))
+    if "iqr" in names:
+        found["iqr"] = numpy.subtract(found.pop("p75"), found.pop("p25"))
+    return found
+
+
+def _sturges_width(s):
+    return s.ptp / (numpy.log2(s.n) + 1.0)
+
+
+def _rice_width(s):
+    return s.ptp / (2.0 * s.n ** (1.0 / 3))
+
+
+def _sqrt_width(s):
+    return s.ptp / numpy.sqrt(s.n)
+
+
+def _scott_width(s):
+    return (24.0 * numpy.pi ** 0.5 / s.n) ** (1.0 / 3.0) * s.std
+
+
+def _fd_width(s):
+    return 2.0 * s.iqr * s.n ** (-1.0 / 3.0)
+
+
+def _auto_width(s):
+    """The smaller of the 'fd' and 'sturges' widths ('sturges' where 'fd' is
+    0), but never below half the 'sqrt' width: NumPy 2.4 caps 'auto' at
+    2 sqrt(n) bins over the values' span (Note [Bin estimators])."""
+    fd, sturges = _fd_width(s), _sturges_width(s)
+    return max(min(fd, sturges) if fd else sturges, _sqrt_width(s) / 2)
+
+
+def _doane_width(s):
+    if s.n <= 2 or not s.std > 0.0:
+        return 0.0
+    skew_deviation = numpy.sqrt(6.0 * (s.n - 2) / ((s.n + 1.0) * (s.n + 3)))
+    return s.ptp / (1.0 + numpy.log2(s.n) + numpy.log2(1.0 + numpy.absolute(s.skew) / skew_deviation))
+
+
+def _stone_width(s):
+    """ptp / k for the k in 1 ... K minimising the leave-one-out estimate
+    (2 - (n + 1) sum p_j^2) / h of the integrated squared error, p_j the
+    fractions of the values in k uniform bins over (first, last), h = ptp / k.
+    One sync reads every candidate's counts (and its 'too many bins' flag)."""
+    if s.n <= 1 or s.ptp == 0:
+        return 0
+    top = max(100, int(numpy.sqrt(s.n)))
+    bin_dt = _edges_dtype(s.first, s.last, s.x.dtype)
+    parts = []
+    for k in range(1, top + 1):
+        edges = _linspace(s.first, s.last, k + 1, bin_dt)
+        squeezed = _ufn["logical_or"].reduce(_ufn["greater_equal"](edges[:-1], edges[1:]), axis=None)
+        parts += [squeezed.astype(numpy.int64).reshape((1,)),
+                  _uniform_counts(s.x, None, None, s.first, s.last, k, edges)]
+    read = _host(_manipulation.concatenate(parts))
+    best, best_score, at = None, None, 0
+    for k in range(1, top + 1):
+        if read[at]:
+            raise ValueError("Too many bins for data range. Cannot create %d finite-sized bins." % k)
+        p = read[at + 1:at + 1 + k] / s.n
+        at += k + 1
+        score = (2 - (s.n + 1) * p.dot(p)) / (s.ptp / k)
+        if best is None or score < best_score:
+            best, best_score = k, score
+    if best == top:
+        warnings.warn("The number of bins estimated may be suboptimal.", RuntimeWarning, stacklevel=5)
+    return s.ptp / best
+
+
+# name -> (statistics beyond n and ptp, width from the statistics)
+_ESTIMATORS = {
+    "auto": (("iqr",), _auto_width),
+    "fd": (("iqr",), _fd_width),
+    "doane": (("std", "skew"), _doane_width),
+    "scott": (("std",), _scott_width),
+    "stone": ((), _stone_width),
+    "rice": ((), _rice_width),
+    "sturges": ((), _sturges_width),
+    "sqrt": ((), _sqrt_width),
+}
+
+
+def _in_range(a, first, last):
+    """a's values within [first, last], compared as _uniform_counts compares
+    them (one sync: the count of kept values)."""
+    cmp_dt = _comparison_dtype(a.dtype, first, last)
+    lo, hi = (numpy.asarray(v).astype(cmp_dt)[()] for v in (first, last))
+    keep = _ufn["logical_and"](_ufn["greater_equal"](a, lo), _ufn["less_equal"](a, hi))
+    return compress(keep, a)
+
+
+def _estimated_bins(a, name, value_range, weights):
+    """(nbins, first, last) for the estimator `name` (Note [Bin estimators])."""
+    if name not in _ESTIMATORS:
+        raise ValueError("%r is not a valid estimator for `bins`" % (name,))
+    if weights is not None:
+        raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
+    extremes = _extremes(a) if value_range is None and a.size else None
+    first, last = _outer_edges(a, value_range, extremes=extremes)
+    x = a if value_range is None else _in_range(a, first, last)
+    if x.size == 0:
+        return 1, first, last
+    lo, hi = extremes if value_range is None else _extremes(x)
+    needs, width_of = _ESTIMATORS[name]
+    sample = types.SimpleNamespace(x=x, n=int(x.size), ptp=_unsigned_difference(hi, lo), first=first, last=last,
+                                   **_statistics(x, needs))
+    width = width_of(sample)
+    if not width:   # no spread, or too few values
+        return 1, first, last
+    if a.dtype.kind in "iu" and width < 1:
+        width = 1
+    return int(numpy.ceil(_unsigned_difference(last, first) / width)), first, last
+
+
+def _edges_dtype(first, last, a_dtype):
+    dt = numpy.result_type(first, last, a_dtype)
+    return numpy.result_type(dt, float) if dt.kind in "iub" else dt
+
+
+def _bin_edges(a, bins, value_range, weights):
+    """(edges, nbins, first, last) as NumPy's histogram finds them for the
+    flattened a; nbins is None for edges given as an array."""
+    if isinstance(bins, str):
+        nbins, first, last = _estimated_bins(a, bins, value_range, weights)
+    elif _is_scalar(bins):
+        nbins = _bin_count(bins)
+        first, last = _outer_edges(a, value_range)
+    else:
+        edges = _bins_operand(bins)
+        _check_bin_edges(edges, "`bins` must increase monotonically, when an array")
+        return edges, None, None, None
+    edges = _linspace(first, last, nbins + 1, _edges_dtype(first, last, a.dtype))
+    if _any(_ufn["greater_equal"](edges[:-1], edges[1:])):
+        raise ValueError("Too many bins for data range. Cannot create %d finite-sized bins." % nbins)
+    return edges, nbins, first, last
+
+
+def _histogram_operands(a, weights):
+    """a and weights (or None) flattened and checked as NumPy's histogram does."""
     a = _operand(a)
     if a.dtype.kind in "bc":
         raise TypeError("histogram: %s values are not supported" % a.dtype)
-    kind = None
     if weights is not None:
         weights = _operand(weights)
         if tuple(weights.shape) != tuple(a.shape):
             raise ValueError("weights should have the same shape as a.")
         weights = _manipulation.ravel(weights)
+    return _manipulation.ravel(a), weights
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002  (NumPy's name)
+    """The bin edges histogram(a, bins, range, weights) uses, as
+    numpy.histogram_bin_edges: bins an int (uniform edges over `range`,
+    else over a's extremes, widened by 0.5 either side when equal), an
+    increasing sequence of edges (returned as a kiln array), or the name of
+    one of NumPy's estimators of the bin width: 'auto', 'fd', 'doane',
+    'scott', 'stone', 'rice', 'sturges', 'sqrt' (Note [Bin estimators]),
+    which see only the values within `range` and accept no weights.
+
+    Synchronises: reading a's extremes (when range is None), checking that
+    the edges increase, and for an estimator: compacting the values within
+    range (when range is given) and reading their extremes, reading the
+    estimator's statistics ('auto', 'fd', 'doane', 'scott'; one transfer)
+    or the candidate counts ('stone'; one transfer)."""
+    a, weights = _histogram_operands(a, weights)
+    return _bin_edges(a, bins, range, weights)[0]
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002  (NumPy's name)
+    """Counts of a's values (flattened) in bins, and the bin edges, as
+    numpy.histogram: bins an int (uniform bins over `range`, else over a's
+    extremes), increasing edges (a kiln array or a host sequence, uploaded)
+    or the name of a bin-width estimator ('auto', 'fd', 'doane', 'scott',
+    'stone', 'rice', 'sturges', 'sqrt': Note [Bin estimators]; no weights);
+    the last bin is closed.
+    With weights, sums of weights instead (their dtype); with density, the
+    normalised density (float64). Float weight sums are atomic: Note
+    [Atomic bin sums].
+
+    Synchronises as histogram_bin_edges does (reading a's extremes, the
+    edge check, an estimator's scalars); counting itself does not."""
+    a, weights = _histogram_operands(a, weights)
+    kind = None
+    if weights is not None:
         if weights.dtype.kind == "c":
             raise NotImplementedError("histogram: complex weights are not implemented in kiln")
         kind = _sum_kind(weights)
-    if isinstance(bins, str):
-        raise NotImplementedError("histogram: bins=%r: NumPy's bin estimators ('auto', 'fd', 'doane', 'scott', "
-                                  "'stone', 'rice', 'sturges', 'sqrt') are not implemented in kiln; pass a "
-                                  "number of bins or the edges" % bins)
-    a = _manipulation.ravel(a)
-    if _is_scalar(bins):
-        nbins = _bin_count(bins)
-        first, last = _outer_edges(a, range)
-        bin_dt = numpy.result_type(first, last, a.dtype)
-        if bin_dt.kind in "iub":
-            bin_dt = numpy.result_type(bin_dt, float)
-        edges = _linspace(first, last, nbins + 1, bin_dt)
-        if _any(_ufn["greater_equal"](edges[:-1], edges[1:])):
-            raise ValueError("Too many bins for data range. Cannot create %d finite-sized bins." % nbins)
+    edges, nbins, first, last = _bin_edges(a, bins, range, weights)
+    if nbins is not None:
         n = _uniform_counts(a, weights, kind, first, last, nbins, edges) if a.size else \
             _creation.zeros((nbins,), _sum_dtype(kind))
+    elif a.size and edges.size > 1:
+        n = _edge_counts(a, weights, kind, edges)
     else:
-        edges = _bins_operand(bins)
-        _check_bin_edges(edges, "`bins` must increase monotonically, when an array")
-        if a.size and edges.size > 1:
-            n = _edge_counts(a, weights, kind, edges)
-        else:
-            n = _creation.zeros((max(edges.size - 1, 0),), _sum_dtype(kind))
+        n = _creation.zeros((max(edges.size - 1, 0),), _sum_dtype(kind))
     if kind is not None:
         n = n.astype(weights.dtype, copy=False)
     if density:

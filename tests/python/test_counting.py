@@ -5,8 +5,14 @@ every weight sum is exact whatever the order of the atomic adds (Note
 [Atomic bin sums] in pyfrontend/kiln/_counting.py) and must equal NumPy's
 bit for bit; one test takes random float weights and checks each bin's sum
 against the bound of that Note. Bin placement is checked with values on and next to the bin
-edges (Note [Histogram edges]), NaNs and values outside the range.
+edges (Note [Histogram edges]), NaNs and values outside the range. The
+bin-width estimators ('auto', 'fd', ...) are compared with NumPy's on
+random, skewed, narrow-integer and all-equal data (Note [Bin estimators]).
 """
+import math
+import re
+import warnings
+
 import numpy
 import pytest
 
@@ -124,8 +130,6 @@ def test_histogram_layouts_nan_and_special(rng):
         kiln.histogram(kiln.asarray(a), bins=0)
     with pytest.raises(TypeError, match="`bins` must be an integer"):
         kiln.histogram(kiln.asarray(a), bins=2.5)
-    with pytest.raises(NotImplementedError, match="'auto'"):
-        kiln.histogram(kiln.asarray(a), bins="auto")
     with pytest.raises(ValueError, match="weights should have the same shape"):
         kiln.histogram(kiln.asarray(a), weights=kiln.ones((2,)))
     with pytest.raises(ValueError, match="Too many bins"):
@@ -194,3 +198,139 @@ def test_histogram2d_errors():
     got = kiln.histogram2d(kiln.zeros((0,)), kiln.zeros((0,)), bins=2)
     for g, e in zip(got, numpy.histogram2d(numpy.zeros(0), numpy.zeros(0), bins=2)):
         assert_same_values(g.get(), e)
+
+
+ESTIMATORS = ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"]
+
+
+def estimator_data(rng, dtype, n, kind):
+    """n values of dtype: 'normal' (spread over the type), 'skewed' (heavy
+    right tail: doane's skewness term, 'auto' capped at 2 sqrt(n) bins),
+    'narrow' (a few distinct values: integer widths clamped to 1, a zero
+    IQR) or 'equal' (all the same)."""
+    dtype = numpy.dtype(dtype)
+    if kind == "equal":
+        return numpy.full(n, 7, dtype)
+    if kind == "narrow":
+        return rng.integers(0, 4, n).astype(dtype)
+    x = rng.standard_normal(n) * 30 if kind == "normal" else rng.standard_exponential(n) ** 3 * 4 - 20
+    if dtype.kind == "f":
+        return x.astype(dtype)
+    info = numpy.iinfo(dtype)
+    return numpy.clip(numpy.rint(x), info.min, info.max).astype(dtype)
+
+
+def assert_same_histograms(ka, a, **kw):
+    """kiln's histogram_bin_edges and histogram of ka equal NumPy's of a, or
+    both raise the same error. Exact, edges too: the number of bins
+    ceil((last - first) / h) is NumPy's as h is evaluated on the host in
+    NumPy's scalar arithmetic, and the edges are NumPy's linspace for it
+    (Note [Histogram edges]). Only a std- or skewness-based h whose last
+    bits differ from NumPy's could change the count, and only with the
+    quotient within those bits of an integer; these seeded data are not."""
+    with warnings.catch_warnings(record=True) as expected_warnings:
+        warnings.simplefilter("always")
+        try:
+            expected_edges = numpy.histogram_bin_edges(a, **kw)
+            expected = numpy.histogram(a, **kw)
+        except (ValueError, TypeError) as e:
+            with pytest.raises(type(e), match=re.escape(str(e))):
+                kiln.histogram_bin_edges(ka, **kw)
+            with pytest.raises(type(e), match=re.escape(str(e))):
+                kiln.histogram(ka, **kw)
+            return
+    with warnings.catch_warnings(record=True) as got_warnings:
+        warnings.simplefilter("always")
+        edges = kiln.histogram_bin_edges(ka, **kw)
+        n, e = kiln.histogram(ka, **kw)
+    assert [str(w.message) for w in got_warnings] == [str(w.message) for w in expected_warnings]
+    assert_same_bits(edges.get(), expected_edges)
+    assert_same_bits(e.get(), expected[1])
+    assert_same_bits(n.get(), expected[0])
+
+
+@pytest.mark.parametrize("dtype", [numpy.int8, numpy.int64, numpy.float32, numpy.float64], ids=name)
+@pytest.mark.parametrize("estimator", ESTIMATORS)
+def test_histogram_estimators(rng, estimator, dtype):
+    ranges = [None, (-10, 25), (-15.5, 40.25), (numpy.float32(-3), 2), (1000, 2000), (7, 7)]
+    for n in (1, 2, 5, 64, 1000):
+        for kind in ("normal", "skewed", "narrow", "equal"):
+            a = estimator_data(rng, dtype, n, kind)
+            ka = kiln.asarray(a)
+            for value_range in ranges:
+                assert_same_histograms(ka, a, bins=estimator, range=value_range)
+    a = estimator_data(rng, dtype, 120, "skewed").reshape(4, 30)   # flattened, as NumPy
+    assert_same_histograms(kiln.asarray(a), a, bins=estimator)
+    assert_same_histograms(kiln.zeros((0,), dtype), numpy.zeros(0, dtype), bins=estimator)
+    assert_same_histograms(kiln.zeros((0,), dtype), numpy.zeros(0, dtype), bins=estimator, range=(2, 5))
+
+
+def test_histogram_estimators_exercise_their_rules(rng):
+    # The cases above reach every rule: checked here on NumPy's own results,
+    # so that a data generator change cannot silently skip one.
+    skewed = estimator_data(rng, numpy.float64, 1000, "skewed")
+    fd_bins = numpy.histogram_bin_edges(skewed, "fd").size - 1
+    auto_bins = numpy.histogram_bin_edges(skewed, "auto").size - 1
+    assert auto_bins == math.ceil(2 * math.sqrt(skewed.size)) < fd_bins   # 'auto' capped at 2 sqrt(n) bins
+    assert_same_histograms(kiln.asarray(skewed), skewed, bins="auto")
+    narrow = estimator_data(rng, numpy.int64, 1000, "narrow")
+    for estimator in ("fd", "scott", "rice", "sqrt", "doane"):   # integer data: width clamped to 1
+        assert numpy.histogram_bin_edges(narrow, estimator).size == 4
+        assert_same_histograms(kiln.asarray(narrow), narrow, bins=estimator)
+        assert numpy.histogram_bin_edges(narrow.astype(numpy.float64), estimator).size > 4
+
+
+def test_histogram_stone(rng):
+    # The candidate search: its optimum inside 1 ... 100, at the bound (with
+    # NumPy's RuntimeWarning), over K = sqrt(n) > 100 candidates, and the
+    # 'too many bins' error of a candidate histogram over a tiny range.
+    clustered = numpy.concatenate([rng.normal(0, 1, 600), rng.normal(8, 0.5, 400)])
+    fine = numpy.concatenate([rng.normal(0, 0.01, 990), numpy.full(10, 100.0)])   # a peak needing h < ptp / 100
+    large = rng.normal(0, 1, 12100)
+    tiny = numpy.array([1.0, 1.0 + 2 ** -50])
+    for a in (clustered, fine, large, tiny):
+        assert_same_histograms(kiln.asarray(a), a, bins="stone")
+    assert 1 < numpy.histogram_bin_edges(clustered, "stone").size - 1 < 100
+    assert numpy.histogram_bin_edges(large, "stone").size - 1 > 1
+    with pytest.warns(RuntimeWarning, match="may be suboptimal"):
+        kiln.histogram(kiln.asarray(fine), bins="stone")
+    with pytest.raises(ValueError, match="Too many bins for data range. Cannot create 5 finite-sized bins"):
+        kiln.histogram_bin_edges(kiln.asarray(tiny), bins="stone")
+
+
+def test_histogram_estimator_nan_and_errors(rng):
+    a = numpy.array([1.0, numpy.nan, 2.0, 5.0, 3.5, -numpy.inf, 4.0])
+    ka = kiln.asarray(a)
+    for estimator in ESTIMATORS:   # the values within range, NaN and -inf dropped
+        assert_same_histograms(ka, a, bins=estimator, range=(0, 5))
+    with pytest.raises(ValueError, match=r"autodetected range of \[nan, nan\] is not finite"):
+        kiln.histogram(ka, bins="auto")
+    with pytest.raises(ValueError, match="'Auto' is not a valid estimator for `bins`"):
+        kiln.histogram(ka, bins="Auto")
+    with pytest.raises(ValueError, match="is not a valid estimator"):   # before the weights
+        kiln.histogram_bin_edges(ka, bins="bogus", weights=ka)
+    for f in (kiln.histogram, kiln.histogram_bin_edges):
+        with pytest.raises(TypeError, match="Automated estimation of the number of bins is not supported for "
+                                            "weighted data"):
+            f(ka, bins="fd", weights=kiln.ones((7,)))
+        with pytest.raises(ValueError, match="max must be larger than min"):
+            f(ka, bins="sturges", range=(3, 1))
+        with pytest.raises(ValueError, match="weights should have the same shape"):
+            f(ka, bins="sqrt", weights=kiln.ones((2,)))
+
+
+def test_histogram_bin_edges_numbers_and_arrays(rng):
+    a = edge_values(rng, numpy.float32, -5, 5, 4)
+    ka = kiln.asarray(a)
+    for kw in (dict(), dict(bins=7), dict(bins=3, range=(-2, 2.5)), dict(bins=[-4, 0, 0.5, 3]),
+               dict(bins=2, weights=numpy.ones(a.size))):
+        expected = numpy.histogram_bin_edges(a, **kw)
+        if "weights" in kw:
+            kw["weights"] = kiln.asarray(kw["weights"])
+        assert_same_bits(kiln.histogram_bin_edges(ka, **kw).get(), expected)
+    edges = kiln.asarray(numpy.array([0, 2, 9]))
+    assert kiln.histogram_bin_edges(ka, edges) is edges   # passed through, as NumPy
+    with pytest.raises(ValueError, match="must increase monotonically"):
+        kiln.histogram_bin_edges(ka, [0, 2, 1])
+    with pytest.raises(ValueError, match="Too many bins"):
+        kiln.histogram_bin_edges(kiln.asarray(numpy.array([1.0, 1.0 + 2 ** -50])), 1000)
