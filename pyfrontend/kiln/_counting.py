@@ -17,12 +17,15 @@ exact and deterministic. Integer and bool weights are summed the same way.
 Float weights are summed by float64 atomicAdd, in an order that varies from
 run to run on a GPU: a bin's sum is exact to within (k - 1) u sum|w| (k the
 bin's count, u = 2^-53), as NumPy's sequential sum is, but its last bits may
-differ from NumPy's and between runs. histogram rounds the float64 sums to
-the weights' dtype once; NumPy does so per block of 65536 elements. With
-bins given as edges, NumPy sums weights as differences of a cumulative sum,
-which rounds differently again (within the same kind of bound). Each value
-is one global atomic add: values crowding into few bins serialise on them
-(no per-block privatised histogram yet).
+differ from NumPy's and between runs. Complex weights (histogram only:
+NumPy's bincount and histogram2d refuse them) make two float64 atomic sums
+per bin, one per part, each within that bound for its part. histogram
+rounds the float64 sums to the weights' dtype once; NumPy does so per block
+of 65536 elements. With bins given as edges, NumPy sums weights as
+differences of a cumulative sum, which rounds differently again (within the
+same kind of bound). Each value is one global atomic add (two, complex):
+values crowding into few bins serialise on them (no per-block privatised
+histogram yet).
 
 Note [Histogram edges]
 Uniform bins are placed as NumPy places them, operation for operation, in
@@ -218,13 +221,24 @@ def digitize(x, bins, right=False):
 
 # --- bincount ------------------------------------------------------------------
 
+def _check_real_weights(weights):
+    """NumPy's bincount (and so histogram2d) casts weights to float64 safely."""
+    if weights.dtype.kind == "c":
+        raise TypeError("Cannot cast array data from %r to dtype('float64') according to the rule 'safe'"
+                        % weights.dtype)
+
+
 def _check_index_dtype(x):
     if x.dtype.kind not in "biu":
         raise TypeError("Cannot cast array data from %r to dtype('int64') according to the rule 'safe'" % x.dtype)
 
 
 def _atomic_add(weighted):
-    """The operation adding one count (or weight w) to bin `j` of the raw c."""
+    """The operation adding one count (or weight w) to bin `j` of the raw c
+    (a complex bin: two float64 atomics, one per part)."""
+    if weighted == "complex":
+        return "atomicAdd(reinterpret_cast<double*>(&c[j]), w.real());\n" \
+               "atomicAdd(reinterpret_cast<double*>(&c[j]) + 1, w.imag());"
     if weighted == "float":
         return "atomicAdd(&c[j], w);"
     if weighted == "int":
@@ -235,15 +249,18 @@ def _atomic_add(weighted):
 def _sum_kind(weights):
     if weights is None:
         return None
-    return "float" if weights.dtype.kind in "fc" else "int"
+    return {"f": "float", "c": "complex"}.get(weights.dtype.kind, "int")
+
+
+_SUM_DTYPES = {"float": numpy.dtype(numpy.float64), "complex": numpy.dtype(numpy.complex128)}
 
 
 def _sum_dtype(kind):
-    return numpy.dtype(numpy.float64 if kind == "float" else numpy.int64)
+    return _SUM_DTYPES.get(kind, numpy.dtype(numpy.int64))
 
 
 def _weight_param(kind, weights):
-    return [("w", "double" if kind == "float" else "long long", _ctype(weights.dtype), "in")] if kind else []
+    return [("w", _ctype(_sum_dtype(kind)), _ctype(weights.dtype), "in")] if kind else []
 
 
 def bincount(x, weights=None, minlength=0):
@@ -260,20 +277,18 @@ def bincount(x, weights=None, minlength=0):
     minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
+    weights = None if weights is None else _operand(weights)
+    if not x.size:   # NumPy's result for no values, weights (even complex, or too many) or not
+        return _creation.zeros((minlength,), numpy.int64)
+    lo, hi = _extremes(x)
+    if lo < 0:   # NumPy's order of checks: values, then weights' dtype, then their length
+        raise ValueError("'list' argument must have no negative elements")
     kind = None
     if weights is not None:
-        weights = _operand(weights)
-        if weights.dtype.kind == "c":
-            raise TypeError("Cannot cast array data from %r to dtype('float64') according to the rule 'safe'"
-                            % weights.dtype)
+        _check_real_weights(weights)
         if tuple(weights.shape) != tuple(x.shape):
             raise ValueError("The weights and list don't have the same length.")
         kind = "float"
-    if not x.size:   # NumPy's result for no values, weights or not
-        return _creation.zeros((minlength,), numpy.int64)
-    lo, hi = _extremes(x)
-    if lo < 0:
-        raise ValueError("'list' argument must have no negative elements")
     counts = _creation.zeros((max(int(hi) + 1, minlength),), _sum_dtype(kind))
     params = ([("x", "long long", _ctype(x.dtype), "in")] + _weight_param(kind, weights)
               + [("c", _ctype(counts.dtype), "", "raw")])
@@ -633,18 +648,15 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     or the name of a bin-width estimator ('auto', 'fd', 'doane', 'scott',
     'stone', 'rice', 'sturges', 'sqrt': Note [Bin estimators]; no weights);
     the last bin is closed.
-    With weights, sums of weights instead (their dtype); with density, the
-    normalised density (float64). Float weight sums are atomic: Note
+    With weights, sums of weights instead (their dtype, complex too); with
+    density, the normalised density (float64; complex128 for complex
+    weights). Float and complex weight sums are atomic: Note
     [Atomic bin sums].
 
     Synchronises as histogram_bin_edges does (reading a's extremes, the
     edge check, an estimator's scalars); counting itself does not."""
     a, weights = _histogram_operands(a, weights)
-    kind = None
-    if weights is not None:
-        if weights.dtype.kind == "c":
-            raise NotImplementedError("histogram: complex weights are not implemented in kiln")
-        kind = _sum_kind(weights)
+    kind = _sum_kind(weights)
     edges, nbins, first, last = _bin_edges(a, bins, range, weights)
     if nbins is not None:
         n = _uniform_counts(a, weights, kind, first, last, nbins, edges) if a.size else \
@@ -666,7 +678,8 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa:
     (counts as float64 of shape (nx, ny), x edges, y edges). bins: an int or
     edges for both axes, or a pair of those; range: [[xmin, xmax], [ymin,
     ymax]]. A value on an axis's last edge falls in the last bin; values
-    outside and NaNs are dropped. Float weight sums: Note [Atomic bin sums]."""
+    outside and NaNs are dropped. Float weight sums: Note [Atomic bin sums];
+    complex weights raise TypeError, as NumPy's (unless x is empty)."""
     x, y = _operand(x), _operand(y)
     if x.ndim != 1 or y.ndim != 1 or x.size != y.size:
         raise ValueError("x and y must have the same length.")
@@ -689,9 +702,8 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa:
     kind = None
     if weights is not None:
         weights = _operand(weights)
-        if weights.dtype.kind == "c":
-            raise TypeError("Cannot cast array data from %r to dtype('float64') according to the rule 'safe'"
-                            % weights.dtype)
+        if x.size:   # NumPy's bincount of no values checks no weights: float64 zeros
+            _check_real_weights(weights)
         if weights.ndim != 1 or weights.size != x.size:
             raise ValueError("The weights and list don't have the same length.")
         kind = "float"
