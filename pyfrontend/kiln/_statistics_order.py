@@ -25,6 +25,21 @@ accumulator (float32 for float16, float64 for integers), then cast. An
 all-NaN row of the nan* versions gives NaN and NumPy's RuntimeWarning (the
 sorted rows' first elements tell: one device-to-host synchronisation); an
 empty median, NumPy's "Mean of empty slice".
+
+Note [Weighted quantiles]
+weights= (method='inverted_cdf' only, as NumPy) takes the sort's
+permutation with the sorted rows. One thread per row adds the row's weights
+in sorted order in float64, one after another as NumPy's cumsum does (a
+parallel scan would round differently; the cost is a serial pass per row),
+over the c non-NaN elements for the nan* versions (a NaN's weight is
+ignored with it), else over all n. A row whose total is zero, NaN or
+infinite is NumPy's ValueError (one device-to-host synchronisation, and one
+more for the check of negative weights). Then one thread per (quantile,
+row) binary-searches the first sorted element whose normalised cumulative
+weight (cumulative / total in float64, cast to q's dtype as NumPy compares
+it) is at least q and above zero, so leading zero weights are skipped at
+q = 0. Weights are a's shape or 1-d along one reduced axis; a 1-d row is
+read by the sorted element's position along that axis (row stride 0).
 """
 import warnings
 
@@ -62,8 +77,9 @@ def _rd(dtype, expr):
     return "kiln::numpy_cast<%s>((%s)(%s))" % (_ctype(dtype), _wide(dtype), expr)
 
 
-def _sorted_rows(a, axis):
-    """(sorted (m, n) rows, kept shape, reduced axes) for axis None/int/tuple."""
+def _sorted_rows(a, axis, with_index=False):
+    """(sorted (m, n) rows, kept shape, reduced axes, the int64 (m, n)
+    permutation or None) for axis None/int/tuple."""
     axes = tuple(range(a.ndim)) if axis is None else _axis_tuple(axis, a.ndim, "axis")
     kept = [d for d in range(a.ndim) if d not in axes]
     perm = kept + list(axes)
@@ -76,8 +92,9 @@ def _sorted_rows(a, axis):
         m *= s
     rows = _rows(a, perm, m, n, a.dtype) if m * n else _creation.empty((m, n), a.dtype)
     out = _creation.empty((m, n), a.dtype)
-    _sort_axis(rows, 1, keys_out=out)
-    return out, kept_shape, axes
+    index = _creation.empty((m, n), numpy.int64) if with_index else None
+    _sort_axis(rows, 1, keys_out=out, index_out=index)
+    return out, kept_shape, axes, index
 
 
 def _warn_all_nan(rows):
@@ -157,12 +174,74 @@ def _hyndman_fan_code(qdt, r):
     return code
 
 
-def _quantile(a, q, axis, out, method, keepdims, skip_nan, what):
+def _weight_rows(weights, a, axis):
+    """weights as float64 on the device with the stride between rows of the
+    (m, n) rows _sorted_rows makes (n: a's shape; 0: 1-d along the one
+    reduced axis), after NumPy's checks of shape and sign."""
+    w = _asarray(weights)
+    full = tuple(w.shape) == tuple(a.shape)
+    axes = tuple(range(a.ndim)) if axis is None else _axis_tuple(axis, a.ndim, "axis")
+    if not full:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        if w.ndim != 1 or len(axes) != 1 or w.shape[0] != a.shape[axes[0]]:
+            raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+    if w.size and bool((w < 0).any()):
+        raise ValueError("Weights must be non-negative.")
+    if not full:
+        return w.astype(numpy.float64, order="C", copy=False), 0
+    n = 1
+    for d in axes:
+        n *= a.shape[d]
+    if not a.size:
+        return w.astype(numpy.float64), n
+    perm = [d for d in range(a.ndim) if d not in axes] + list(axes)
+    return _rows(w, perm, a.size // n, n, numpy.float64), n
+
+
+def _weighted(rows, index, w, w_stride, qd, qdt, skip_nan, result):
+    """Note [Weighted quantiles]: the cumulative weights of each sorted row,
+    NumPy's ValueError for a row without a usable total, then the search."""
+    m, n = rows.shape
+    sdt = rows.dtype
+    t, qc, wq = _ctype(sdt), _ctype(qdt), _wide(qdt)
+    cum = _creation.empty((m, n), numpy.float64)
+    bad = _creation.empty((m,), numpy.int32)
+    _launch(("order_weight_sums", sdt.name, bool(skip_nan)),
+            [("s", t, "", "raw"), ("p", "long long", "", "raw"), ("w", "double", "", "raw"),
+             ("ws", "long long", "", "in"), ("n", "long long", "", "in"), ("cw", "double", "", "raw"),
+             ("bad", "int", "", "raw")],
+            "const %s* row = &s[i * n];\n" % t + _row_count_code(sdt, skip_nan) +
+            "const long long* perm = &p[i * n];\nconst double* wr = &w[i * ws];\n"
+            "double acc = 0;\n"
+            "for (long long j = 0; j < c; ++j) { acc += wr[perm[j]]; cw[i * n + j] = acc; }\n"
+            "bad[i] = c > 0 && !(acc > 0 && acc - acc == 0.0);   // zero, NaN or infinite",
+            [rows, index, w, numpy.int64(w_stride), numpy.int64(n), cum, bad], m)
+    if m and bool(bad.any()):
+        raise ValueError("Weights included NaN, inf or were all zero.")
+    r = _ctype(result.dtype)
+    nan = _rd(result.dtype, "0.0 / 0.0") if result.dtype.kind == "f" else "(%s)0" % r
+    _launch(("order_weighted_quantile", sdt.name, qdt.name, bool(skip_nan)),
+            [("s", t, "", "raw"), ("cw", "double", "", "raw"), ("n", "long long", "", "in"),
+             ("m", "long long", "", "in"), ("q", qc, "", "raw"), ("o", r, "", "raw")],
+            "const long long qi = i / m, rr = i - qi * m;\n"
+            "const %s* row = &s[rr * n];\n" % t + _row_count_code(sdt, skip_nan) +
+            "if (has_nan || c == 0) { o[i] = %s; return; }\n" % nan +
+            "const double* cr = &cw[rr * n];\nconst double total = cr[c - 1];\n"
+            "const %s qv = (%s)q[qi];\n" % (wq, wq) +
+            "long long lo = 0, hi = c - 1;   // cr[c - 1] / total is 1\n"
+            "while (lo < hi) {\n"
+            "  const long long mid = lo + (hi - lo) / 2;\n"
+            "  const %s p = (%s)kiln::numpy_cast<%s>(cr[mid] / total);\n" % (wq, wq, qc) +
+            "  if (p >= qv && p > 0) hi = mid; else lo = mid + 1;\n}\n"
+            "o[i] = kiln::numpy_cast<%s>(row[lo]);" % r,
+            [rows, cum, numpy.int64(n), numpy.int64(m), qd, result], result.shape[0])
+
+
+def _quantile(a, q, axis, out, method, keepdims, skip_nan, what, weights=None):
     a = _asarray(a)
     if a.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
-    if method not in _METHODS:
-        raise ValueError("%r is not a valid method. Use one of: %s" % (method, _NUMPY_METHODS))
     qa = numpy.asarray(q.get() if hasattr(q, "get") else q)
     weak_q = type(q) in (int, float)   # Python scalars promote weakly (NEP 50), as in NumPy
     scale = 100 if what == "percentile" else 1
@@ -171,6 +250,12 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, what):
     if qs.size and not (numpy.all(qs >= 0) and numpy.all(qs <= 1)):
         raise ValueError("Percentiles must be in the range [0, 100]" if what == "percentile"
                          else "Quantiles must be in the range [0, 1]")
+    if weights is not None and method != "inverted_cdf":
+        raise ValueError("Only method 'inverted_cdf' supports weights. Got: %s." % (method,))
+    if method not in _METHODS:
+        raise ValueError("%r is not a valid method. Use one of: %s" % (method, _NUMPY_METHODS))
+    if weights is not None:
+        w, w_stride = _weight_rows(weights, a, axis)
     sdt = a.dtype
     if method == "linear" and qa.dtype.kind in "iu" and what == "quantile":
         method = "lower"   # integer virtual indices: NumPy takes the elements, in a's dtype
@@ -181,7 +266,7 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, what):
             raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, "
                             "the `^` operator, or the logical_xor function instead.")
         rdt = numpy.result_type(sdt, 0.5 if weak_q else qdt)
-    rows, kept_shape, axes = _sorted_rows(a, axis)
+    rows, kept_shape, axes, index = _sorted_rows(a, axis, with_index=weights is not None)
     m, n = rows.shape
     if n == 0 and m:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
@@ -189,6 +274,9 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, what):
         _warn_all_nan(rows)
     qd = _creation.asarray(qs.reshape(-1))
     result = _creation.empty((qd.shape[0] * m,), rdt)
+    if weights is not None:
+        _weighted(rows, index, w, w_stride, qd, qdt, skip_nan, result)
+        return _finish(result, qa.shape, kept_shape, axes, a.ndim, keepdims, out)
     t, r, qc = _ctype(sdt), _ctype(rdt), _ctype(qdt)
     nan = _rd(rdt, "0.0 / 0.0") if rdt.kind == "f" else "(%s)0" % r
     wq = _wide(qdt)
@@ -237,32 +325,38 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, what):
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
              weights=None, interpolation=None):
     """q-th quantiles (q in [0, 1]) along axis, by any of NumPy's thirteen
-    methods (Note [Order statistics]); weights are not supported."""
-    return _quantile(a, q, axis, out, _method(method, interpolation, weights), keepdims, False, "quantile")
+    methods (Note [Order statistics]); weights (a's shape, or 1-d along one
+    reduced axis) with method='inverted_cdf' only (Note [Weighted
+    quantiles]). Unlike NumPy 2.4, whose nanquantile and nanpercentile raise
+    IndexError for 1-d weights with a of more than one dimension, the nan*
+    versions take 1-d weights as they take a-shaped ones."""
+    return _quantile(a, q, axis, out, _method(method, interpolation), keepdims, False, "quantile",
+                     weights)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                weights=None, interpolation=None):
     """q-th percentiles (q in [0, 100]) along axis (as quantile)."""
-    return _quantile(a, q, axis, out, _method(method, interpolation, weights), keepdims, False, "percentile")
+    return _quantile(a, q, axis, out, _method(method, interpolation), keepdims, False, "percentile",
+                     weights)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                 weights=None, interpolation=None):
     """quantile ignoring NaNs (NaN and a RuntimeWarning where a row has no
     other value)."""
-    return _quantile(a, q, axis, out, _method(method, interpolation, weights), keepdims, True, "quantile")
+    return _quantile(a, q, axis, out, _method(method, interpolation), keepdims, True, "quantile",
+                     weights)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                   weights=None, interpolation=None):
     """percentile ignoring NaNs."""
-    return _quantile(a, q, axis, out, _method(method, interpolation, weights), keepdims, True, "percentile")
+    return _quantile(a, q, axis, out, _method(method, interpolation), keepdims, True, "percentile",
+                     weights)
 
 
-def _method(method, interpolation, weights):
-    if weights is not None:
-        raise NotImplementedError("kiln's quantile functions do not take weights")
+def _method(method, interpolation):
     if interpolation is not None:
         if method != "linear":
             raise TypeError("You shall not pass both `method` and `interpolation`!\n"
@@ -275,7 +369,7 @@ def _median(a, axis, out, keepdims, skip_nan):
     a = _asarray(a)
     rdt = numpy.dtype(numpy.float64) if a.dtype.kind in "biu" else a.dtype
     acc = {"e": "float"}.get(rdt.char, _ctype(rdt))
-    rows, kept_shape, axes = _sorted_rows(a, axis)
+    rows, kept_shape, axes, _ = _sorted_rows(a, axis)
     m, n = rows.shape
     if n == 0 and m:
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
