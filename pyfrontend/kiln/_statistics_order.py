@@ -49,6 +49,7 @@ from kiln import _core
 from kiln import _creation
 from kiln._copyto import copyto
 from kiln._manipulation import _asarray, _axis_tuple
+from kiln._reductions import nanmean
 from kiln._sets import _launch
 from kiln._sorting import _sort_axis
 from kiln._ufunc_methods import _ctype, _rows
@@ -256,6 +257,10 @@ def _quantile(a, q, axis, out, method, keepdims, skip_nan, what, weights=None):
         raise ValueError("%r is not a valid method. Use one of: %s" % (method, _NUMPY_METHODS))
     if weights is not None:
         w, w_stride = _weight_rows(weights, a, axis)
+    elif skip_nan and a.size == 0:
+        # NumPy's nan-functions answer an empty array with nanmean's result (NaN
+        # per kept position and "Mean of empty slice"), whatever q's shape.
+        return nanmean(a, axis=axis, out=out, keepdims=keepdims)
     sdt = a.dtype
     if method == "linear" and qa.dtype.kind in "iu" and what == "quantile":
         method = "lower"   # integer virtual indices: NumPy takes the elements, in a's dtype

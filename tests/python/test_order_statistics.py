@@ -327,3 +327,19 @@ def test_weighted_errors():
         kiln.quantile(kiln.asarray(y), 0.5, weights=[0, numpy.nan, 1, 0], **IC)
     with pytest.raises(ValueError, match="Weights must be non-negative."):
         kiln.quantile(kiln.zeros((0, 3)), 0.5, axis=1, weights=[1, -1, 1], **IC)
+
+
+def test_nan_functions_of_empty_arrays():
+    # NumPy's nanquantile/nanpercentile answer an empty array with nanmean's
+    # result: NaN per kept position, q's shape dropped, "Mean of empty slice";
+    # quantile raises.
+    for x, fn, q, kwargs in ((numpy.zeros((2, 0)), "nanquantile", 0.5, {"axis": 1}),
+                             (numpy.zeros((2, 0)), "nanpercentile", [10, 90], {"axis": 1, "keepdims": True}),
+                             (numpy.zeros((0, 3), numpy.float32), "nanquantile", [0.1], {"axis": 0}),
+                             (numpy.zeros((2, 0), numpy.int64), "nanquantile", 0.5, {"axis": 1})):
+        with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+            got = getattr(kiln, fn)(kiln.asarray(x), q, **kwargs)
+        with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+            same(got, getattr(numpy, fn)(x, q, **kwargs))
+    with pytest.raises(IndexError, match="index -1 is out of bounds for axis 0 with size 0"):
+        kiln.quantile(kiln.zeros((2, 0)), 0.5, axis=1)
