@@ -1,5 +1,6 @@
 """Shared fixtures. Every test runs on whatever backend kiln selected
 (KILN_BACKEND=host in CI, KILN_BACKEND=cuda on the GPU machine)."""
+import hashlib
 import json
 import os
 import shutil
@@ -31,14 +32,15 @@ def pytest_configure(config):
 # sm_90 with NVRTC: to PTX for compute_90, which is all of NVRTC's work but
 # ptxas's (a full cubin takes about twice as long, and the GPU run builds
 # every cubin anyway). Each pytest process (each xdist worker, or the only one)
-# compiles its own recorded sources when its session ends and writes a
-# report; the controller prints the total and fails the run on any error. On
+# compiles its recorded sources when its session ends, each source once over
+# all workers (_claimed), and writes a report; the controller prints the
+# total and fails the run on any error. On
 # the CUDA backend NVRTC compiled them all already.
 def _nvrtc_check():
     have, why = kiln._core._nvrtc_available()
     if not have or kiln.get_backend() == "cuda":
         return {"checked": 0, "failures": [], "skipped": why or "cuda backend"}
-    sources = kiln._core._recorded_sources()
+    sources = [entry for entry in kiln._core._recorded_sources() if _claimed(entry)]
     batchable = [s for s in sources if _batchable(s)]
     failures = []
     for start in range(0, len(batchable), 48):
@@ -50,6 +52,20 @@ def _nvrtc_check():
         if not _batchable(one):
             failures += _nvrtc_errors(one[0], list(one[1]), one[2])
     return {"checked": len(sources), "failures": failures, "skipped": ""}
+
+
+def _claimed(entry):
+    """Whether this process checks `entry`: xdist workers record the kernels
+    they load, many the same, so the first to claim a source (an exclusive
+    file named by its hash) compiles it and the others skip it."""
+    claims = os.environ["KILN_NVRTC_REPORTS"] + ".claims"
+    os.makedirs(claims, exist_ok=True)
+    digest = hashlib.sha256(repr(entry).encode()).hexdigest()
+    try:
+        os.close(os.open(os.path.join(claims, digest), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        return False
 
 
 # Engine-generated sources (includes, then kernels of the engine's making, no
@@ -102,6 +118,7 @@ def pytest_sessionfinish(session, exitstatus):
         checked += r["checked"]
         failures += r["failures"]
     shutil.rmtree(reports, ignore_errors=True)
+    shutil.rmtree(reports + ".claims", ignore_errors=True)
     print("\nNVRTC check: %d kernel sources compiled for compute_90 (sm_90 PTX), %d failed%s"
           % (checked, len(failures), " (skipped: %s)" % result["skipped"] if result["skipped"] else ""))
     for f in failures[:20]:
