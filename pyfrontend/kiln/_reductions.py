@@ -58,14 +58,13 @@ def _pair(dtype):
     return "kiln::ValueIndex<%s>" % _ctype(dtype), 24 if numpy.dtype(dtype) == numpy.complex128 else 16
 
 
-def _spec(key, params, map_expr, reduce_expr, post, identity, acc, out_dtype, pair_of=None, ordered=False):
+def _spec(key, params, map_expr, reduce_expr, post, identity, acc, out_dtype, pair_of=None):
     """The cached _core._ReductionSpec of key. Every combine here commutes
     (sums, counts, the index-tie-broken arg reductions), so the engine may
-    read the operands out of order for coalescing (Note [Reduction kernels])
-    unless ordered=True."""
+    read the operands out of order for coalescing (Note [Reduction kernels])."""
     spec = _specs.get(key)
     if spec is None:
-        extra = {"ordered": ordered}
+        extra = {"ordered": False}
         if pair_of is not None:
             extra["reduce_ctype"], extra["reduce_itemsize"] = _pair(pair_of)
         spec = _core._ReductionSpec("_".join(str(k) for k in key).replace(".", "p").replace("-", "m"), params,
@@ -458,7 +457,8 @@ def _arg(a, axis, out, keepdims, largest, skip_nan):
     spec = _spec((name, a.dtype.name, skip_nan), [("x", c)], "%s{%s, _j}" % (pair, value),
                  "(b.index >= 0 && (a.index < 0 || (kiln::ufn::isnan(a.value)"
                  " ? kiln::ufn::isnan(b.value) && b.index < a.index"
-                 " : kiln::ufn::isnan(b.value) || %s || (!%s && b.index < a.index)))) ? b : a" % (better, worse), "out = a.index;", "%s{(%s)0, -1LL}" % (pair, c), a.dtype, numpy.int64,
+                 " : kiln::ufn::isnan(b.value) || %s || (!%s && b.index < a.index)))) ? b : a" % (better, worse),
+                 "out = a.index;", "%s{(%s)0, -1LL}" % (pair, c), a.dtype, numpy.int64,
                  pair_of=a.dtype)
     result = _launch(spec, [a], axes, numpy.int64)
     shape = _shape(a, axes, keepdims) if axis is not None else ((1,) * a.ndim if keepdims else ())
