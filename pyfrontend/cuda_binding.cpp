@@ -104,6 +104,12 @@ void register_cuda(py::module_& m) {
              return std::make_shared<Stream>(be().create_stream(non_blocking), true);
            }),
            py::arg("null") = false, py::arg("non_blocking") = false)
+      .def_static(
+          "_external",
+          [](uintptr_t ptr) {
+            return std::make_shared<Stream>(reinterpret_cast<runtime::StreamHandle>(ptr), false);
+          },
+          py::arg("ptr"), "A stream another library made (not destroyed by kiln).")
       .def_property_readonly("ptr", [](const Stream& s) { return reinterpret_cast<uintptr_t>(s.handle()); })
       .def_property_readonly("device_id", &Stream::device)
       .def("synchronize", [](const Stream& s) {
