@@ -42,6 +42,9 @@ from kiln._sets import unique, unique_values, unique_counts, unique_inverse, uni
 from kiln._sets import isin, intersect1d, union1d, setdiff1d, setxor1d
 from kiln._statistics_order import median, percentile, quantile, nanmedian, nanpercentile, nanquantile
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
+from kiln import _interop_numpy  # noqa: F401  (__array_ufunc__, __array_function__, __array_namespace__)
+from kiln._dlpack import from_dlpack, fromDlpack
+from kiln import _interop_dask
 from kiln._reductions import (  # noqa: A004  (kiln.sum, kiln.max, ... are NumPy's, as numpy.sum)
     sum, prod, max, min, amax, amin, any, all, argmax, argmin, mean, var, std, nansum, nanprod, nanmax, nanmin,
     nanargmax, nanargmin, nanmean, nanvar, nanstd, count_nonzero, ptp, average, trace)
@@ -64,6 +67,8 @@ complex64, complex128 = _numpy.complex64, _numpy.complex128
 newaxis = None
 pi, e, inf, nan = _numpy.pi, _numpy.e, _numpy.inf, _numpy.nan
 euler_gamma = _numpy.euler_gamma
+
+_interop_dask.install()   # kiln's chunk helpers for Dask, once dask.array is imported
 
 _default_memory_pool = MemoryPool()
 _default_pinned_memory_pool = PinnedMemoryPool()

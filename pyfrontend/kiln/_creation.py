@@ -23,6 +23,7 @@ import operator
 import numpy
 
 from kiln import _core
+from kiln import _interop_cai
 from kiln._core import ndarray, empty, zeros
 
 AxisError = numpy.exceptions.AxisError
@@ -126,10 +127,14 @@ def _from_nested(obj, dtype, order):
     return out
 
 
+_HOST_TYPES = frozenset([numpy.ndarray, list, tuple, int, float, complex, bool])
+
+
 def array(obj, dtype=None, copy=True, order="K", ndmin=0):
     """A kiln array from host data (scalars, nested sequences, NumPy arrays),
-    a kiln array, or sequences mixing kiln arrays and host data, as
-    numpy.array: ``copy=True`` always copies, ``copy=None`` copies only when
+    a kiln array, another library's device array (anything with
+    ``__cuda_array_interface__``: viewed in place, Note [CAI import]), or
+    sequences mixing kiln arrays and host data, as numpy.array: ``copy=True`` always copies, ``copy=None`` copies only when
     dtype or order demand it, ``copy=False`` never copies and raises
     ValueError when it would have to. Host data always needs a copy (the
     upload), so it raises with ``copy=False``."""
@@ -137,6 +142,11 @@ def array(obj, dtype=None, copy=True, order="K", ndmin=0):
     ndmin = operator.index(ndmin)
     if ndmin > 64:
         raise ValueError("ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)")
+    if type(obj) not in _HOST_TYPES and not isinstance(obj, ndarray):
+        # Another library's device array (PyTorch, Numba, ...): viewed in place.
+        foreign = _core._from_cuda_array_interface(obj, _interop_cai.SYNC)
+        if foreign is not None:
+            obj = foreign
     if isinstance(obj, ndarray):
         target = obj.dtype if dtype is None else numpy.dtype(dtype)
         out = obj

@@ -2,11 +2,11 @@
 from kiln import _core
 from kiln.cuda import compiler, memory, runtime
 from kiln.cuda.device import Device
-from kiln.cuda.stream import Stream, Event, get_current_stream, get_elapsed_time
+from kiln.cuda.stream import Stream, ExternalStream, Event, get_current_stream, get_elapsed_time
 from kiln.cuda.memory import (MemoryPointer, Memory, UnownedMemory, alloc, set_allocator,
                               get_allocator, OutOfMemoryError, alloc_pinned_memory)
 
-__all__ = ["Device", "Stream", "Event", "get_current_stream", "get_elapsed_time",
+__all__ = ["Device", "Stream", "ExternalStream", "Event", "get_current_stream", "get_elapsed_time",
            "MemoryPointer", "Memory", "UnownedMemory", "alloc", "set_allocator",
            "get_allocator", "OutOfMemoryError", "alloc_pinned_memory", "compiler", "memory",
            "runtime"]

@@ -73,6 +73,21 @@ class Stream:
 Stream.null = Stream(null=True)
 
 
+class ExternalStream(Stream):
+    """A stream another library made (PyTorch, Numba, a CUstream handle from
+    C): ``with kiln.cuda.ExternalStream(torch_stream.cuda_stream):`` runs
+    kiln's work on it. kiln never destroys it; keep the owner alive while
+    kiln uses it. The other way, ``kiln.cuda.get_current_stream().ptr`` is
+    the handle to give other libraries (0 for the null stream)."""
+
+    def __init__(self, ptr, device_id=-1):
+        self._impl = _core.Stream._external(int(ptr))
+        self.non_blocking = False
+        if device_id >= 0 and device_id != self._impl.device_id:
+            raise ValueError("ExternalStream on device %d made while device %d is current: make device "
+                             "%d current first" % (device_id, self._impl.device_id, device_id))
+
+
 class _ThreadState(threading.local):
     """This thread's current stream object and the ones `with` blocks replaced
     (the C++ side keeps the handles, per thread too)."""

@@ -1,0 +1,164 @@
+"""DLPack: ndarray.__dlpack__ / __dlpack_device__ (the array API's exchange
+protocol, DLPack 1.x), kiln.from_dlpack, and the older spellings
+ndarray.toDlpack / kiln.fromDlpack.
+
+    t = torch.from_dlpack(a)          # a kiln array on the GPU, zero-copy
+    b = kiln.from_dlpack(t)           # and back
+    h = numpy.from_dlpack(a)          # host backend: a NumPy view of a
+    c = kiln.from_dlpack(numpy_arr)   # host data: copied onto the device
+
+Capsules, the deleter rules and the stream hand-off are C++
+(pyfrontend/dlpack_binding.cpp, Note [DLPack capsules]); this module handles
+the protocol's arguments.
+"""
+import numpy
+
+from kiln import _core
+from kiln._core import ndarray
+
+_CPU, _CUDA, _CUDA_HOST, _CUDA_MANAGED = 1, 2, 3, 13
+_DEVICE_NAMES = {1: "kDLCPU", 2: "kDLCUDA", 3: "kDLCUDAHost", 4: "kDLOpenCL", 7: "kDLVulkan", 8: "kDLMetal",
+                 9: "kDLVPI", 10: "kDLROCM", 11: "kDLROCMHost", 12: "kDLExtDev", 13: "kDLCUDAManaged",
+                 14: "kDLOneAPI"}
+
+
+def _on_cuda():
+    return _core.get_backend() == "cuda"
+
+
+def __dlpack_device__(self):
+    """(device type, device id): (kDLCUDA=2, id) on the CUDA backend, (kDLCPU=1, 0) on the host backend."""
+    return _core._dlpack_device(self)
+
+
+# Note [DLPack streams]
+# The consumer names the stream it will use (stream=): None means CUDA's
+# legacy default stream, -1 asks for no synchronization, 1/2 are the
+# legacy/per-thread default streams, anything else a CUstream handle. kiln
+# makes that stream wait on the device for the work queued so far on kiln's
+# current stream (an event: the host never blocks). Importing, kiln passes its
+# current stream, so the producer orders its work the same way. On the host
+# backend (kDLCPU) all work is finished when a call returns: no stream.
+def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    """A DLPack capsule of this array: versioned ('dltensor_versioned', DLPack
+    1.x) when ``max_version`` allows 1.0 or later, else legacy ('dltensor').
+    ``copy=True`` exports a copy (flagged IS_COPIED), ``copy=False`` never
+    copies; ``dl_device`` may ask for (kDLCPU, 0) from the CUDA backend, which
+    exports a host copy (BufferError with copy=False)."""
+    versioned = max_version is not None and tuple(max_version)[0] >= 1
+    here = _core._dlpack_device(self)
+    if dl_device is not None and tuple(dl_device) != here:
+        dl_device = tuple(dl_device)
+        if dl_device[0] != _CPU or not _on_cuda():
+            raise BufferError("kiln cannot export to DLPack device %s (its arrays are on %s)"
+                              % (_describe(dl_device), _describe(here)))
+        if copy is False:
+            raise BufferError("exporting to the host (kDLCPU) needs a copy, and copy=False was given")
+        host = self.get()
+        return host.__dlpack__(max_version=max_version, copy=False) if versioned else host.__dlpack__()
+    if _on_cuda() and stream != -1:
+        if stream is not None and (not isinstance(stream, int) or stream == 0):
+            raise ValueError("stream must be None, -1 or a CUDA stream (1: legacy default, 2: per-thread "
+                             "default, or a handle); 0 is disallowed, got %r" % (stream,))
+        _core._stream_wait(1 if stream is None else stream, _core._current_stream_int())
+    source = self.copy() if copy else self
+    return _core._to_dlpack(source, versioned, bool(copy))
+
+
+def toDlpack(self):
+    """A legacy DLPack capsule ('dltensor') viewing this array (CuPy's older
+    spelling; consumers synchronize with kiln's current stream themselves)."""
+    return _core._to_dlpack(self, False, False)
+
+
+def _describe(device):
+    return "(%s, %d)" % (_DEVICE_NAMES.get(device[0], str(device[0])), device[1])
+
+
+class _HostCapsule:
+    """A host (kDLCPU) capsule dressed as a DLPack producer, so that
+    numpy.from_dlpack consumes it (kiln then copies NumPy's view)."""
+
+    def __init__(self, capsule, device):
+        self._capsule = capsule
+        self._device = device
+
+    def __dlpack__(self, **kwargs):
+        capsule, self._capsule = self._capsule, None
+        return capsule
+
+    def __dlpack_device__(self):
+        return self._device
+
+
+def _from_host(obj, copy):
+    """Host data (a kDLCPU producer or capsule): kiln memory is device memory
+    on every backend (Note [Host producers]), so this is always a copy."""
+    if copy is False:
+        raise BufferError("the DLPack tensor is in host memory (kDLCPU): kiln needs a copy to put it on "
+                          "the device, and copy=False was given")
+    return _core._from_numpy(numpy.from_dlpack(obj))
+
+
+# Note [Host producers]
+# kiln.from_dlpack(numpy_array) copies onto the device on every backend, the
+# host backend included (whose device memory happens to be host memory), so a
+# program behaves the same everywhere: writes to the kiln array never reach
+# NumPy's. Capsules kiln itself exported are kiln memory and are viewed.
+def from_dlpack(x, /, *, device=None, copy=None):
+    """A kiln array from any DLPack producer (an object with ``__dlpack__``,
+    such as a PyTorch tensor, a JAX or NumPy array) or a DLPack capsule, as
+    the array API's from_dlpack: zero-copy for device memory, on kiln's
+    current stream (the producer orders its work before it). Host memory is
+    copied onto the device, or BufferError with ``copy=False``; ``copy=True``
+    always copies. Read-only tensors are copied (kiln arrays are writable)."""
+    if device is not None and not _is_kiln_device(device):
+        raise ValueError("kiln.from_dlpack puts arrays on a kiln device, got device=%r" % (device,))
+    if type(x).__name__ == "PyCapsule":
+        return _from_capsule(x, copy, copy)
+    if isinstance(x, ndarray):
+        return x.copy() if copy else x.view()
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError("kiln.from_dlpack takes an object with __dlpack__ or a DLPack capsule, got '%s'"
+                        % type(x).__name__)
+    where = tuple(x.__dlpack_device__())
+    if where[0] == _CPU:
+        return _from_host(x, copy)
+    stream = _core._current_stream_int() if _on_cuda() and where[0] in (_CUDA, _CUDA_MANAGED) else None
+    try:
+        capsule = x.__dlpack__(stream=stream, max_version=(1, 1), copy=copy)
+        copy_here = False        # the producer copied if asked to
+    except TypeError:   # a producer older than DLPack 1.0's keywords: kiln copies if asked to
+        capsule = x.__dlpack__(stream=stream)
+        copy_here = bool(copy)
+    return _from_capsule(capsule, copy, copy_here)
+
+
+def _from_capsule(capsule, copy, copy_here):
+    a, where, readonly = _core._from_dlpack_capsule(capsule)
+    if a is None:
+        if where[0] == _CPU:
+            return _from_host(_HostCapsule(capsule, where), copy)
+        raise BufferError("kiln (%s backend) cannot import a DLPack tensor on device %s"
+                          % (_core.get_backend(), _describe(where)))
+    if readonly or copy_here:
+        if copy is False:
+            raise BufferError("the DLPack tensor is read-only and kiln arrays are writable: a copy is needed, "
+                              "and copy=False was given")
+        return a.copy()
+    return a
+
+
+def fromDlpack(capsule):
+    """kiln.from_dlpack (CuPy's older spelling, for capsules)."""
+    return from_dlpack(capsule)
+
+
+def _is_kiln_device(device):
+    from kiln.cuda import Device
+    return isinstance(device, Device) or device == "gpu"
+
+
+ndarray.__dlpack__ = __dlpack__
+ndarray.__dlpack_device__ = __dlpack_device__
+ndarray.toDlpack = toDlpack
