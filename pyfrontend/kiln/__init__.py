@@ -44,7 +44,8 @@ from kiln._statistics_order import median, percentile, quantile, nanmedian, nanp
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
 from kiln import _interop_numpy  # noqa: F401  (__array_ufunc__, __array_function__, __array_namespace__)
 from kiln._dlpack import from_dlpack, fromDlpack
-from kiln import _interop_dask
+from kiln import _interop_dask, _array_api
+from kiln._array_api import astype, concat, permute_dims, matrix_transpose, unstack, finfo, iinfo, isdtype
 from kiln._reductions import (  # noqa: A004  (kiln.sum, kiln.max, ... are NumPy's, as numpy.sum)
     sum, prod, max, min, amax, amin, any, all, argmax, argmin, mean, var, std, nansum, nanprod, nanmax, nanmin,
     nanargmax, nanargmin, nanmean, nanvar, nanstd, count_nonzero, ptp, average, trace)
@@ -56,6 +57,7 @@ __version__ = _core.__version__
 # Every ufunc (kiln.add, kiln.sin, ...; aliases such as kiln.true_divide and
 # kiln.abs are the same objects), made in C++ from arraycore's ufunc table.
 globals().update(_core._ufuncs)
+globals().update(_array_api.ufunc_aliases)   # the array API's names: acos is arccos, pow is power, ...
 
 # NumPy's scalar types are kiln's (a.dtype is a numpy.dtype).
 bool_ = _numpy.bool_
@@ -63,6 +65,7 @@ int8, int16, int32, int64 = _numpy.int8, _numpy.int16, _numpy.int32, _numpy.int6
 uint8, uint16, uint32, uint64 = _numpy.uint8, _numpy.uint16, _numpy.uint32, _numpy.uint64
 float16, float32, float64 = _numpy.float16, _numpy.float32, _numpy.float64
 complex64, complex128 = _numpy.complex64, _numpy.complex128
+bool = _numpy.bool_  # noqa: A001  (the array API's name, as numpy.bool)
 
 newaxis = None
 pi, e, inf, nan = _numpy.pi, _numpy.e, _numpy.inf, _numpy.nan
