@@ -122,7 +122,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
         raise TypeError("kiln.from_dlpack takes an object with __dlpack__ or a DLPack capsule, got '%s'"
                         % type(x).__name__)
     where = tuple(x.__dlpack_device__())
-    if where[0] == _CPU:
+    if where[0] == _CPU and _on_cuda():
         return _from_host(x, copy)
     stream = _core._current_stream_int() if _on_cuda() and where[0] in (_CUDA, _CUDA_MANAGED) else None
     try:
