@@ -9,13 +9,14 @@ _allocator = [None]
 
 class UnownedMemory:
     """Device memory that another library owns: ``ptr``, ``size`` and the
-    ``owner`` object kept alive while kiln uses the memory."""
+    ``owner`` object kept alive while kiln uses the memory. ``device_id``
+    None or negative (RMM's allocator passes -1) means the current device."""
 
     def __init__(self, ptr, size, owner, device_id=None):
         self.ptr = int(ptr)
         self.size = int(size)
         self.owner = owner
-        self.device_id = device_id if device_id is not None else _core.get_device()
+        self.device_id = device_id if device_id is not None and device_id >= 0 else _core.get_device()
 
 
 def set_allocator(allocator=None):
