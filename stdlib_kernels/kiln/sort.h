@@ -26,22 +26,25 @@
 // atomic counter), not by blockIdx, so a tile's predecessors always belong to
 // blocks that started earlier. Within a block:
 //  1. Warp w loads keys [w * 32 I, (w + 1) * 32 I) of the tile, item i of
-//     lane l being key w * 32 I + 32 i + l (coalesced). For item i the lanes
-//     holding one digit find each other (eight ballots, a digit bit each); the highest
-//     of them bumps the warp's counter of that digit by the group's size and
-//     every member's rank is the old count plus the members below it. Ranks
-//     thus follow key order within the warp.
-//  2. Thread d (one per digit) turns the warps' counts of digit d into
+//     lane l being key w * 32 I + 32 i + l (coalesced), every load issued
+//     before any key is used. The block counts the tile's digits (shared
+//     atomics) and thread d at once publishes the count of digit d (flag
+//     AGGREGATE, or INCLUSIVE for tile 0): these early counts let later
+//     tiles walk past this one while it is still ranking.
+//  2. For item i the lanes holding one digit find each other (eight
+//     ballots, a digit bit each); the highest of them bumps the warp's
+//     counter of that digit by the group's size and every member's rank is
+//     the old count plus the members below it. Ranks thus follow key order
+//     within the warp. Thread d turns the warps' counts of digit d into
 //     exclusive offsets, and the block scans the digit totals: a key's place
 //     in the tile sorted by digit is start[d] + warp offset + rank.
-//  3. Decoupled look-back, thread d again: it publishes the tile's count of
-//     d (flag AGGREGATE, or INCLUSIVE for tile 0), walks back over earlier
-//     tiles adding aggregates until it meets an inclusive prefix (spinning
-//     on a tile that has published nothing yet), reading four tiles' words
-//     at a time so that their latencies overlap, and publishes its own
-//     inclusive prefix. Flag and count share one 32-bit word, so one store
-//     publishes both and no fence orders them against other data: counts
-//     have 30 bits, hence the engine's limit of 2^30 - 2^16 keys a call.
+//  3. Decoupled look-back, thread d again: it walks back over earlier tiles
+//     adding aggregates until it meets an inclusive prefix (spinning on a
+//     tile that has published nothing yet), reading four tiles' words at a
+//     time so that their latencies overlap, and publishes its own inclusive
+//     prefix. Flag and count share one 32-bit word, so one store publishes
+//     both and no fence orders them against other data: counts have 30
+//     bits, hence the engine's limit of 2^30 - 2^16 keys a call.
 //  4. Keys go to shared memory in tile order by digit, then out: thread t
 //     writes sorted slots t, t + B, ... to base[d] + prefix[d] + slot -
 //     start[d], so each digit's run is written by consecutive threads. Values
@@ -145,7 +148,18 @@ __device__ void histogram(Digit digit, const K* keys, long long n, int nbytes, u
   __shared__ unsigned s_count[kMaxBytes * 256];
   for (int i = threadIdx.x; i < nbytes * 256; i += B) s_count[i] = 0;
   __syncthreads();
-  for (long long i = (long long)blockIdx.x * B + threadIdx.x; i < n; i += (long long)gridDim.x * B) {
+  // Eight keys loaded before any is counted, so their loads overlap.
+  const long long stride = (long long)gridDim.x * B;
+  long long i = (long long)blockIdx.x * B + threadIdx.x;
+  for (; i + 7 * stride < n; i += 8 * stride) {
+    K k[8];
+#pragma unroll
+    for (int u = 0; u < 8; ++u) k[u] = keys[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < 8; ++u)
+      for (int b = 0; b < nbytes; ++b) atomicAdd(&s_count[b * 256 + digit(k[u], b)], 1u);
+  }
+  for (; i < n; i += stride) {
     const K k = keys[i];
     for (int b = 0; b < nbytes; ++b) atomicAdd(&s_count[b * 256 + digit(k, b)], 1u);
   }
@@ -171,7 +185,8 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
   constexpr int kSlot = kPairs && sizeof(long long) > sizeof(K) ? (int)sizeof(long long) : (int)sizeof(K);
   __shared__ unsigned s_warp[W * 256];     // per warp and digit: counts, then exclusive offsets
   __shared__ unsigned s_start[256];        // first slot of each digit in the sorted tile
-  __shared__ long long s_dest[256];        // output index of slot 0 of each digit's run
+  __shared__ int s_dest[256];              // output index of slot 0 of each digit's run (n < 2^30)
+  __shared__ unsigned s_count[256];        // the tile's keys of each digit
   __shared__ unsigned s_scan[W];
   __shared__ unsigned s_tile;
   __shared__ unsigned char s_digit[kTile];
@@ -182,31 +197,58 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   if (tid == 0) s_tile = atomicAdd(counter, 1u);
   for (int i = tid; i < W * 256; i += B) s_warp[i] = 0;
+  s_count[tid] = 0;
   __syncthreads();
   const unsigned tile = s_tile;
   const long long tile_start = (long long)tile * kTile;
   const long long left = n - tile_start;
   const int valid = left < kTile ? (int)left : kTile;
 
-  // 1. Load and rank within the warp.
+  // 1. Load. Every load is issued before any key is used, so their
+  // latencies overlap (guarding each load and its digit together made the
+  // compiler wait for one key before loading the next).
   K k[I];
   long long v[I];
   unsigned d[I], place[I];
   const int warp_first = warp * 32 * I;
+  const long long first = tile_start + warp_first + lane;
+  if (valid == kTile) {
 #pragma unroll
-  for (int i = 0; i < I; ++i) {
-    const int p = warp_first + i * 32 + lane;
-    d[i] = 255u;
-    if (p < valid) {
-      const long long g = tile_start + p;
-      k[i] = keys_in[g];
-      if (kPairs) v[i] = vals_in != nullptr ? vals_in[g] : g;
-      if (kPairs && row_len > 0)
-        d[i] = byte_of((unsigned long long)(v[i] / row_len), byte);
-      else
-        d[i] = digit(k[i], byte);
+    for (int i = 0; i < I; ++i) k[i] = keys_in[first + i * 32];
+    if (kPairs) {
+#pragma unroll
+      for (int i = 0; i < I; ++i) v[i] = vals_in != nullptr ? vals_in[first + i * 32] : first + i * 32;
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < I; ++i) {
+      k[i] = K();
+      v[i] = 0;
+      if (warp_first + i * 32 + lane < valid) {
+        k[i] = keys_in[first + i * 32];
+        if (kPairs) v[i] = vals_in != nullptr ? vals_in[first + i * 32] : first + i * 32;
+      }
     }
   }
+#pragma unroll
+  for (int i = 0; i < I; ++i) {
+    const bool real = warp_first + i * 32 + lane < valid;
+    if (kPairs && row_len > 0)
+      d[i] = real ? byte_of((unsigned long long)(v[i] / row_len), byte) : 255u;
+    else
+      d[i] = real ? digit(k[i], byte) : 255u;
+  }
+  // Early counts: the tile's digit counts are published before the ranking,
+  // so a later tile's look-back rarely waits for this one.
+#pragma unroll
+  for (int i = 0; i < I; ++i)
+    if (warp_first + i * 32 + lane < valid) atomicAdd(&s_count[d[i]], 1u);
+  __syncthreads();
+  const unsigned count = s_count[tid];
+  unsigned* mine = status + (long long)tile * 256 + tid;
+  store_status(mine, (tile == 0 ? kInclusive : kAggregate) | count);
+
+  // 2. Rank within the warp.
   const unsigned below_me = (1u << lane) - 1u;
   unsigned* counts = s_warp + warp * 256;
 #pragma unroll
@@ -232,7 +274,7 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
   }
   __syncthreads();
 
-  // 2. Offsets across warps, then the block's scan of digit totals.
+  // Offsets across warps, then the block's scan of digit totals.
   unsigned total = 0;
 #pragma unroll
   for (int w = 0; w < W; ++w) {
@@ -253,12 +295,8 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
   s_start[tid] = start;
 
   // 3. Decoupled look-back for digit tid.
-  unsigned* mine = status + (long long)tile * 256 + tid;
   unsigned before = 0;
-  if (tile == 0) {
-    store_status(mine, kInclusive | total);
-  } else {
-    store_status(mine, kAggregate | total);
+  if (tile != 0) {
     // Four predecessors read at once (their loads overlap), then taken in
     // order; the walk resumes (spins) at the first that published nothing.
     for (long long t = (long long)tile - 1;;) {
@@ -279,9 +317,9 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
       if (done) break;
       t -= q;
     }
-    store_status(mine, kInclusive | (before + total));
+    store_status(mine, kInclusive | (before + count));
   }
-  s_dest[tid] = (long long)base[tid] + before - start;
+  s_dest[tid] = (int)(base[tid] + before - start);
   __syncthreads();
 
   // 4. Scatter through shared memory.
@@ -292,15 +330,25 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
     s_digit[place[i]] = (unsigned char)d[i];
   }
   __syncthreads();
-  for (int j = tid; j < valid; j += B) keys_out[s_dest[s_digit[j]] + j] = s_keys[j];
+  int dest[I];   // the slots' output indices, read in one unrolled batch
+#pragma unroll
+  for (int i = 0; i < I; ++i) {
+    const int j = tid + i * B;
+    dest[i] = j < valid ? s_dest[s_digit[j]] + j : -1;
+  }
+#pragma unroll
+  for (int i = 0; i < I; ++i)
+    if (dest[i] >= 0) keys_out[dest[i]] = s_keys[tid + i * B];
   if (kPairs) {
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < I; ++i) s_vals[place[i]] = v[i];
     __syncthreads();
-    for (int j = tid; j < valid; j += B) {
-      const long long x = s_vals[j];
-      vals_out[s_dest[s_digit[j]] + j] = mod_out ? x % row_len : x;
+#pragma unroll
+    for (int i = 0; i < I; ++i) {
+      if (dest[i] < 0) continue;
+      const long long x = s_vals[tid + i * B];
+      vals_out[dest[i]] = mod_out ? x % row_len : x;
     }
   }
 }
