@@ -463,6 +463,62 @@ def sort_f32():
     return ours, theirs
 
 
+def _importable(name):
+    try:
+        return __import__(name)
+    except Exception:
+        return None
+
+
+@benchmark("asarray_torch_us", "us", "< CuPy: host cost of kiln.asarray(torch CUDA tensor), zero-copy")
+def asarray_torch():
+    torch = _importable("torch") if kiln.get_backend() == "cuda" else None
+    if torch is None or not torch.cuda.is_available():
+        return None
+    t = torch.rand((64, 64), device="cuda")
+    assert kiln.asarray(t).data.ptr == t.data_ptr()
+    ours = per_call_us(lambda: kiln.asarray(t), 20000)
+    theirs = per_call_us(lambda: cupy.asarray(t), 20000) if cupy is not None else None
+    return ours, theirs
+
+
+@benchmark("cai_export_us", "us", "< CuPy: reading a.__cuda_array_interface__ (what every consumer does)")
+def cai_export():
+    if kiln.get_backend() != "cuda":
+        return None
+    a = kiln.zeros((64, 64), dtype=kiln.float32)
+    ours = per_call_us(lambda: a.__cuda_array_interface__, 50000)
+    theirs = None
+    if cupy is not None:
+        c = cupy.zeros((64, 64), dtype=cupy.float32)
+        theirs = per_call_us(lambda: c.__cuda_array_interface__, 50000)
+    return ours, theirs
+
+
+@benchmark("numba_launch_3arrays_us", "us", "< CuPy: host cost of a Numba @cuda.jit launch on three arrays")
+def numba_launch():
+    numba_cuda = _importable("numba.cuda") if kiln.get_backend() == "cuda" else None
+    if numba_cuda is None:
+        return None
+    from numba import cuda as ncuda
+
+    @ncuda.jit
+    def add(x, y, out):
+        i = ncuda.grid(1)
+        if i < x.shape[0]:
+            out[i] = x[i] + y[i]
+
+    def run(xp):
+        a = xp.arange(1024, dtype=xp.float32)
+        b, out = a * 2, xp.zeros_like(a)
+        add[4, 256](a, b, out)
+        ncuda.synchronize()
+        assert float(out[5]) == 15.0
+        return per_call_us(lambda: add[4, 256](a, b, out), 5000, sync=ncuda.synchronize)
+
+    return run(kiln), (run(cupy) if cupy is not None else None)
+
+
 def main(argv):
     wanted = argv[1:]
     rows = []
