@@ -46,9 +46,11 @@ def test_torch_strided_tensors_share_memory():
         k = kiln.asarray(view)
         assert k.data.ptr == view.data_ptr() and k.strides == tuple(s * 8 for s in view.stride())
         numpy.testing.assert_array_equal(k.get(), view.cpu().numpy())
-    k = kiln.asarray(torch.zeros(3, device="cuda"))
-    back = torch.as_tensor(k[::-1], device="cuda")   # negative strides: PyTorch copies or refuses
-    assert back.shape == (3,)
+    k = kiln.arange(12, dtype=kiln.float32).reshape(3, 4)
+    for view in (k.T, k[::2, 1::2], k[1]):
+        u = torch.as_tensor(view, device="cuda")
+        assert u.data_ptr() == view.data.ptr and u.stride() == tuple(s // 4 for s in view.strides)
+        numpy.testing.assert_array_equal(u.cpu().numpy(), view.get())
 
 
 def test_seed_torch_dlpack():
@@ -131,7 +133,8 @@ def test_seed_torch_autograd_function_with_raw_kernels():
                                    (kiln_input, kiln_grad_y, kiln_grad_x, gy_size))
             return torch.from_dlpack(kiln_grad_x)
 
-    x = (torch.rand(3, 50, device="cuda") + 0.5).requires_grad_()
+    # x in [2, 3): log(x) away from 0, so CUDA's logf and PyTorch's agree to an ulp or two.
+    x = (torch.rand(3, 50, device="cuda") + 2.0).requires_grad_()
     y = KilnLog.apply(x)
     torch.testing.assert_close(y, torch.log(x.detach()), rtol=1e-6, atol=0)
     w = torch.randn(3, 50, device="cuda")
