@@ -23,6 +23,26 @@ fi
 build_s=$(( $(date +%s) - t0 ))
 export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"
 
+# Dask (tests/python/test_interop_dask.py) is not on the GPU machine, which has
+# no network: install the wheels in tools/wheels into a private target, dask
+# and its pure-Python dependencies always, pyyaml/packaging/click only when
+# the machine lacks them (so its own copies are not shadowed).
+if ! $py -c "import dask.array" 2>/dev/null; then
+  deps=/tmp/kiln_dask_site
+  rm -rf "$deps"
+  need="dask toolz cloudpickle partd locket fsspec"
+  for mod in yaml:pyyaml packaging:packaging click:click; do
+    $py -c "import ${mod%%:*}" 2>/dev/null || need="$need ${mod##*:}"
+  done
+  # shellcheck disable=SC2086
+  if $py -m pip install -q --no-index --no-deps --find-links tools/wheels --target "$deps" $need \
+      >"$out/dask_install.log" 2>&1; then
+    export PYTHONPATH="$PYTHONPATH:$deps"
+  else
+    echo "dask install from tools/wheels failed (see dask_install.log): the Dask tests will skip"
+  fi
+fi
+
 # KILN_GPU_BENCH_ONLY=1 skips the test suite; KILN_BENCH="a b" picks benchmarks;
 # KILN_GPU_TEST_S=N stops pytest after N seconds (so the benchmarks still run
 # within the device tool's per-call limit).
