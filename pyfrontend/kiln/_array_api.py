@@ -8,7 +8,7 @@ The ufunc aliases are the very same ufunc objects (kiln.acos is
 kiln.arccos), as in NumPy 2. The dtype helpers (finfo, iinfo, isdtype) are
 NumPy's: kiln's dtypes are NumPy's dtypes. What the standard has and kiln
 lacks (matmul, tensordot, vecdot: linear algebra; __array_namespace_info__)
-is absent, not stubbed.
+is absent, not stubbed. ndarray.to_device is attached here.
 """
 import operator
 
@@ -53,3 +53,18 @@ def unstack(x, /, *, axis=0):
     axis = _axis(operator.index(axis), x.ndim)
     moved = _manipulation.moveaxis(x, axis, 0)
     return tuple(moved[i] for i in range(moved.shape[0]))
+
+
+def to_device(self, device, /, *, stream=None):
+    """The array on ``device`` (a kiln.cuda.Device or its id): itself when it
+    is already there, else a copy made there (through the host)."""
+    from kiln.cuda import Device
+    target = device if isinstance(device, Device) else Device(operator.index(device))
+    if target.id == self._device_id:
+        return self
+    host = self.get(stream=stream)
+    with target:
+        return _core._from_numpy(host)
+
+
+_core.ndarray.to_device = to_device

@@ -169,7 +169,14 @@ def array(obj, dtype=None, copy=True, order="K", ndmin=0):
 
 def asarray(a, dtype=None, order=None, copy=None):
     """array(a, dtype, copy=copy, order=order): ``a`` itself when it is a kiln
-    array of that dtype and order."""
+    array of that dtype and order; a view of another library's device array
+    (Note [CAI import])."""
+    if dtype is None and order is None and copy is None and type(a) not in _HOST_TYPES \
+            and not isinstance(a, ndarray):
+        # The interop fast path (kiln.asarray(torch_tensor)): nothing to convert.
+        foreign = _core._from_cuda_array_interface(a, _interop_cai.SYNC)
+        if foreign is not None:
+            return foreign
     return array(a, dtype, copy=copy, order=order)
 
 

@@ -195,3 +195,10 @@ def test_array_api_names(rng):
     assert c.dtype == numpy.int32 and xp.astype(x, xp.float32, copy=False) is x
     assert xp.isdtype(xp.float32, "real floating") and xp.finfo(xp.float32).eps == numpy.finfo(numpy.float32).eps
     assert xp.bool is numpy.bool_ and xp.zeros(2, dtype=xp.bool).dtype == numpy.bool_
+
+
+def test_to_device():
+    a = kiln.arange(3)
+    assert a.to_device(a.device) is a and a.to_device(a.device.id) is a
+    with pytest.raises(ValueError, match="does not exist"):
+        a.to_device(kiln.cuda.runtime.getDeviceCount())
