@@ -50,6 +50,7 @@ from kiln._reductions import (  # noqa: A004  (kiln.sum, kiln.max, ... are NumPy
     sum, prod, max, min, amax, amin, any, all, argmax, argmin, mean, var, std, nansum, nanprod, nanmax, nanmin,
     nanargmax, nanargmin, nanmean, nanvar, nanstd, count_nonzero, ptp, average, trace)
 from kiln import cuda
+from kiln import jit
 from kiln.cuda.memory import MemoryPool, PinnedMemoryPool
 
 __version__ = _core.__version__

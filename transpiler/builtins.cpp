@@ -1,0 +1,405 @@
+#include "transpiler/builtins.h"
+
+#include <deque>
+#include <unordered_map>
+
+#include "transpiler/diagnostics.h"
+
+namespace kiln::transpiler {
+namespace {
+
+using R = BuiltinRule;
+
+// Note [Builtin dtypes]
+// Atomics and shuffles take the dtypes CUDA has the operation for (int64 adds
+// and bit operations go through the unsigned 64-bit instruction, which gives
+// the same bits); the dtype chars are NumPy's (i int32, I uint32, q int64,
+// Q uint64, f float32, d float64).
+std::vector<BuiltinInfo> make_table() {
+  std::vector<BuiltinInfo> t = {
+      // ---- thread indices and sizes ----
+      {"kiln.jit.threadIdx", R::Namespace, "threadIdx", "", "index of the thread in its block"},
+      {"kiln.jit.blockIdx", R::Namespace, "blockIdx", "", "index of the block in the grid"},
+      {"kiln.jit.blockDim", R::Namespace, "blockDim", "", "threads per block"},
+      {"kiln.jit.gridDim", R::Namespace, "gridDim", "", "blocks per grid"},
+      {"kiln.jit.warpsize", R::IntValue, "warpSize", "", "threads per warp (32)"},
+      {"kiln.jit.laneid", R::LaneId, "kiln::jit::laneid()", "", "lane of the thread in its warp"},
+      {"kiln.jit.grid", R::Grid, "", "", "grid(n): the thread's absolute index in n dimensions"},
+      {"kiln.jit.gridsize", R::GridSize, "", "", "gridsize(n): threads in the grid in n dimensions"},
+      // ---- barriers ----
+      {"kiln.jit.syncthreads", R::Barrier, "__syncthreads()", "", "block-wide barrier"},
+      {"kiln.jit.syncwarp", R::SyncWarp, "__syncwarp", "", "syncwarp(mask=0xffffffff): warp barrier"},
+      // ---- memory ----
+      {"kiln.jit.shared_memory", R::SharedMemory, "", "", "shared_memory(dtype, size): block-shared array; size=None: sized at launch (shared_mem=)"},
+      {"kiln.jit.local_memory", R::LocalMemory, "", "", "local_memory(dtype, size): thread-private array"},
+      // ---- atomics (Note [Builtin dtypes]) ----
+      {"kiln.jit.atomic_add", R::Atomic, "kiln::jit::atomic_add", "iIqQfd", "atomic_add(array, index, value): old value"},
+      {"kiln.jit.atomic_sub", R::Atomic, "kiln::jit::atomic_sub", "iI", "atomic_sub(array, index, value): old value"},
+      {"kiln.jit.atomic_exch", R::Atomic, "kiln::jit::atomic_exch", "iIqQf", "atomic_exch(array, index, value): old value"},
+      {"kiln.jit.atomic_min", R::Atomic, "kiln::jit::atomic_min", "iIqQ", "atomic_min(array, index, value): old value"},
+      {"kiln.jit.atomic_max", R::Atomic, "kiln::jit::atomic_max", "iIqQ", "atomic_max(array, index, value): old value"},
+      {"kiln.jit.atomic_inc", R::Atomic, "kiln::jit::atomic_inc", "I", "atomic_inc(array, index, limit): old; stores 0 at limit"},
+      {"kiln.jit.atomic_dec", R::Atomic, "kiln::jit::atomic_dec", "I", "atomic_dec(array, index, limit): old; wraps to limit"},
+      {"kiln.jit.atomic_and", R::Atomic, "kiln::jit::atomic_and", "iIqQ", "atomic_and(array, index, value): old value"},
+      {"kiln.jit.atomic_or", R::Atomic, "kiln::jit::atomic_or", "iIqQ", "atomic_or(array, index, value): old value"},
+      {"kiln.jit.atomic_xor", R::Atomic, "kiln::jit::atomic_xor", "iIqQ", "atomic_xor(array, index, value): old value"},
+      {"kiln.jit.atomic_cas", R::AtomicCas, "kiln::jit::atomic_cas", "iIqQ", "atomic_cas(array, index, compare, value): old value"},
+      // ---- warp operations ----
+      {"kiln.jit.shfl_sync", R::Shuffle, "__shfl_sync", "iIqQfd", "shfl_sync(mask, value, src_lane, width=32)"},
+      {"kiln.jit.shfl_up_sync", R::Shuffle, "__shfl_up_sync", "iIqQfd", "shfl_up_sync(mask, value, delta, width=32)"},
+      {"kiln.jit.shfl_down_sync", R::Shuffle, "__shfl_down_sync", "iIqQfd", "shfl_down_sync(mask, value, delta, width=32)"},
+      {"kiln.jit.shfl_xor_sync", R::Shuffle, "__shfl_xor_sync", "iIqQfd", "shfl_xor_sync(mask, value, lane_mask, width=32)"},
+      {"kiln.jit.all_sync", R::Vote, "__all_sync", "", "all_sync(mask, predicate) -> bool"},
+      {"kiln.jit.any_sync", R::Vote, "__any_sync", "", "any_sync(mask, predicate) -> bool"},
+      {"kiln.jit.ballot_sync", R::Ballot, "__ballot_sync", "", "ballot_sync(mask, predicate) -> uint32"},
+      // ---- cooperative groups ----
+      {"kiln.jit.cg", R::Namespace, "", "", "cooperative groups"},
+      {"kiln.jit.cg.this_thread_block", R::GroupCtor, "kiln.jit.cg.thread_block", "", "the thread's block as a group"},
+      {"kiln.jit.cg.this_grid", R::GroupCtor, "kiln.jit.cg.grid_group", "", "the whole grid as a group (needs a cooperative launch)"},
+      {"kiln.jit.cg.thread_block.sync", R::GroupSync, "__syncthreads()", "", "block-wide barrier"},
+      {"kiln.jit.cg.grid_group.sync", R::GroupSync, "kiln::jit::grid_sync()", "", "grid-wide barrier"},
+      // ---- loops ----
+      {"builtins.range", R::Range, "", "", "range(stop), range(start, stop[, step])"},
+      {"kiln.jit.range", R::Range, "", "", "range(...) with unroll=True or unroll=n: #pragma unroll"},
+      // ---- Python builtins ----
+      {"builtins.abs", R::Abs, "kiln::jit::py_abs", "", "abs(x)"},
+      {"builtins.min", R::MinMax, "kiln::jit::py_min", "", "min(a, b, ...)"},
+      {"builtins.max", R::MinMax, "kiln::jit::py_max", "", "max(a, b, ...)"},
+      {"builtins.round", R::Round, "", "", "round(x) -> int64 (half to even); round(x, n) -> float"},
+      {"builtins.len", R::Len, "", "", "len(array): its first extent"},
+      {"builtins.int", R::PyCast, "q", "", "int(x): int64, truncating"},
+      {"builtins.float", R::PyCast, "d", "", "float(x): float64"},
+      {"builtins.bool", R::PyCast, "?", "", "bool(x)"},
+      {"builtins.complex", R::PyCast, "D", "", "complex(x): complex128"},
+      {"builtins.print", R::Print, "printf", "", "print(*values, sep=' ', end='\\n') on the device"},
+  };
+  // ---- the math module and kiln ufuncs on scalars ----
+  struct M { const char* py; const char* cpp; R rule; };
+  static const M math[] = {
+      {"sqrt", "sqrt", R::Math1},   {"exp", "exp", R::Math1},     {"expm1", "expm1", R::Math1},
+      {"log", "log", R::Math1},     {"log2", "log2", R::Math1},   {"log10", "log10", R::Math1},
+      {"log1p", "log1p", R::Math1}, {"sin", "sin", R::Math1},     {"cos", "cos", R::Math1},
+      {"tan", "tan", R::Math1},     {"asin", "asin", R::Math1},   {"acos", "acos", R::Math1},
+      {"atan", "atan", R::Math1},   {"sinh", "sinh", R::Math1},   {"cosh", "cosh", R::Math1},
+      {"tanh", "tanh", R::Math1},   {"asinh", "asinh", R::Math1}, {"acosh", "acosh", R::Math1},
+      {"atanh", "atanh", R::Math1}, {"erf", "erf", R::Math1},     {"erfc", "erfc", R::Math1},
+      {"gamma", "tgamma", R::Math1}, {"lgamma", "lgamma", R::Math1}, {"fabs", "fabs", R::Math1},
+      {"cbrt", "cbrt", R::Math1},   {"exp2", "exp2", R::Math1},
+      {"atan2", "atan2", R::Math2}, {"pow", "pow", R::Math2},     {"hypot", "hypot", R::Math2},
+      {"fmod", "fmod", R::Math2},   {"copysign", "copysign", R::Math2},
+      {"isnan", "isnan", R::MathPred}, {"isinf", "isinf", R::MathPred}, {"isfinite", "isfinite", R::MathPred},
+      {"floor", "floor", R::MathToInt}, {"ceil", "ceil", R::MathToInt}, {"trunc", "trunc", R::MathToInt},
+  };
+  static const M ufuncs[] = {
+      {"sqrt", "sqrt", R::Math1},   {"exp", "exp", R::Math1},     {"expm1", "expm1", R::Math1},
+      {"exp2", "exp2", R::Math1},   {"log", "log", R::Math1},     {"log2", "log2", R::Math1},
+      {"log10", "log10", R::Math1}, {"log1p", "log1p", R::Math1}, {"sin", "sin", R::Math1},
+      {"cos", "cos", R::Math1},     {"tan", "tan", R::Math1},     {"arcsin", "asin", R::Math1},
+      {"arccos", "acos", R::Math1}, {"arctan", "atan", R::Math1}, {"sinh", "sinh", R::Math1},
+      {"cosh", "cosh", R::Math1},   {"tanh", "tanh", R::Math1},   {"arcsinh", "asinh", R::Math1},
+      {"arccosh", "acosh", R::Math1}, {"arctanh", "atanh", R::Math1}, {"cbrt", "cbrt", R::Math1},
+      {"floor", "floor", R::Math1}, {"ceil", "ceil", R::Math1},   {"trunc", "trunc", R::Math1},
+      {"rint", "rint", R::Math1},   {"fabs", "fabs", R::Math1},
+      {"arctan2", "atan2", R::Math2}, {"hypot", "hypot", R::Math2}, {"power", "pow", R::Math2},
+      {"fmod", "fmod", R::Math2},   {"copysign", "copysign", R::Math2},
+      {"isnan", "isnan", R::MathPred}, {"isinf", "isinf", R::MathPred}, {"isfinite", "isfinite", R::MathPred},
+      {"absolute", "py_abs", R::Abs}, {"abs", "py_abs", R::Abs},
+      {"minimum", "np_minimum", R::MinMax}, {"maximum", "np_maximum", R::MinMax},
+  };
+  static std::deque<std::string> names;  // storage for the string_views below (never moves)
+  for (const char* ns : {"threadIdx", "blockIdx", "blockDim", "gridDim"})
+    for (const char* axis : {"x", "y", "z"}) {
+      names.push_back(std::string("kiln.jit.") + ns + "." + axis);
+      std::string_view n = names.back();
+      names.push_back(std::string(ns) + "." + axis);
+      t.push_back({n, R::IndexValue, names.back(), "", "a uint32 index or size"});
+    }
+  for (const M& m : math) {
+    names.push_back(std::string("math.") + m.py);
+    std::string_view n = names.back();
+    names.push_back(std::string("kiln::jit::") + m.cpp);
+    t.push_back({n, m.rule, names.back(), "", "the math module's function on a scalar"});
+  }
+  for (const M& m : ufuncs) {
+    names.push_back(std::string("kiln.") + m.py);
+    std::string_view n = names.back();
+    names.push_back(std::string("kiln::jit::") + m.cpp);
+    t.push_back({n, m.rule, names.back(), "", "the kiln ufunc on scalars (NumPy's result type)"});
+  }
+  return t;
+}
+
+}  // namespace
+
+const std::vector<BuiltinInfo>& builtin_table() {
+  static const std::vector<BuiltinInfo> table = make_table();
+  return table;
+}
+
+const BuiltinInfo* find_builtin(std::string_view name) {
+  static const auto index = [] {
+    std::unordered_map<std::string_view, const BuiltinInfo*> m;
+    for (const auto& b : builtin_table()) m.emplace(b.name, &b);
+    return m;
+  }();
+  auto it = index.find(name);
+  return it == index.end() ? nullptr : it->second;
+}
+
+const Type* CallSite::kwarg(std::string_view name) const {
+  for (const auto& [k, t] : kwargs)
+    if (k == name) return &t;
+  return nullptr;
+}
+
+bool dtype_allowed(std::string_view chars, DType d) {
+  return chars.empty() || chars.find(arraycore::dtype_info(d).char_code) != std::string_view::npos;
+}
+
+std::string dtype_list(std::string_view chars) {
+  std::string out;
+  for (char c : chars) {
+    auto d = arraycore::dtype_from_char(c);
+    if (!d) continue;
+    out += (out.empty() ? "" : ", ") + std::string(arraycore::dtype_info(*d).name);
+  }
+  return out;
+}
+
+Type builtin_value_type(const BuiltinInfo& b) {
+  return b.rule == R::IndexValue ? Type::scalar(DType::UInt32) : Type::scalar(DType::Int32);
+}
+
+namespace {
+
+std::string short_name(const BuiltinInfo& b) {
+  std::string_view n = b.name;
+  if (n.rfind("builtins.", 0) == 0) n.remove_prefix(9);
+  return std::string(n);
+}
+
+[[noreturn]] void bad_call(const BuiltinInfo& b, const CallSite& s, const std::string& what) {
+  fail(DiagKind::Type, s.call.span, "`" + short_name(b) + "`: " + what + " (" + std::string(b.doc) + ")");
+}
+
+void arity(const BuiltinInfo& b, const CallSite& s, size_t lo, size_t hi) {
+  if (s.args.size() < lo || s.args.size() > hi) {
+    std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+    bad_call(b, s, "takes " + want + " argument" + (hi == 1 ? "" : "s") + ", got " + std::to_string(s.args.size()));
+  }
+}
+
+void no_kwargs(const BuiltinInfo& b, const CallSite& s, std::initializer_list<std::string_view> allowed = {}) {
+  for (const auto& [k, t] : s.kwargs) {
+    bool ok = false;
+    for (auto a : allowed) ok = ok || a == k;
+    if (!ok) bad_call(b, s, "unexpected keyword argument `" + k + "`");
+  }
+}
+
+const Type& scalar_arg(const BuiltinInfo& b, const CallSite& s, size_t i, const char* what = "a number") {
+  if (!s.args[i].is_scalar())
+    fail(DiagKind::Type, s.arg(i).span, "`" + short_name(b) + "` takes " + what + " here, got " + s.args[i].str());
+  return s.args[i];
+}
+
+// float type for a math function's argument: ints and bools -> float64.
+Type float_of(const Type& t) {
+  if (t.is_float()) return t;
+  return t.weak ? Type::weak_scalar(DType::Float64) : Type::scalar(DType::Float64);
+}
+
+Type real_only(const BuiltinInfo& b, const CallSite& s, size_t i) {
+  const Type& t = scalar_arg(b, s, i, "a real number");
+  if (t.is_complex()) fail(DiagKind::Type, s.arg(i).span, "`" + short_name(b) + "` takes real numbers, got " + t.str());
+  return t;
+}
+
+void check_mask(const BuiltinInfo& b, const CallSite& s, size_t i) {
+  if (!s.args[i].is_integral())
+    fail(DiagKind::Type, s.arg(i).span, "`" + short_name(b) + "`: the mask must be an integer, got " + s.args[i].str());
+}
+
+void check_ndim_arg(const BuiltinInfo& b, const CallSite& s, long long* n) {
+  arity(b, s, 1, 1);
+  auto v = s.const_int(s.arg(0));
+  if (!v || *v < 1 || *v > 3)
+    fail(DiagKind::Value, s.arg(0).span, "`" + short_name(b) + "` takes a constant 1, 2 or 3");
+  *n = *v;
+}
+
+}  // namespace
+
+Type builtin_result(const BuiltinInfo& b, const CallSite& s) {
+  switch (b.rule) {
+    case R::Math1: {
+      no_kwargs(b, s);
+      arity(b, s, 1, 1);
+      return float_of(real_only(b, s, 0));
+    }
+    case R::Math2: {
+      no_kwargs(b, s);
+      arity(b, s, 2, 2);
+      return float_of(promote(real_only(b, s, 0), real_only(b, s, 1)));
+    }
+    case R::MathPred:
+      no_kwargs(b, s);
+      arity(b, s, 1, 1);
+      real_only(b, s, 0);
+      return Type::scalar(DType::Bool);
+    case R::MathToInt:
+      no_kwargs(b, s);
+      arity(b, s, 1, 1);
+      real_only(b, s, 0);
+      return Type::scalar(DType::Int64);
+    case R::Abs: {
+      no_kwargs(b, s);
+      arity(b, s, 1, 1);
+      Type t = scalar_arg(b, s, 0);
+      if (t.is_complex()) return Type::scalar(t.dtype == DType::Complex64 ? DType::Float32 : DType::Float64);
+      if (t.is_bool()) return Type::scalar(DType::Int64);
+      return t;
+    }
+    case R::MinMax: {
+      no_kwargs(b, s);
+      if (s.args.size() < 2) bad_call(b, s, "takes two or more numbers (iterables are not supported in kernels)");
+      Type t = real_only(b, s, 0);
+      for (size_t i = 1; i < s.args.size(); ++i) t = promote(t, real_only(b, s, i));
+      return t;
+    }
+    case R::Round: {
+      no_kwargs(b, s);
+      arity(b, s, 1, 2);
+      Type t = real_only(b, s, 0);
+      if (s.args.size() == 2) {
+        if (!s.args[1].is_integral()) fail(DiagKind::Type, s.arg(1).span, "`round`: ndigits must be an integer, got " + s.args[1].str());
+        return t.is_integral() ? strong(t) : t;
+      }
+      return Type::scalar(DType::Int64);
+    }
+    case R::Len: {
+      no_kwargs(b, s);
+      arity(b, s, 1, 1);
+      const Type& a = s.args[0];
+      if (a.kind == TypeKind::Tuple) return Type::weak_scalar(DType::Int64);
+      if (!a.is_array() || a.ndim == 0 || (a.storage == ArrayStorage::Raw && a.size < 0))
+        fail(DiagKind::Type, s.arg(0).span, "`len` takes an array of one or more dimensions or a tuple, got " + a.str());
+      return Type::scalar(DType::Int64);
+    }
+    case R::PyCast: {
+      no_kwargs(b, s);
+      arity(b, s, 1, 1);
+      Type t = scalar_arg(b, s, 0);
+      DType to = *arraycore::dtype_from_char(b.spelling[0]);
+      if (t.is_complex() && dtype_kind(to) != 'c' && to != DType::Bool)
+        fail(DiagKind::Type, s.arg(0).span, "`" + short_name(b) + "` of a complex number is not defined (as in Python); take .real first");
+      return Type::scalar(to);
+    }
+    case R::Range: {
+      no_kwargs(b, s, {"unroll"});
+      if (b.name == "builtins.range" && !s.kwargs.empty()) bad_call(b, s, "takes no keyword arguments; use kiln.jit.range for unroll=");
+      arity(b, s, 1, 3);
+      Type t;
+      for (size_t i = 0; i < s.args.size(); ++i) {
+        if (!s.args[i].is_integral())
+          fail(DiagKind::Type, s.arg(i).span, "range() arguments must be integers, got " + s.args[i].str());
+        t = t.valid() ? promote(t, s.args[i]) : s.args[i];
+      }
+      if (t.is_bool()) t = Type::weak_scalar(DType::Int64);
+      return Type::range(strong(t).dtype);
+    }
+    case R::Print:
+      no_kwargs(b, s, {"sep", "end"});
+      for (size_t i = 0; i < s.args.size(); ++i) {
+        const Expr& e = s.arg(i);
+        bool text = e.kind == ExprKind::Const && e.value.kind == ConstValue::Kind::String;
+        if (!text && !s.args[i].is_scalar())
+          fail(DiagKind::Type, e.span, "`print` in a kernel prints numbers and string literals, got " + s.args[i].str());
+      }
+      return Type::void_();
+    case R::Barrier:
+      no_kwargs(b, s);
+      arity(b, s, 0, 0);
+      return Type::void_();
+    case R::SyncWarp:
+      no_kwargs(b, s);
+      arity(b, s, 0, 1);
+      if (!s.args.empty()) check_mask(b, s, 0);
+      return Type::void_();
+    case R::LaneId:
+      no_kwargs(b, s);
+      arity(b, s, 0, 0);
+      return Type::scalar(DType::UInt32);
+    case R::Grid: case R::GridSize: {
+      no_kwargs(b, s);
+      long long n;
+      check_ndim_arg(b, s, &n);
+      if (n == 1) return Type::scalar(DType::UInt32);
+      return Type::tuple(std::vector<Type>(static_cast<size_t>(n), Type::scalar(DType::UInt32)));
+    }
+    case R::SharedMemory: case R::LocalMemory: {
+      no_kwargs(b, s, {"alignment"});
+      arity(b, s, 2, b.rule == R::SharedMemory ? 3 : 2);
+      if (s.args[0].kind != TypeKind::DTypeObj)
+        fail(DiagKind::Type, s.arg(0).span, "`" + short_name(b) + "`: the first argument must be a dtype such as kiln.float32, got " + s.args[0].str());
+      const Expr& size = s.arg(1);
+      bool none = size.kind == ExprKind::Const && size.value.kind == ConstValue::Kind::None;
+      if (none && b.rule == R::SharedMemory) return Type::array(s.args[0].dtype, 1, ArrayStorage::Raw, -1);
+      auto v = s.const_int(size);
+      if (!v || *v <= 0)
+        fail(DiagKind::Value, size.span, "`" + short_name(b) + "`: the size must be a positive constant integer" +
+             std::string(b.rule == R::SharedMemory ? " (or None for memory sized at launch by shared_mem=)" : ""));
+      return Type::array(s.args[0].dtype, 1, ArrayStorage::Raw, *v);
+    }
+    case R::Atomic: case R::AtomicCas: {
+      no_kwargs(b, s);
+      size_t n = b.rule == R::AtomicCas ? 4 : 3;
+      arity(b, s, n, n);
+      const Type& a = s.args[0];
+      if (!a.is_array())
+        fail(DiagKind::Type, s.arg(0).span, "`" + short_name(b) + "`: the first argument must be an array, got " + a.str());
+      if (!dtype_allowed(b.dtypes, a.dtype))
+        fail(DiagKind::Type, s.arg(0).span, "`" + short_name(b) + "` is not available for " +
+             std::string(arraycore::dtype_info(a.dtype).name) + " arrays; it takes " + dtype_list(b.dtypes));
+      const Type& idx = s.args[1];
+      bool ok = a.ndim <= 1 ? idx.is_integral() : (idx.kind == TypeKind::Tuple && static_cast<int>(idx.elems.size()) == a.ndim);
+      if (idx.kind == TypeKind::Tuple)
+        for (const auto& e : idx.elems) ok = ok && e.is_integral();
+      if (!ok)
+        fail(DiagKind::Type, s.arg(1).span, "`" + short_name(b) + "`: the index must be " +
+             (a.ndim <= 1 ? std::string("an integer") : "a tuple of " + std::to_string(a.ndim) + " integers") + ", got " + idx.str());
+      for (size_t i = 2; i < n; ++i) scalar_arg(b, s, i);
+      return Type::scalar(a.dtype);
+    }
+    case R::Shuffle: {
+      no_kwargs(b, s, {"width"});
+      arity(b, s, 3, 4);
+      check_mask(b, s, 0);
+      Type v = strong(scalar_arg(b, s, 1));
+      if (!dtype_allowed(b.dtypes, v.dtype))
+        fail(DiagKind::Type, s.arg(1).span, "`" + short_name(b) + "` moves " + dtype_list(b.dtypes) + " values, got " + v.str());
+      if (!s.args[2].is_integral())
+        fail(DiagKind::Type, s.arg(2).span, "`" + short_name(b) + "`: the lane argument must be an integer, got " + s.args[2].str());
+      return v;
+    }
+    case R::Vote: case R::Ballot:
+      no_kwargs(b, s);
+      arity(b, s, 2, 2);
+      check_mask(b, s, 0);
+      scalar_arg(b, s, 1);
+      return Type::scalar(b.rule == R::Vote ? DType::Bool : DType::UInt32);
+    case R::GroupCtor:
+      no_kwargs(b, s);
+      arity(b, s, 0, 0);
+      return Type::builtin(std::string(b.spelling));
+    case R::GroupSync:
+      no_kwargs(b, s);
+      arity(b, s, 0, 0);
+      return Type::void_();
+    case R::Namespace: case R::IndexValue: case R::IntValue:
+      break;
+  }
+  fail(DiagKind::Type, s.call.span, "`" + short_name(b) + "` is not callable");
+}
+
+}  // namespace kiln::transpiler

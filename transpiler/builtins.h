@@ -1,0 +1,87 @@
+// The one table of what kernels can call or read besides their own locals:
+// the math module, kiln ufuncs on scalars, Python builtins, thread indices,
+// barriers, shared/local memory, atomics, warp and cooperative-group
+// operations. A row is (qualified name, rule, C++ spelling, dtypes, doc);
+// the rule decides argument checks and the result type here
+// (builtin_result) and the C++ shape in lower.cpp. Adding a builtin of an
+// existing rule is adding a row.
+//
+//   const BuiltinInfo* b = find_builtin("math.sqrt");   // rule Math1, spelling "kiln::jit::sqrt"
+//   Type t = builtin_result(*b, site);                  // float32 for a float32 argument
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "transpiler/ast.h"
+#include "transpiler/types.h"
+
+namespace kiln::transpiler {
+
+enum class BuiltinRule : uint8_t {
+  Namespace,     // only its attributes are used: kiln.jit.threadIdx, math
+  IndexValue,    // threadIdx.x ...: a uint32 value, spelling = the C++ expression
+  IntValue,      // warpsize: an int32 value
+  Math1,         // one float (ints become float64): same float type
+  Math2,         // two floats, promoted
+  MathPred,      // one float -> bool
+  MathToInt,     // math.floor/ceil/trunc: a float -> int64 (as Python)
+  Abs,           // abs(x): same type (complex -> its float)
+  MinMax,        // min/max of two or more scalars: promoted
+  Round,         // round(x) -> int64; round(x, n) -> float
+  Len,           // len(array) -> int64
+  PyCast,        // int(x), float(x), bool(x), complex(x)
+  Range,         // range(stop), range(start, stop[, step]); kiln.jit.range(..., unroll=)
+  Print,         // print(*args, sep=' ', end='\n') -> printf
+  Barrier,       // syncthreads(): no arguments
+  SyncWarp,      // syncwarp(mask=0xffffffff)
+  LaneId,        // laneid() -> uint32
+  Grid,          // grid(ndim): uint32 or a tuple of them
+  GridSize,      // gridsize(ndim)
+  SharedMemory,  // shared_memory(dtype, size or None, alignment=None)
+  LocalMemory,   // local_memory(dtype, size)
+  Atomic,        // atomic_op(array, index, value) -> old value
+  AtomicCas,     // atomic_cas(array, index, compare, value) -> old value
+  Shuffle,       // shfl_*_sync(mask, value, lane/delta/laneMask, width=32) -> value's type
+  Vote,          // all_sync/any_sync(mask, predicate) -> bool
+  Ballot,        // ballot_sync(mask, predicate) -> uint32
+  GroupCtor,     // cg.this_grid(), cg.this_thread_block(): a group value (spelling = its type)
+  GroupSync,     // group.sync()
+};
+
+struct BuiltinInfo {
+  std::string_view name;      // qualified: "math.sqrt", "builtins.range", "kiln.jit.atomic_add"
+  BuiltinRule rule;
+  std::string_view spelling;  // C++: function, expression or type name
+  std::string_view dtypes;    // dtype chars the operation takes ("" = any); NumPy's char codes
+  std::string_view doc;
+};
+
+const std::vector<BuiltinInfo>& builtin_table();
+const BuiltinInfo* find_builtin(std::string_view name);
+
+// What a call site gives the rules: argument types and expressions, keyword
+// arguments, and how to read a compile-time integer/dtype from an argument.
+struct CallSite {
+  const Expr& call;                                        // the Call node
+  std::vector<Type> args;                                  // positional, in order
+  std::vector<std::pair<std::string, Type>> kwargs;
+  std::function<std::optional<long long>(const Expr&)> const_int;
+  const Expr& arg(size_t i) const { return *call.operands[i + 1]; }
+  const Type* kwarg(std::string_view name) const;
+};
+
+// The result type of calling `b` at `site`; throws TranspileError naming what
+// the builtin takes when the arguments do not fit.
+Type builtin_result(const BuiltinInfo& b, const CallSite& site);
+// The type of reading value builtin `b` (IndexValue, IntValue).
+Type builtin_value_type(const BuiltinInfo& b);
+
+// "int32, uint32, float32" for a dtypes string, for messages.
+std::string dtype_list(std::string_view chars);
+bool dtype_allowed(std::string_view chars, DType d);
+
+}  // namespace kiln::transpiler

@@ -1,0 +1,806 @@
+#include "transpiler/infer.h"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+
+#include "transpiler/diagnostics.h"
+
+namespace kiln::transpiler {
+
+std::optional<long long> const_int(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Const:
+      if (e.value.kind == ConstValue::Kind::Int && !e.value.int_unsigned) return e.value.i;
+      if (e.value.kind == ConstValue::Kind::Bool) return e.value.b ? 1 : 0;
+      return std::nullopt;
+    case ExprKind::Global:
+      if (e.global.kind == GlobalValue::Kind::Constant && e.global.value.kind == ConstValue::Kind::Int &&
+          !e.global.value.int_unsigned)
+        return e.global.value.i;
+      return std::nullopt;
+    case ExprKind::UnaryOp: {
+      auto v = const_int(*e.operands[0]);
+      if (!v) return std::nullopt;
+      if (e.unary_op == UnaryOp::Neg) return -*v;
+      if (e.unary_op == UnaryOp::Pos) return *v;
+      return std::nullopt;
+    }
+    case ExprKind::BinOp: {
+      auto a = const_int(*e.operands[0]), b = const_int(*e.operands[1]);
+      if (!a || !b) return std::nullopt;
+      switch (e.bin_op) {
+        case BinOp::Add: return *a + *b;
+        case BinOp::Sub: return *a - *b;
+        case BinOp::Mul: return *a * *b;
+        case BinOp::FloorDiv:
+          if (*b == 0) return std::nullopt;
+          return (*a / *b) - ((*a % *b != 0) && ((*a < 0) != (*b < 0)) ? 1 : 0);
+        case BinOp::LShift: return *a << *b;
+        default: return std::nullopt;
+      }
+    }
+    default: return std::nullopt;
+  }
+}
+
+namespace {
+
+std::string an(const Type& t) {
+  std::string s = t.str();
+  bool vowel = !s.empty() && std::string("aeiou").find(s[0]) != std::string::npos;
+  if (t.kind == TypeKind::Scalar || t.kind == TypeKind::Array) return (vowel ? "an " : "a ") + s;
+  return s;
+}
+
+std::string unsupported_what(const std::string& what) { return "`" + what + "` is not supported in kernels"; }
+
+// Names a function assigns (its locals, as Python decides them).
+void collect_assigned(const Expr& target, std::map<std::string, Span>& out) {
+  if (target.kind == ExprKind::Name) out.emplace(target.text, target.span);
+  if (target.kind == ExprKind::Tuple)
+    for (const auto& e : target.operands) collect_assigned(*e, out);
+}
+void collect_assigned(const Block& b, std::map<std::string, Span>& out) {
+  for (const auto& s : b) {
+    for (const auto& t : s->targets) collect_assigned(*t, out);
+    collect_assigned(s->body, out);
+    collect_assigned(s->orelse, out);
+  }
+}
+
+class Inferrer;
+
+class FunctionInfer {
+ public:
+  FunctionInfer(Inferrer& top, const Module& m, int function, Instance& inst)
+      : top_(top), m_(m), f_(m.functions[static_cast<size_t>(function)]), inst_(inst) {}
+  void run();
+
+ private:
+  // ---- statements ----
+  void block(const Block& b) {
+    for (const auto& s : b) stmt(*s);
+  }
+  void stmt(const Stmt& s);
+  void assign(const Expr& target, const Type& value, const Expr& value_expr);
+  void assign_local(const Expr& target, const Type& value);
+  void check_store(const Type& elem_type, const Type& value, const Expr& where);
+  void check_truth(const Type& t, const Expr& e);
+
+  // ---- expressions ----
+  Type eval(const Expr& e) {  // Note [Local types]: non-strict passes ignore errors
+    if (strict_) return record(e, type_of(e));
+    try {
+      return type_of(e);
+    } catch (const TranspileError&) {
+      return Type();
+    }
+  }
+  Type record(const Expr& e, Type t) {
+    inst_.expr_types[static_cast<size_t>(e.id)] = t;
+    return t;
+  }
+  Type type_of(const Expr& e);
+  Type global_type(const Expr& e);
+  Type attribute_type(const Expr& e);
+  Type subscript_type(const Expr& e);
+  Type call_type(const Expr& e);
+  Type binop_type(BinOp op, const Type& a, const Type& b, const Expr& e);
+  Type index_array(const Type& a, const Expr& index, const Expr& e);
+  const Type& scalar_operand(const Type& t, const Expr& e, const char* context);
+
+  // ---- definite assignment (Note [Definite assignment]) ----
+  using Assigned = std::optional<std::set<std::string>>;  // nullopt: unreachable
+  Assigned da_block(const Block& b, Assigned in);
+  Assigned da_stmt(const Stmt& s, Assigned in);
+  void da_expr(const Expr& e, const std::set<std::string>& in);
+  void da_target(const Expr& t, std::set<std::string>& in);
+
+  Inferrer& top_;
+  const Module& m_;
+  const FunctionDef& f_;
+  Instance& inst_;
+  bool strict_ = false;
+  bool changed_ = false;
+  int loop_depth_ = 0;
+  std::map<std::string, Span> assigned_;                   // local -> first assignment
+  std::map<std::string, std::pair<Span, Type>> first_;     // local -> first typed assignment
+  std::set<std::string> params_;
+  std::optional<Type> returns_;
+  Span return_span_;
+};
+
+class Inferrer {
+ public:
+  Inferrer(const Module& m, TypedModule& tm) : m_(m), tm_(tm) {}
+
+  int instantiate(int function, const std::vector<Type>& args, const Expr* call) {
+    std::string key = std::to_string(function);
+    for (const auto& a : args) key += "|" + a.key();
+    if (auto it = index_.find(key); it != index_.end()) return it->second;
+    if (std::find(stack_.begin(), stack_.end(), function) != stack_.end()) {
+      const FunctionDef& f = m_.functions[static_cast<size_t>(function)];
+      fail(DiagKind::Unsupported, call->span,
+           "`" + f.name + "` calls itself" + std::string(stack_.back() == function ? "" : " through other functions") +
+               ": recursion is not supported in kernels (device functions are inlined); rewrite it as a loop");
+    }
+    int index = static_cast<int>(tm_.instances.size());
+    tm_.instances.emplace_back();
+    {
+      Instance& inst = tm_.instances.back();
+      inst.function = function;
+      inst.param_types = args;
+    }
+    stack_.push_back(function);
+    struct Pop {
+      std::vector<int>& s;
+      ~Pop() { s.pop_back(); }
+    } pop{stack_};
+    Instance built;
+    built.function = function;
+    built.param_types = args;
+    const FunctionDef& f = m_.functions[static_cast<size_t>(function)];
+    built.c_name = index == 0 ? "kiln_jit_" + f.name : "kiln_dev_" + f.name + "_" + std::to_string(index);
+    try {
+      FunctionInfer(*this, m_, function, built).run();
+    } catch (TranspileError& e) {
+      if (e.diag().function < 0) e.diag().function = function;
+      throw;
+    }
+    tm_.instances[static_cast<size_t>(index)] = std::move(built);
+    index_.emplace(key, index);
+    return index;
+  }
+
+ private:
+  const Module& m_;
+  TypedModule& tm_;
+  std::map<std::string, int> index_;
+  std::vector<int> stack_;
+
+  friend class FunctionInfer;
+};
+
+void FunctionInfer::run() {
+  if (f_.has_defaults)
+    fail(DiagKind::Unsupported, f_.bad_signature,
+         "kernel and device function parameters must be plain names (no defaults, *args, **kwargs or keyword-only parameters)");
+  if (inst_.function == 0 ? false : f_.params.size() != inst_.param_types.size())
+    fail(DiagKind::Type, f_.span, "`" + f_.name + "` takes " + std::to_string(f_.params.size()) + " arguments");
+  collect_assigned(f_.body, assigned_);
+  for (size_t i = 0; i < f_.params.size(); ++i) {
+    const auto& p = f_.params[i];
+    params_.insert(p.name);
+    inst_.locals[p.name] = inst_.param_types[i];
+    inst_.local_order.push_back(p.name);
+    first_[p.name] = {p.span, inst_.param_types[i]};
+  }
+  for (const auto& [name, span] : assigned_)
+    if (!params_.count(name)) inst_.locals.emplace(name, Type());
+  inst_.expr_types.assign(static_cast<size_t>(f_.num_exprs), Type());
+  inst_.call_instance.assign(static_cast<size_t>(f_.num_exprs), -1);
+  inst_.stmt_types.assign(static_cast<size_t>(f_.num_stmts), Type());
+  for (int round = 0;; ++round) {
+    changed_ = false;
+    block(f_.body);
+    if (!changed_) break;
+    if (round > 64) fail(DiagKind::Type, f_.span, "type inference did not settle for `" + f_.name + "`");
+  }
+  strict_ = true;
+  returns_.reset();
+  block(f_.body);
+  if (returns_) inst_.return_type = strong(*returns_);
+  // Declaration order: by first assignment in the source.
+  std::vector<std::pair<int, std::string>> order;
+  for (const auto& [name, span] : assigned_)
+    if (!params_.count(name)) order.push_back({span.line * 10000 + span.col, name});
+  std::sort(order.begin(), order.end());
+  for (auto& [k, name] : order) inst_.local_order.push_back(name);
+  std::set<std::string> start(params_.begin(), params_.end());
+  da_block(f_.body, start);
+}
+
+// ---------------------------------------------------------------- statements
+
+void FunctionInfer::check_truth(const Type& t, const Expr& e) {
+  if (!t.valid()) return;
+  if (t.is_array())
+    fail(DiagKind::Type, e.span, "the truth value of an array is ambiguous in a kernel; compare its elements");
+  if (!t.is_scalar()) fail(DiagKind::Type, e.span, "a condition must be a number or a bool, got " + t.str());
+}
+
+void FunctionInfer::stmt(const Stmt& s) {
+  switch (s.kind) {
+    case StmtKind::Assign: {
+      Type v = eval(*s.value);
+      for (const auto& t : s.targets) assign(*t, v, *s.value);
+      break;
+    }
+    case StmtKind::AugAssign: {
+      const Expr& t = *s.targets[0];
+      if (t.kind != ExprKind::Name && t.kind != ExprKind::Subscript)
+        fail(DiagKind::Unsupported, t.span, "augmented assignment takes a local name or an array element");
+      Type cur = eval(t);
+      Type v = eval(*s.value);
+      if (!cur.valid() || !v.valid()) break;
+      Type r = binop_type(s.op, cur, v, *s.value);
+      if (strict_) inst_.stmt_types[static_cast<size_t>(s.id)] = r;
+      if (t.kind == ExprKind::Name) assign_local(t, r);
+      else check_store(cur, r, *s.value);
+      break;
+    }
+    case StmtKind::ExprStmt:
+      eval(*s.value);
+      break;
+    case StmtKind::If:
+      check_truth(eval(*s.value), *s.value);
+      block(s.body);
+      block(s.orelse);
+      break;
+    case StmtKind::While:
+      if (!s.orelse.empty()) fail(DiagKind::Unsupported, s.span, unsupported_what("while ... else"));
+      check_truth(eval(*s.value), *s.value);
+      ++loop_depth_;
+      block(s.body);
+      --loop_depth_;
+      break;
+    case StmtKind::For: {
+      if (!s.orelse.empty()) fail(DiagKind::Unsupported, s.span, unsupported_what("for ... else"));
+      const Expr& it = *s.value;
+      Type rt = eval(it);
+      if (rt.kind != TypeKind::Range && (rt.valid() || strict_)) {
+        std::string got = rt.valid() ? an(rt) : "something else";
+        if (it.kind == ExprKind::Tuple) got = "a tuple";
+        if (it.kind == ExprKind::Unsupported) got = "a " + it.text;
+        fail(DiagKind::Unsupported, it.span, "`for` loops must iterate over `range(...)`; got " + got);
+      }
+      const Expr& target = *s.targets[0];
+      if (target.kind != ExprKind::Name)
+        fail(DiagKind::Unsupported, target.span, "a `for` loop's target must be a single name");
+      if (rt.valid()) assign_local(target, Type::scalar(rt.dtype));
+      ++loop_depth_;
+      block(s.body);
+      --loop_depth_;
+      break;
+    }
+    case StmtKind::Return: {
+      if (inst_.function == 0 && !f_.device) {
+        if (s.value && !(s.value->kind == ExprKind::Const && s.value->value.kind == ConstValue::Kind::None))
+          fail(DiagKind::Type, s.value->span, "a kernel cannot return a value; write results into an array argument");
+        break;
+      }
+      Type v = s.value ? eval(*s.value) : Type::void_();
+      if (!strict_ || !v.valid()) break;
+      if (v.is_array() || v.kind == TypeKind::Builtin || v.kind == TypeKind::Range || v.kind == TypeKind::Function ||
+          v.kind == TypeKind::DTypeObj)
+        fail(DiagKind::Type, s.value->span, "a device function returns numbers, bools or tuples of them, got " + v.str());
+      if (!returns_) {
+        returns_ = v;
+        return_span_ = s.span;
+      } else {
+        auto j = join(*returns_, v);
+        if (!j || (returns_->kind == TypeKind::Void) != (v.kind == TypeKind::Void))
+          fail(DiagKind::Type, s.span,
+               "`" + f_.name + "` returns " + an(*returns_) + " at line " + std::to_string(return_span_.line) +
+                   " but " + an(v) + " here",
+               {{return_span_, "the other return"}});
+        returns_ = *j;
+      }
+      break;
+    }
+    case StmtKind::Assert:
+      check_truth(eval(*s.value), *s.value);
+      if (s.msg && !(s.msg->kind == ExprKind::Const && s.msg->value.kind == ConstValue::Kind::String))
+        fail(DiagKind::Unsupported, s.msg->span, "an assert message in a kernel must be a string literal");
+      break;
+    case StmtKind::Break: case StmtKind::Continue: case StmtKind::Pass:
+      break;
+    case StmtKind::Unsupported:
+      fail(DiagKind::Unsupported, s.span, unsupported_what(s.text));
+  }
+}
+
+void FunctionInfer::assign(const Expr& target, const Type& value, const Expr& value_expr) {
+  switch (target.kind) {
+    case ExprKind::Name:
+      if (value.valid() && value.kind == TypeKind::Range)
+        fail(DiagKind::Type, value_expr.span, "range(...) can only be iterated by a `for` loop");
+      if (value.valid() && value.kind == TypeKind::Void)
+        fail(DiagKind::Type, value_expr.span, "this expression has no value (None)");
+      assign_local(target, value);
+      return;
+    case ExprKind::Tuple: {
+      if (!value.valid()) {
+        for (const auto& e : target.operands) assign(*e, Type(), value_expr);
+        return;
+      }
+      if (value.kind != TypeKind::Tuple || value.elems.size() != target.operands.size())
+        fail(DiagKind::Type, value_expr.span,
+             "cannot unpack " + an(value) + " into " + std::to_string(target.operands.size()) + " names");
+      for (size_t i = 0; i < target.operands.size(); ++i) assign(*target.operands[i], value.elems[i], value_expr);
+      return;
+    }
+    case ExprKind::Subscript: {
+      Type elem = eval(target);
+      if (elem.valid() && value.valid()) check_store(elem, value, value_expr);
+      return;
+    }
+    case ExprKind::Attribute:
+      fail(DiagKind::Unsupported, target.span, "kernels cannot assign to attributes; assign to a local or an array element");
+    default:
+      fail(DiagKind::Unsupported, target.span, "cannot assign to this expression in a kernel");
+  }
+}
+
+void FunctionInfer::assign_local(const Expr& target, const Type& value) {
+  const std::string& name = target.text;
+  if (!value.valid()) return;
+  auto first = first_.find(name);
+  if (first == first_.end()) first = first_.emplace(name, std::make_pair(target.span, value)).first;
+  Type& cur = inst_.locals[name];
+  auto j = join(cur, value);
+  if (!j) {
+    if (!strict_) return;  // reported by the strict pass
+    const auto& [span0, type0] = first->second;
+    const Type& other = join(type0, value) ? cur : type0;
+    fail(DiagKind::Type, target.span,
+         "`" + name + "` is " + an(other) + " at line " + std::to_string(span0.line) + " but " + an(value) + " at line " +
+             std::to_string(target.span.line) + "; a local keeps one type in a kernel",
+         {{span0, "`" + name + "` is assigned " + an(type0) + " here"}});
+  }
+  if (!(*j == cur)) {
+    // A parameter may widen too: lower.cpp then copies the argument into a
+    // local of the joined type.
+    cur = *j;
+    changed_ = true;
+  }
+}
+
+void FunctionInfer::check_store(const Type& elem, const Type& value, const Expr& where) {
+  if (!value.is_scalar())
+    fail(DiagKind::Type, where.span, "an array element takes a number, got " + an(value));
+  if (value.is_complex() && !elem.is_complex())
+    fail(DiagKind::Type, where.span,
+         "storing " + an(value) + " into " + an(elem) + " element would drop the imaginary part; store `.real` explicitly");
+}
+
+// ---------------------------------------------------------------- expressions
+
+const Type& FunctionInfer::scalar_operand(const Type& t, const Expr& e, const char* context) {
+  if (t.is_scalar()) return t;
+  if (t.is_array())
+    fail(DiagKind::Type, e.span, std::string(context) + " on whole arrays is not supported in kernels; index an element (got " + an(t) + ")");
+  fail(DiagKind::Type, e.span, std::string(context) + " takes numbers, got " + an(t));
+}
+
+Type FunctionInfer::type_of(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Name: {
+      auto it = inst_.locals.find(e.text);
+      if (it == inst_.locals.end())
+        fail(DiagKind::Name, e.span, "name `" + e.text + "` is not defined");
+      if (!it->second.valid() && strict_)
+        fail(DiagKind::Type, e.span, "`" + e.text + "` never gets a value of a type kernels can hold");
+      return it->second;
+    }
+    case ExprKind::Const:
+      switch (e.value.kind) {
+        case ConstValue::Kind::Bool: return Type::weak_scalar(DType::Bool);
+        case ConstValue::Kind::Int:
+          return e.value.int_unsigned ? Type::scalar(DType::UInt64) : Type::weak_scalar(DType::Int64);
+        case ConstValue::Kind::Float: return Type::weak_scalar(DType::Float64);
+        case ConstValue::Kind::Complex: return Type::weak_scalar(DType::Complex128);
+        case ConstValue::Kind::None: return Type::void_();
+        case ConstValue::Kind::String:
+          fail(DiagKind::Type, e.span, "strings can only be printed or used as assert messages in kernels");
+      }
+      break;
+    case ExprKind::Global: return global_type(e);
+    case ExprKind::Attribute: return attribute_type(e);
+    case ExprKind::Subscript: return subscript_type(e);
+    case ExprKind::Call: return call_type(e);
+    case ExprKind::BinOp: {
+      Type a = eval(*e.operands[0]), b = eval(*e.operands[1]);
+      if (!a.valid() || !b.valid()) return Type();
+      return binop_type(e.bin_op, a, b, e);
+    }
+    case ExprKind::UnaryOp: {
+      Type a = eval(*e.operands[0]);
+      if (!a.valid()) return Type();
+      if (e.unary_op == UnaryOp::Not) {
+        check_truth(a, *e.operands[0]);
+        return Type::scalar(DType::Bool);
+      }
+      scalar_operand(a, *e.operands[0], e.unary_op == UnaryOp::Invert ? "`~`" : "`-`");
+      if (e.unary_op == UnaryOp::Invert) {
+        if (!a.is_integral()) fail(DiagKind::Type, e.span, "`~` takes integers or bools, got " + a.str());
+        return a;
+      }
+      if (a.is_bool()) return a.weak ? Type::weak_scalar(DType::Int64) : Type::scalar(DType::Int64);
+      return a;
+    }
+    case ExprKind::BoolOp: {
+      Type r;
+      bool all_bool = true, all_weak = true;
+      for (const auto& o : e.operands) {
+        Type t = eval(*o);
+        if (!t.valid()) return Type();
+        scalar_operand(t, *o, e.bool_op == BoolOp::And ? "`and`" : "`or`");
+        all_bool = all_bool && t.is_bool();
+        all_weak = all_weak && t.weak;
+        r = r.valid() ? promote(r, t) : t;
+      }
+      if (all_bool) return all_weak ? Type::weak_scalar(DType::Bool) : Type::scalar(DType::Bool);
+      return r;
+    }
+    case ExprKind::Compare: {
+      std::vector<Type> ts;
+      for (const auto& o : e.operands) {
+        ts.push_back(eval(*o));
+        if (!ts.back().valid()) return Type();
+      }
+      for (size_t i = 0; i < e.cmp_ops.size(); ++i) {
+        CmpOp op = e.cmp_ops[i];
+        if (op == CmpOp::Is || op == CmpOp::IsNot || op == CmpOp::In || op == CmpOp::NotIn)
+          fail(DiagKind::Unsupported, e.span, std::string("`") + cmp_op_symbol(op) + "` is not supported in kernels; compare numbers with == != < <= > >=");
+        scalar_operand(ts[i], *e.operands[i], "comparison");
+        scalar_operand(ts[i + 1], *e.operands[i + 1], "comparison");
+        if ((ts[i].is_complex() || ts[i + 1].is_complex()) && op != CmpOp::Eq && op != CmpOp::NotEq)
+          fail(DiagKind::Type, e.span, "complex numbers are not ordered; only == and != compare them");
+      }
+      return Type::scalar(DType::Bool);
+    }
+    case ExprKind::IfExp: {
+      Type c = eval(*e.operands[0]);
+      check_truth(c, *e.operands[0]);
+      Type a = eval(*e.operands[1]), b = eval(*e.operands[2]);
+      if (!a.valid() || !b.valid()) return Type();
+      auto j = join(a, b);
+      if (!j || !(j->is_scalar() || j->kind == TypeKind::Tuple))
+        fail(DiagKind::Type, e.span, "the two values of a conditional expression must be numbers (or tuples of them), got " +
+                                         an(a) + " and " + an(b));
+      return *j;
+    }
+    case ExprKind::Tuple: {
+      std::vector<Type> ts;
+      for (const auto& o : e.operands) {
+        ts.push_back(eval(*o));
+        if (!ts.back().valid()) return Type();
+      }
+      return Type::tuple(std::move(ts));
+    }
+    case ExprKind::Unsupported:
+      fail(DiagKind::Unsupported, e.span, unsupported_what(e.text));
+  }
+  fail(DiagKind::Unsupported, e.span, "unsupported expression");
+}
+
+Type FunctionInfer::global_type(const Expr& e) {
+  const GlobalValue& g = e.global;
+  switch (g.kind) {
+    case GlobalValue::Kind::Builtin: {
+      const BuiltinInfo* b = find_builtin(g.name);
+      if (!b) fail(DiagKind::Unsupported, e.span, "`" + g.name + "` is not supported in kernels");
+      if (b->rule == BuiltinRule::IndexValue || b->rule == BuiltinRule::IntValue) return builtin_value_type(*b);
+      return Type::builtin(g.name);
+    }
+    case GlobalValue::Kind::Constant:
+      switch (g.value.kind) {
+        case ConstValue::Kind::Bool: return g.typed ? Type::scalar(DType::Bool) : Type::weak_scalar(DType::Bool);
+        case ConstValue::Kind::Int:
+          if (g.typed) return Type::scalar(g.dtype);
+          return g.value.int_unsigned ? Type::scalar(DType::UInt64) : Type::weak_scalar(DType::Int64);
+        case ConstValue::Kind::Float: return g.typed ? Type::scalar(g.dtype) : Type::weak_scalar(DType::Float64);
+        case ConstValue::Kind::Complex: return g.typed ? Type::scalar(g.dtype) : Type::weak_scalar(DType::Complex128);
+        case ConstValue::Kind::None: return Type::void_();
+        case ConstValue::Kind::String:
+          fail(DiagKind::Type, e.span, "strings can only be printed or used as assert messages in kernels");
+      }
+      break;
+    case GlobalValue::Kind::DType: return Type::dtype_obj(g.dtype);
+    case GlobalValue::Kind::Function: return Type::func(g.function);
+    case GlobalValue::Kind::Module: return Type::builtin(g.name);
+    case GlobalValue::Kind::Opaque: break;
+  }
+  fail(DiagKind::Type, e.span,
+       "`" + g.name + "` is " + (g.value.s.empty() ? std::string("not usable") : "a " + g.value.s + " object") +
+           "; kernels can use numbers, kiln arrays passed as arguments, dtypes, math and kiln.jit functions, and other Python functions");
+}
+
+Type FunctionInfer::attribute_type(const Expr& e) {
+  Type o = eval(*e.operands[0]);
+  if (!o.valid()) return Type();
+  const std::string& attr = e.text;
+  if (o.kind == TypeKind::Builtin) {
+    std::string q = o.name + "." + attr;
+    const BuiltinInfo* b = find_builtin(q);
+    if (!b) fail(DiagKind::Unsupported, e.span, "`" + q + "` is not supported in kernels");
+    if (b->rule == BuiltinRule::IndexValue || b->rule == BuiltinRule::IntValue) return builtin_value_type(*b);
+    return Type::builtin(q);
+  }
+  if (o.is_array()) {
+    if (attr == "shape") {
+      if (o.storage == ArrayStorage::Raw) {
+        if (o.size < 0) fail(DiagKind::Type, e.span, "dynamic shared memory has no known shape");
+        return Type::tuple({Type::weak_scalar(DType::Int64)});
+      }
+      return Type::tuple(std::vector<Type>(static_cast<size_t>(o.ndim), Type::scalar(DType::Int64)));
+    }
+    if (attr == "size") {
+      if (o.storage == ArrayStorage::Raw && o.size < 0) fail(DiagKind::Type, e.span, "dynamic shared memory has no known size");
+      return o.storage == ArrayStorage::Raw ? Type::weak_scalar(DType::Int64) : Type::scalar(DType::Int64);
+    }
+    if (attr == "ndim") return Type::weak_scalar(DType::Int64);
+    if (attr == "dtype") return Type::dtype_obj(o.dtype);
+    fail(DiagKind::Unsupported, e.span, "arrays in kernels have `shape`, `size`, `ndim` and `dtype`; `" + attr + "` is not supported");
+  }
+  if (o.is_scalar() && (attr == "real" || attr == "imag")) {
+    if (o.dtype == DType::Complex64) return Type::scalar(DType::Float32);
+    if (o.dtype == DType::Complex128) return o.weak ? Type::weak_scalar(DType::Float64) : Type::scalar(DType::Float64);
+    return o;
+  }
+  fail(DiagKind::Type, e.span, an(o) + " has no attribute `" + attr + "` in kernels");
+}
+
+Type FunctionInfer::index_array(const Type& a, const Expr& index, const Expr& e) {
+  std::vector<const Expr*> idx;
+  if (index.kind == ExprKind::Tuple)
+    for (const auto& o : index.operands) idx.push_back(o.get());
+  else
+    idx.push_back(&index);
+  if (static_cast<int>(idx.size()) != a.ndim) {
+    std::string how = a.ndim == 0 ? std::string("a 0-d array is indexed with `[()]`")
+                                  : "index it with " + std::to_string(a.ndim) + " integer" + (a.ndim == 1 ? "" : "s");
+    fail(DiagKind::Type, index.span,
+         "`" + (e.operands[0]->kind == ExprKind::Name ? e.operands[0]->text : std::string("the array")) + "` is " + an(a) +
+             " but is indexed with " + std::to_string(idx.size()) + " index" + (idx.size() == 1 ? "" : "es") + ": " + how +
+             " (slices and partial indexing are not supported in kernels)");
+  }
+  for (const Expr* i : idx) {
+    Type t = eval(*i);
+    if (!t.valid()) return Type();
+    if (!t.is_int())
+      fail(DiagKind::Type, i->span, "array indices must be integers, got " + an(t));
+  }
+  return Type::scalar(a.dtype);
+}
+
+Type FunctionInfer::subscript_type(const Expr& e) {
+  Type o = eval(*e.operands[0]);
+  if (!o.valid()) return Type();
+  const Expr& index = *e.operands[1];
+  if (o.is_array()) return index_array(o, index, e);
+  if (o.kind == TypeKind::Tuple) {
+    auto k = const_int(index);
+    if (!k) fail(DiagKind::Type, index.span, "a tuple is indexed with a constant integer in kernels");
+    long long n = static_cast<long long>(o.elems.size());
+    long long j = *k < 0 ? *k + n : *k;
+    if (j < 0 || j >= n)
+      fail(DiagKind::Type, index.span, "tuple index " + std::to_string(*k) + " is out of range for " + o.str());
+    if (strict_) record(index, Type::weak_scalar(DType::Int64));
+    return o.elems[static_cast<size_t>(j)];
+  }
+  fail(DiagKind::Type, e.operands[0]->span, an(o) + " cannot be indexed");
+}
+
+Type FunctionInfer::call_type(const Expr& e) {
+  const Expr& callee = *e.operands[0];
+  Type ct = eval(callee);
+  if (!ct.valid()) return Type();
+  std::vector<Type> args;
+  for (size_t i = 1; i < e.operands.size(); ++i) {
+    const Expr& a = *e.operands[i];
+    if (a.kind == ExprKind::Const && a.value.kind == ConstValue::Kind::String) {
+      args.push_back(Type::builtin("str"));
+      if (strict_) record(a, args.back());
+      continue;
+    }
+    if (a.kind == ExprKind::Const && a.value.kind == ConstValue::Kind::None) {
+      args.push_back(Type::void_());
+      if (strict_) record(a, args.back());
+      continue;
+    }
+    args.push_back(eval(a));
+    if (!args.back().valid()) return Type();
+  }
+  std::vector<std::pair<std::string, Type>> kwargs;
+  for (const auto& k : e.keywords) {
+    Type t = (k.value->kind == ExprKind::Const && k.value->value.kind == ConstValue::Kind::String)
+                 ? Type::builtin("str") : eval(*k.value);
+    if (strict_) record(*k.value, t);
+    if (!t.valid()) return Type();
+    kwargs.emplace_back(k.name, t);
+  }
+  switch (ct.kind) {
+    case TypeKind::Builtin: {
+      const BuiltinInfo* b = find_builtin(ct.name);
+      if (!b) fail(DiagKind::Unsupported, callee.span, "`" + ct.name + "` is not supported in kernels");
+      CallSite site{e, args, kwargs, [](const Expr& x) { return const_int(x); }};
+      Type r = builtin_result(*b, site);
+      if (b->rule == BuiltinRule::SharedMemory && r.size < 0) top_.tm_.uses_dynamic_shared = true;
+      return r;
+    }
+    case TypeKind::DTypeObj: {
+      if (!kwargs.empty() || args.size() != 1)
+        fail(DiagKind::Type, e.span, "a dtype used as a cast takes one number, e.g. kiln.float32(x)");
+      const Type& a = scalar_operand(args[0], *e.operands[1], "a cast");
+      if (a.is_complex() && dtype_kind(ct.dtype) != 'c')
+        fail(DiagKind::Type, e.operands[1]->span, "casting a complex number to " + std::string(arraycore::dtype_info(ct.dtype).name) +
+                                                    " drops its imaginary part; take `.real` first");
+      return Type::scalar(ct.dtype);
+    }
+    case TypeKind::Function: {
+      const FunctionDef& f = m_.functions[static_cast<size_t>(ct.function)];
+      if (!kwargs.empty()) fail(DiagKind::Unsupported, e.span, "device functions take positional arguments only");
+      if (args.size() != f.params.size())
+        fail(DiagKind::Type, e.span, "`" + f.name + "` takes " + std::to_string(f.params.size()) + " argument" +
+                                         (f.params.size() == 1 ? "" : "s") + ", got " + std::to_string(args.size()));
+      for (size_t i = 0; i < args.size(); ++i)
+        if (!(args[i].is_scalar() || args[i].is_array() || args[i].kind == TypeKind::Tuple))
+          fail(DiagKind::Type, e.operands[i + 1]->span, "device functions take numbers, arrays and tuples, got " + args[i].str());
+      if (!strict_) {
+        // Argument types may still grow: the callee is inferred (and kept) only
+        // once they are final, but its return type is needed now.
+        int k = top_.instantiate(ct.function, args, &e);
+        return top_.tm_.instances[static_cast<size_t>(k)].return_type;
+      }
+      int k = top_.instantiate(ct.function, args, &e);
+      inst_.call_instance[static_cast<size_t>(e.id)] = k;
+      return top_.tm_.instances[static_cast<size_t>(k)].return_type;
+    }
+    default:
+      fail(DiagKind::Type, callee.span, an(ct) + " is not callable");
+  }
+}
+
+Type FunctionInfer::binop_type(BinOp op, const Type& a, const Type& b, const Expr& e) {
+  const char* sym = bin_op_symbol(op);
+  std::string ctx = std::string("`") + sym + "`";
+  if (op == BinOp::MatMul) fail(DiagKind::Unsupported, e.span, "`@` is not supported in kernels");
+  scalar_operand(a, e, ctx.c_str());
+  scalar_operand(b, e, ctx.c_str());
+  Type t = promote(a, b);
+  auto as = [&](DType d) { return t.weak ? Type::weak_scalar(d) : Type::scalar(d); };
+  switch (op) {
+    case BinOp::Pow:
+      if (t.is_complex()) fail(DiagKind::Unsupported, e.span, "`**` of complex numbers is not supported in kernels yet");
+      return t.is_bool() ? as(DType::Int64) : t;
+    case BinOp::Add: case BinOp::Sub: case BinOp::Mul:
+      return t.is_bool() ? as(DType::Int64) : t;
+    case BinOp::Div:
+      return t.is_integral() ? as(DType::Float64) : t;
+    case BinOp::FloorDiv: case BinOp::Mod:
+      if (t.is_complex()) fail(DiagKind::Type, e.span, ctx + " is not defined for complex numbers");
+      return t.is_bool() ? as(DType::Int64) : t;
+    case BinOp::LShift: case BinOp::RShift:
+      if (!t.is_integral()) fail(DiagKind::Type, e.span, ctx + " takes integers, got " + a.str() + " and " + b.str());
+      return t.is_bool() ? as(DType::Int64) : t;
+    case BinOp::BitAnd: case BinOp::BitOr: case BinOp::BitXor:
+      if (!t.is_integral()) fail(DiagKind::Type, e.span, ctx + " takes integers or bools, got " + a.str() + " and " + b.str());
+      return t;
+    case BinOp::MatMul: break;
+  }
+  return t;
+}
+
+// ------------------------------------------------------- definite assignment
+
+void FunctionInfer::da_expr(const Expr& e, const std::set<std::string>& in) {
+  if (e.kind == ExprKind::Name && !params_.count(e.text) && assigned_.count(e.text) && !in.count(e.text)) {
+    fail(DiagKind::Unbound, e.span,
+         "local `" + e.text + "` may be used before it is assigned: some path reaches this line without assigning it "
+         "(a loop body may run zero times; a branch may not run); assign it before the loop or branch",
+         {{assigned_.at(e.text), "`" + e.text + "` is assigned here"}});
+  }
+  for (const auto& o : e.operands) da_expr(*o, in);
+  for (const auto& k : e.keywords) da_expr(*k.value, in);
+}
+
+void FunctionInfer::da_target(const Expr& t, std::set<std::string>& in) {
+  if (t.kind == ExprKind::Name) in.insert(t.text);
+  else if (t.kind == ExprKind::Tuple)
+    for (const auto& o : t.operands) da_target(*o, in);
+  else
+    da_expr(t, in);
+}
+
+FunctionInfer::Assigned FunctionInfer::da_block(const Block& b, Assigned in) {
+  for (const auto& s : b) {
+    if (!in) return in;
+    in = da_stmt(*s, std::move(in));
+  }
+  return in;
+}
+
+FunctionInfer::Assigned FunctionInfer::da_stmt(const Stmt& s, Assigned in) {
+  std::set<std::string>& set = *in;
+  switch (s.kind) {
+    case StmtKind::Assign:
+      da_expr(*s.value, set);
+      for (const auto& t : s.targets) da_target(*t, set);
+      return in;
+    case StmtKind::AugAssign:
+      da_expr(*s.targets[0], set);
+      da_expr(*s.value, set);
+      return in;
+    case StmtKind::If: {
+      da_expr(*s.value, set);
+      Assigned a = da_block(s.body, in), b = da_block(s.orelse, in);
+      if (!a) return b;
+      if (!b) return a;
+      std::set<std::string> both;
+      std::set_intersection(a->begin(), a->end(), b->begin(), b->end(), std::inserter(both, both.begin()));
+      return both;
+    }
+    case StmtKind::While:
+      da_expr(*s.value, set);
+      da_block(s.body, in);
+      return in;
+    case StmtKind::For: {
+      da_expr(*s.value, set);
+      Assigned body = in;
+      da_target(*s.targets[0], *body);
+      da_block(s.body, body);
+      return in;
+    }
+    case StmtKind::Return:
+      if (s.value) da_expr(*s.value, set);
+      return std::nullopt;
+    case StmtKind::Break: case StmtKind::Continue:
+      return std::nullopt;
+    case StmtKind::ExprStmt: case StmtKind::Assert:
+      da_expr(*s.value, set);
+      return in;
+    default:
+      return in;
+  }
+}
+
+void reachable(const TypedModule& tm, int k, std::vector<char>& seen, std::vector<int>& order) {
+  if (seen[static_cast<size_t>(k)]) return;
+  seen[static_cast<size_t>(k)] = 1;
+  for (int c : tm.instances[static_cast<size_t>(k)].call_instance)
+    if (c >= 0) reachable(tm, c, seen, order);
+  order.push_back(k);
+}
+
+}  // namespace
+
+TypedModule infer(const Module& m, const std::vector<Type>& kernel_args) {
+  TypedModule tm;
+  tm.module = &m;
+  const FunctionDef& k = m.functions.at(0);
+  if (kernel_args.size() != k.params.size()) {
+    fail(DiagKind::Type, k.span,
+         "`" + k.name + "` takes " + std::to_string(k.params.size()) + " argument" + (k.params.size() == 1 ? "" : "s") +
+             ", got " + std::to_string(kernel_args.size()));
+  }
+  Inferrer top(m, tm);
+  top.instantiate(0, kernel_args, nullptr);
+  std::vector<char> seen(tm.instances.size(), 0);
+  reachable(tm, 0, seen, tm.emit_order);
+  return tm;
+}
+
+}  // namespace kiln::transpiler

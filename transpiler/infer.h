@@ -1,0 +1,62 @@
+// Type inference per call signature (infer.cpp).
+//
+//   TypedModule tm = infer(module, {Type::array(DType::Float32, 1, ArrayStorage::Contiguous),
+//                                   Type::weak_scalar(DType::Int64)});
+//   tm.instances[0].expr_types[e.id]   // the type of expression e in the kernel
+//
+// Note [Local types]
+// A local's type is the join (types.h) of every value assigned to it anywhere
+// in the function, across branches and loop iterations: `s = 0` then
+// `s += x[i]` with float32 x makes `s` float32. Inference runs the function
+// body to a fixed point (types only grow), then once more strictly, recording
+// every expression's type and raising the first error. Assignments that join
+// to nothing (an array and a number) are type errors naming both places.
+//
+// Note [Definite assignment]
+// A local read where some path reaches it without an assignment is an error
+// (UnboundLocalError), as Python would raise at run time on that path; a loop
+// body may run zero times, so what it assigns is not assigned after it.
+//
+// Note [Device functions]
+// A Python function called from a kernel becomes a __device__ function, one
+// instance per argument-type signature (as a C++ template would), its return
+// type the join of its `return` values. Recursion, direct or not, is an error.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "transpiler/ast.h"
+#include "transpiler/builtins.h"
+#include "transpiler/types.h"
+
+namespace kiln::transpiler {
+
+struct Instance {
+  int function = 0;                       // index in Module::functions
+  std::vector<Type> param_types;
+  std::string c_name;                     // the C++ function's name
+  std::vector<Type> expr_types;           // by Expr::id
+  std::vector<int> call_instance;         // by Expr::id: the device-function instance a Call runs, else -1
+  std::vector<Type> stmt_types;           // by Stmt::id: an augmented assignment's operation type
+  std::map<std::string, Type> locals;     // parameters included
+  std::vector<std::string> local_order;   // first assignment order (parameters first)
+  Type return_type = Type::void_();
+};
+
+struct TypedModule {
+  const Module* module = nullptr;
+  std::vector<Instance> instances;  // [0] is the kernel
+  std::vector<int> emit_order;      // device functions before their callers; the kernel last
+  bool uses_dynamic_shared = false;
+};
+
+// Throws TranspileError (diagnostics.h) with Diagnostic::function set.
+TypedModule infer(const Module& m, const std::vector<Type>& kernel_args);
+
+// A compile-time integer: literals, captured constants, and + - * // of them.
+std::optional<long long> const_int(const Expr& e);
+
+}  // namespace kiln::transpiler

@@ -1,0 +1,36 @@
+// The transpiler's entry point: a kernel's AST and its argument types in,
+// CUDA C++ out (infer -> lower -> emit).
+//
+//   TranspileResult r = transpile(module, {Type::array(DType::Float32, 1, ArrayStorage::Contiguous), ...});
+//   r.source        // "#include <kiln/jit.h>\n ... extern \"C\" __global__ void kiln_jit_add(...)"
+//   r.kernel_name   // "kiln_jit_add"
+//
+// Throws TranspileError; render(e.diag(), module) is the message.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "transpiler/ast.h"
+#include "transpiler/types.h"
+
+namespace kiln::transpiler {
+
+struct TranspileResult {
+  std::string source;
+  std::string kernel_name;
+  std::vector<Type> params;       // the kernel's parameter types, as the launcher packs them
+  bool uses_dynamic_shared = false;
+};
+
+TranspileResult transpile(const Module& m, const std::vector<Type>& args);
+
+// Bytes a kernel parameter of type t takes in the argument buffer
+// (Note [Kernel array parameters] in kiln/jit.h for arrays).
+uint32_t param_size(const Type& t);
+
+// Bumped whenever generated code changes for the same input (cache keys).
+inline constexpr int kTranspilerVersion = 1;
+
+}  // namespace kiln::transpiler
