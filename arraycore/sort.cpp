@@ -80,9 +80,9 @@ std::string generate(DType dtype) {
     const std::string bounds = pairs == "false" && dtype_info(dtype).itemsize <= 4 ? "256, 4" : "256";
     s += "extern \"C\" __global__ void __launch_bounds__(" + bounds + ") " + nm + "_" + kind +
          "(const _key_t* keys_in, _key_t* keys_out, const long long* vals_in, long long* vals_out, long long n, "
-         "int byte, long long row_len, int mod_out, const unsigned* base, unsigned* status, unsigned* counter) {\n"
+         "int byte, long long row_len, int mod_out, const unsigned* base, unsigned* status, unsigned* next_status) {\n"
          "  kiln::sort::onesweep<_key_t, " + pairs + ", 256, " + I + ">(" + nm +
-         "_digit{}, keys_in, keys_out, vals_in, vals_out, n, byte, row_len, mod_out, base, status, counter);\n}\n";
+         "_digit{}, keys_in, keys_out, vals_in, vals_out, n, byte, row_len, mod_out, base, status, next_status);\n}\n";
   }
   return s;
 }
@@ -213,7 +213,12 @@ void sort_rows(const NDArray& in, const NDArray* keys_out, const NDArray* index_
     }
     NDArray base = NDArray::empty({npasses * 256}, DType::UInt32);
     copy_from_host(base, starts.data(), stream);
-    NDArray status = NDArray::zeros({npasses * (tiles * 256 + 1)}, DType::UInt32);
+    // Look-back words (256 a tile, then the tile counter) in two buffers
+    // used by turns: only the first is zeroed here; each pass zeroes the
+    // other for the next (a memset of every pass's words took 22 us of a
+    // 2^26-key sort).
+    NDArray status[2] = {NDArray::zeros({tiles * 256 + 1}, DType::UInt32),
+                         NDArray::empty({npasses > 1 ? tiles * 256 + 1 : 0}, DType::UInt32)};
 
     // Buffers (Note [Sort engine]): pass q writes `out` when npasses - 1 - q is even.
     const bool keys_direct = keys_out != nullptr && keys_out->c_contiguous();
@@ -235,11 +240,10 @@ void sort_rows(const NDArray& in, const NDArray* keys_out, const NDArray* index_
       long long n_arg = total, row_len = passes[q].row_len;
       int byte = passes[q].byte, mod_out = q == npasses - 1 && m > 1 ? 1 : 0;
       const void* base_ptr = static_cast<const uint32_t*>(base.data()) + q * 256;
-      uint32_t* status_ptr = static_cast<uint32_t*>(status.data()) + q * (tiles * 256 + 1);
-      void* counter_ptr = status_ptr + tiles * 256;
-      void* status_arg = status_ptr;
+      void* status_ptr = status[q % 2].data();
+      void* next_ptr = q + 1 < npasses ? status[(q + 1) % 2].data() : nullptr;
       void* args[] = {&key_from, &key_to, &val_from, &val_to, &n_arg, &byte, &row_len, &mod_out,
-                      &base_ptr, &status_arg, &counter_ptr};
+                      &base_ptr, &status_ptr, &next_ptr};
       be.launch(pairs ? k.pairs : k.keys, {static_cast<uint32_t>(tiles), 1, 1}, {kBlock, 1, 1}, 0, stream, args);
       key_from = key_to;
       val_from = val_to;

@@ -140,14 +140,39 @@ __device__ inline void store_status(unsigned* p, unsigned v) {
 #endif
 }
 
+// peers & the lanes whose `d & bit` is as this lane's. On NVIDIA GPUs a
+// ballot and three instructions: written in C, the compiler tested the bit
+// twice and built a mask, six instructions a bit of the ranking's eight.
+__device__ inline unsigned same_bit(unsigned peers, unsigned d, unsigned bit) {
+#if defined(__CUDA_ARCH__)
+  unsigned out;
+  asm("{\n\t.reg .pred p;\n\t.reg .b32 v;\n\t"
+      "and.b32 v, %1, %2;\n\t"
+      "setp.ne.u32 p, v, 0;\n\t"
+      "vote.sync.ballot.b32 v, p, 0xffffffff;\n\t"
+      "@!p not.b32 v, v;\n\t"
+      "and.b32 %0, %3, v;\n\t}"
+      : "=r"(out)
+      : "r"(d), "r"(bit), "r"(peers));
+  return out;
+#else
+  const bool set = (d & bit) != 0u;
+  const unsigned votes = __ballot_sync(0xffffffffu, set);
+  return peers & (set ? votes : ~votes);
+#endif
+}
+
 // hist[byte * 256 + d] += the number of keys whose digit `byte` is d, for
 // bytes [0, nbytes) (nbytes <= kMaxBytes): block-private counts in shared
 // memory, added to hist (zeroed by the caller) once per block.
 template <class K, int B, int kMaxBytes, class Digit>
 __device__ void histogram(Digit digit, const K* keys, long long n, int nbytes, unsigned* hist) {
-  __shared__ unsigned s_count[kMaxBytes * 256];
-  for (int i = threadIdx.x; i < nbytes * 256; i += B) s_count[i] = 0;
+  // Two copies of the counts, for even and odd warps: half the contention
+  // on the few digits of skewed keys (the top byte of normal floats).
+  __shared__ unsigned s_parts[2 * kMaxBytes * 256];
+  for (int i = threadIdx.x; i < 2 * kMaxBytes * 256; i += B) s_parts[i] = 0;
   __syncthreads();
+  unsigned* s_count = s_parts + ((threadIdx.x >> 5) & 1) * kMaxBytes * 256;
   // Eight keys loaded before any is counted, so their loads overlap.
   const long long stride = (long long)gridDim.x * B;
   long long i = (long long)blockIdx.x * B + threadIdx.x;
@@ -156,16 +181,23 @@ __device__ void histogram(Digit digit, const K* keys, long long n, int nbytes, u
 #pragma unroll
     for (int u = 0; u < 8; ++u) k[u] = keys[i + u * stride];
 #pragma unroll
-    for (int u = 0; u < 8; ++u)
-      for (int b = 0; b < nbytes; ++b) atomicAdd(&s_count[b * 256 + digit(k[u], b)], 1u);
+    for (int u = 0; u < 8; ++u) {
+#pragma unroll
+      for (int b = 0; b < kMaxBytes; ++b)
+        if (b < nbytes) atomicAdd(&s_count[b * 256 + digit(k[u], b)], 1u);
+    }
   }
   for (; i < n; i += stride) {
     const K k = keys[i];
-    for (int b = 0; b < nbytes; ++b) atomicAdd(&s_count[b * 256 + digit(k, b)], 1u);
+#pragma unroll
+    for (int b = 0; b < kMaxBytes; ++b)
+      if (b < nbytes) atomicAdd(&s_count[b * 256 + digit(k, b)], 1u);
   }
   __syncthreads();
-  for (int i = threadIdx.x; i < nbytes * 256; i += B)
-    if (s_count[i] != 0) atomicAdd(&hist[i], s_count[i]);
+  for (int i = threadIdx.x; i < nbytes * 256; i += B) {
+    const unsigned c = s_parts[i] + s_parts[kMaxBytes * 256 + i];
+    if (c != 0) atomicAdd(&hist[i], c);
+  }
 }
 
 // One stable pass by one digit (Note [Onesweep pass]). Digits come from the
@@ -174,11 +206,12 @@ __device__ void histogram(Digit digit, const K* keys, long long n, int nbytes, u
 // reads the values as the keys' positions (the first pass of an argsort);
 // with mod_out the values are written as value % row_len. base[d]: the
 // number of keys of digits below d. status: the zeroed words of this pass
-// (256 a tile), counter: this pass's zeroed tile counter.
+// (256 a tile, then the tile counter); next_status: the next pass's, which
+// this pass zeroes (the pass before this one used them), or nullptr.
 template <class K, bool kPairs, int B, int I, class Digit>
 __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long long* vals_in, long long* vals_out,
                          long long n, int byte, long long row_len, int mod_out, const unsigned* base,
-                         unsigned* status, unsigned* counter) {
+                         unsigned* status, unsigned* next_status) {
   static_assert(B == 256, "one thread per digit");
   constexpr int W = B / 32;
   constexpr int kTile = B * I;
@@ -195,11 +228,16 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
   long long* s_vals = reinterpret_cast<long long*>(s_raw);
 
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  if (tid == 0) s_tile = atomicAdd(counter, 1u);
+  const long long ntiles = (n + kTile - 1) / kTile;
+  if (tid == 0) s_tile = atomicAdd(status + ntiles * 256, 1u);
   for (int i = tid; i < W * 256; i += B) s_warp[i] = 0;
   s_count[tid] = 0;
   __syncthreads();
   const unsigned tile = s_tile;
+  if (next_status != nullptr) {
+    next_status[(long long)tile * 256 + tid] = 0u;
+    if (tile == 0 && tid == 0) next_status[ntiles * 256] = 0u;
+  }
   const long long tile_start = (long long)tile * kTile;
   const long long left = n - tile_start;
   const int valid = left < kTile ? (int)left : kTile;
@@ -240,11 +278,12 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
   }
   // Early counts: the tile's digit counts are published before the ranking,
   // so a later tile's look-back rarely waits for this one.
+  // (The tail's padding keys are counted too, as digit 255, and taken off
+  // after: a branch around each atomic cost more than the atomic.)
 #pragma unroll
-  for (int i = 0; i < I; ++i)
-    if (warp_first + i * 32 + lane < valid) atomicAdd(&s_count[d[i]], 1u);
+  for (int i = 0; i < I; ++i) atomicAdd(&s_count[d[i]], 1u);
   __syncthreads();
-  const unsigned count = s_count[tid];
+  const unsigned count = s_count[tid] - (tid == 255 ? (unsigned)(kTile - valid) : 0u);
   unsigned* mine = status + (long long)tile * 256 + tid;
   store_status(mine, (tile == 0 ? kInclusive : kAggregate) | count);
 
@@ -257,11 +296,7 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
     // does this in one instruction, but a slow one: the ballots are cheaper).
     unsigned peers = 0xffffffffu;
 #pragma unroll
-    for (int b = 0; b < 8; ++b) {
-      const unsigned bit = (d[i] >> b) & 1u;
-      const unsigned votes = __ballot_sync(0xffffffffu, bit);
-      peers &= bit ? votes : ~votes;
-    }
+    for (int b = 0; b < 8; ++b) peers = same_bit(peers, d[i], 1u << b);
     const int leader = 31 - __clz((int)peers);
     unsigned old = 0;
     if (lane == leader) {
