@@ -70,6 +70,11 @@ class Importer {
   int import_function(py::handle func, py::handle source, bool device) {
     auto it = index_.find(func.ptr());
     if (it != index_.end()) return it->second;
+    // Functions defined next to a kernel whose text was given (source=) are
+    // found in that text too.
+    std::string file = py::str(func.attr("__code__").attr("co_filename"));
+    if (!source.is_none()) sources_[file] = py::reinterpret_borrow<py::object>(source);
+    else if (auto s = sources_.find(file); s != sources_.end()) source = s->second;
     py::tuple info = function_ast_(func, source);
     int index = static_cast<int>(out_.module->functions.size());
     index_[func.ptr()] = index;
@@ -475,6 +480,7 @@ class Importer {
   ImportedModule& out_;
   py::object classify_, function_ast_;
   std::map<PyObject*, int> index_;
+  std::map<std::string, py::object> sources_;  // file -> text given with source=
   std::vector<py::object> keep_;
   bool missing_attr_ = false;
 };

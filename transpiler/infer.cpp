@@ -53,7 +53,10 @@ std::string an(const Type& t) {
   return s;
 }
 
-std::string unsupported_what(const std::string& what) { return "`" + what + "` is not supported in kernels"; }
+std::string unsupported_what(const std::string& what) {
+  bool described = what.rfind("a ", 0) == 0 || what.rfind("an ", 0) == 0;  // "a list", not a keyword
+  return (described ? what : "`" + what + "`") + " is not supported in kernels";
+}
 
 // Names a function assigns (its locals, as Python decides them).
 void collect_assigned(const Expr& target, std::map<std::string, Span>& out) {
@@ -268,6 +271,9 @@ void FunctionInfer::stmt(const Stmt& s) {
     case StmtKind::For: {
       if (!s.orelse.empty()) fail(DiagKind::Unsupported, s.span, unsupported_what("for ... else"));
       const Expr& it = *s.value;
+      if (it.kind == ExprKind::Unsupported || it.kind == ExprKind::Tuple)
+        fail(DiagKind::Unsupported, it.span, "`for` loops must iterate over `range(...)`; got " +
+                                                 (it.kind == ExprKind::Tuple ? std::string("a tuple") : it.text));
       Type rt = eval(it);
       if (rt.kind != TypeKind::Range && (rt.valid() || strict_)) {
         std::string got = rt.valid() ? an(rt) : "something else";
