@@ -210,6 +210,9 @@ void FunctionInfer::run() {
     if (!changed_) break;
     if (round > 64) fail(DiagKind::Type, f_.span, "type inference did not settle for `" + f_.name + "`");
   }
+  // Note [Definite assignment] first: an unassigned local has no type either.
+  std::set<std::string> start(params_.begin(), params_.end());
+  da_block(f_.body, start);
   strict_ = true;
   returns_.reset();
   block(f_.body);
@@ -220,8 +223,6 @@ void FunctionInfer::run() {
     if (!params_.count(name)) order.push_back({span.line * 10000 + span.col, name});
   std::sort(order.begin(), order.end());
   for (auto& [k, name] : order) inst_.local_order.push_back(name);
-  std::set<std::string> start(params_.begin(), params_.end());
-  da_block(f_.body, start);
 }
 
 // ---------------------------------------------------------------- statements
@@ -768,6 +769,20 @@ FunctionInfer::Assigned FunctionInfer::da_stmt(const Stmt& s, Assigned in) {
       Assigned body = in;
       da_target(*s.targets[0], *body);
       da_block(s.body, body);
+      // A constant range that is not empty assigns its target at least once.
+      const Expr& r = *s.value;
+      if (r.kind == ExprKind::Call && r.operands.size() >= 2 && r.operands.size() <= 4) {
+        std::vector<std::optional<long long>> v;
+        for (size_t i = 1; i < r.operands.size(); ++i) v.push_back(const_int(*r.operands[i]));
+        long long start = 0, stop = 0, step = 1;
+        bool known = true;
+        for (auto& x : v) known = known && x.has_value();
+        if (known) {
+          if (v.size() == 1) stop = *v[0];
+          else { start = *v[0]; stop = *v[1]; if (v.size() == 3) step = *v[2]; }
+          if ((step > 0 && start < stop) || (step < 0 && start > stop)) da_target(*s.targets[0], *in);
+        }
+      }
       return in;
     }
     case StmtKind::Return:

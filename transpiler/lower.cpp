@@ -27,6 +27,7 @@ std::string float_text(double x, bool single) {
     return x > 0 ? "__longlong_as_double(0x7ff0000000000000LL)" : "__longlong_as_double(0xfff0000000000000LL)";
   }
   char buf[64];
+  if (single) x = static_cast<float>(x);  // format the float itself: no double rounding in the compiler
   std::snprintf(buf, sizeof buf, "%.*g", single ? 9 : 17, x);
   std::string s = buf;
   if (s.find_first_of(".en") == std::string::npos) s += ".0";
