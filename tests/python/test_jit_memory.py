@@ -1,0 +1,190 @@
+"""kiln.jit memory and synchronisation: shared memory (static and dynamic),
+local memory, atomics with exact totals, warp operations and cooperative
+groups."""
+import numpy
+import pytest
+
+import kiln
+from kiln import jit
+
+
+@jit.rawkernel()
+def block_sum(x, out, n):
+    buf = jit.shared_memory(kiln.float64, 128)
+    tid = jit.threadIdx.x
+    i = jit.blockIdx.x * jit.blockDim.x + tid
+    buf[tid] = x[i] if i < n else 0.0
+    jit.syncthreads()
+    step = 64
+    while step > 0:
+        if tid < step:
+            buf[tid] += buf[tid + step]
+        jit.syncthreads()
+        step //= 2
+    if tid == 0:
+        out[jit.blockIdx.x] = buf[0]
+
+
+def test_shared_memory_block_reduction(rng):
+    n = 1000
+    x = rng.random(n)
+    out = kiln.zeros(8, dtype=kiln.float64)
+    block_sum[8, 128](kiln.asarray(x), out, n)
+    expected = numpy.add.reduceat(numpy.concatenate([x, numpy.zeros(24)]), numpy.arange(0, 1024, 128))
+    numpy.testing.assert_allclose(kiln.asnumpy(out), expected, rtol=1e-13)
+
+
+@jit.rawkernel()
+def reverse_block(x, out):
+    buf = jit.shared_memory(kiln.int32, None)   # sized at launch
+    t = jit.threadIdx.x
+    base = jit.blockIdx.x * jit.blockDim.x
+    buf[t] = x[base + t]
+    jit.syncthreads()
+    out[base + t] = buf[jit.blockDim.x - 1 - t]
+
+
+def test_dynamic_shared_memory():
+    x = kiln.arange(96, dtype=kiln.int32)
+    out = kiln.zeros(96, dtype=kiln.int32)
+    reverse_block((3,), (32,), (x, out), shared_mem=32 * 4)
+    expected = numpy.arange(96).reshape(3, 32)[:, ::-1].ravel()
+    numpy.testing.assert_array_equal(kiln.asnumpy(out), expected)
+    assert "extern __shared__" in reverse_block.cached_code
+
+
+@jit.rawkernel()
+def local_sort(x, out, n):
+    i = jit.grid(1)
+    if i < n:
+        v = jit.local_memory(kiln.float32, 8)
+        for k in range(8):
+            v[k] = x[i, k]
+        for a in range(8):           # insertion sort in thread-private memory
+            for b in range(a, 0, -1):
+                if v[b] < v[b - 1]:
+                    v[b], v[b - 1] = v[b - 1], v[b]
+        for k in range(8):
+            out[i, k] = v[k]
+
+
+def test_local_memory(rng):
+    x = rng.random((37, 8)).astype(numpy.float32)
+    out = kiln.zeros((37, 8), dtype=kiln.float32)
+    local_sort[2, 32](kiln.asarray(x), out, 37)
+    numpy.testing.assert_array_equal(kiln.asnumpy(out), numpy.sort(x, axis=1))
+
+
+@jit.rawkernel()
+def atomics(counts, fsum, ivals, uvals, lvals, n):
+    i = jit.grid(1)
+    if i < n:
+        jit.atomic_add(counts, i % 4, 1)
+        jit.atomic_add(fsum, 0, i * 0.5)
+        jit.atomic_sub(ivals, 0, 2)
+        jit.atomic_max(ivals, 1, i)
+        jit.atomic_min(ivals, 2, -i)
+        jit.atomic_or(ivals, 3, 1 << (i % 31))
+        jit.atomic_xor(ivals, 4, i)
+        jit.atomic_and(ivals, 5, ~(1 << (i % 16)))
+        jit.atomic_exch(ivals, 6, 7)
+        jit.atomic_cas(ivals, 7, 0, i + 1)       # exactly one thread swaps 0 out
+        jit.atomic_inc(uvals, 0, 9)               # wraps to 0 after 9
+        jit.atomic_dec(uvals, 1, 100)
+        jit.atomic_add(lvals, 0, kiln.int64(i) * 1000000000)   # i is uint32: widen first
+        jit.atomic_max(lvals, 1, i)
+        jit.atomic_add(fsum, 1, kiln.float32(1.0) if i % 2 == 0 else 0.0)
+
+
+def test_atomics_exact_totals():
+    n = 1000
+    counts = kiln.zeros(4, dtype=kiln.int32)
+    fsum = kiln.zeros(2, dtype=kiln.float64)
+    ivals = kiln.asarray(numpy.array([0, -5, 5, 0, 0, -1, 0, 0], dtype=numpy.int32))
+    uvals = kiln.zeros(2, dtype=kiln.uint32)
+    lvals = kiln.zeros(2, dtype=kiln.int64)
+    atomics[8, 128](counts, fsum, ivals, uvals, lvals, n)
+    assert kiln.asnumpy(counts).tolist() == [250] * 4
+    i = numpy.arange(n)
+    assert kiln.asnumpy(fsum).tolist() == [float((i * 0.5).sum()), 500.0]   # halves: exact in any order
+    iv = kiln.asnumpy(ivals)
+    assert iv[0] == -2 * n and iv[1] == n - 1 and iv[2] == -(n - 1)
+    assert iv[3] == numpy.int32(numpy.bitwise_or.reduce((1 << (i % 31)).astype(numpy.int64)).astype(numpy.uint32).view(numpy.int32))
+    assert iv[4] == numpy.bitwise_xor.reduce(i) and iv[5] == -1 & ~0xFFFF and iv[6] == 7
+    assert 1 <= iv[7] <= n
+    uv = kiln.asnumpy(uvals)
+    assert uv[0] == n % 10 and uv[1] == (0 - n) % 101
+    assert kiln.asnumpy(lvals).tolist() == [int((i * 1000000000).sum()), n - 1]
+
+
+@jit.rawkernel()
+def warp_ops(x, out):
+    t = jit.threadIdx.x
+    lane = jit.laneid()
+    v = x[t]
+    s = v
+    off = 16
+    while off > 0:
+        s += jit.shfl_down_sync(0xFFFFFFFF, s, off)
+        off //= 2
+    out[0, t] = s                                   # lane 0 holds the warp's sum
+    out[1, t] = jit.shfl_sync(0xFFFFFFFF, v, 3)     # broadcast of lane 3
+    out[2, t] = jit.shfl_up_sync(0xFFFFFFFF, v, 1)
+    out[3, t] = jit.shfl_xor_sync(0xFFFFFFFF, v, 1)
+    out[4, t] = jit.ballot_sync(0xFFFFFFFF, v > 10)
+    out[5, t] = jit.all_sync(0xFFFFFFFF, v >= 0) + 2 * jit.any_sync(0xFFFFFFFF, v > 40)
+    jit.syncwarp()
+    jit.syncwarp(0xFFFFFFFF)
+    out[6, t] = lane
+
+
+def test_warp_operations():
+    x = kiln.arange(64, dtype=kiln.int64)
+    out = kiln.zeros((7, 64), dtype=kiln.int64)
+    warp_ops[1, 64](x, out)
+    got = kiln.asnumpy(out)
+    v = numpy.arange(64)
+    assert got[0, 0] == v[:32].sum() and got[0, 32] == v[32:].sum()
+    assert (got[1, :32] == 3).all() and (got[1, 32:] == 35).all()
+    up = v - 1
+    up[[0, 32]] = [0, 32]
+    numpy.testing.assert_array_equal(got[2], up)
+    numpy.testing.assert_array_equal(got[3], v ^ 1)
+    b0 = sum(1 << k for k in range(32) if v[k] > 10)
+    assert (got[4, :32] == b0).all() and (got[4, 32:] == 0xFFFFFFFF).all()
+    assert (got[5, :32] == 1).all() and (got[5, 32:] == 3).all()
+    numpy.testing.assert_array_equal(got[6], v % 32)
+
+
+@jit.rawkernel()
+def grid_two_phase(x, out, n):
+    i = jit.grid(1)
+    g = jit.cg.this_grid()
+    b = jit.cg.this_thread_block()
+    if i < n:
+        x[i] = x[i] + 1
+    b.sync()
+    g.sync()
+    # every thread now sees every other block's increment
+    if i < n:
+        out[i] = x[(i + jit.blockDim.x) % n]
+
+
+def test_grid_sync():
+    # The host backend runs blocks one after another: a grid barrier works
+    # there for a grid of one block only (Note [Grid barrier] in kiln/jit.h).
+    blocks = 1 if kiln.get_backend() == "host" else 8
+    n = blocks * 64
+    x = kiln.arange(n, dtype=kiln.int32)
+    out = kiln.zeros(n, dtype=kiln.int32)
+    grid_two_phase[blocks, 64](x, out, n)
+    i = numpy.arange(n)
+    numpy.testing.assert_array_equal(kiln.asnumpy(out), (i + 64) % n + 1)
+
+
+def test_grid_sync_of_several_blocks_fails_on_host():
+    if kiln.get_backend() != "host":
+        pytest.skip("a host-backend limitation")
+    x = kiln.zeros(128, dtype=kiln.int32)
+    with pytest.raises(Exception, match="needs every block of the grid running at once"):
+        grid_two_phase[2, 64](x, kiln.zeros(128, dtype=kiln.int32), 128)
