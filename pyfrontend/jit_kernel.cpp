@@ -90,6 +90,9 @@ PyObject* numpy_generic() {
 // Process-wide memory cache of generated source by key (Note [JIT source cache]).
 std::mutex g_source_mutex;
 std::map<std::string, std::pair<std::string, std::string>> g_sources;  // key -> (kernel name, source)
+struct JitStats {
+  size_t memory_hits = 0, disk_hits = 0, transpiles = 0, imports = 0;
+} g_stats;
 
 const std::string& transpiler_identity() {
   static const std::string id = [] {
@@ -322,6 +325,7 @@ class JitKernel {
   void ensure_imported() {
     if (imported_) return;
     imported_ = import_kernel(func_, source_, device_);
+    ++g_stats.imports;
   }
 
   std::string signature_text(const ArgKey* keys, size_t nargs) const {
@@ -346,12 +350,17 @@ class JitKernel {
     {
       std::lock_guard<std::mutex> lock(g_source_mutex);
       auto it = g_sources.find(key);
-      if (it != g_sources.end()) return it->second;
+      if (it != g_sources.end()) {
+        ++g_stats.memory_hits;
+        return it->second;
+      }
     }
     std::pair<std::string, std::string> result;
     if (auto d = disk_source(key)) {
       result = *d;
+      ++g_stats.disk_hits;
     } else {
+      ++g_stats.transpiles;
       try {
         transpiler::TranspileResult r = transpiler::transpile(*imported_->module, types);
         result = {r.kernel_name, r.source};
@@ -540,6 +549,19 @@ void register_jit(py::module_& m) {
       })
       .def("__repr__", [](const JitKernel& k) { return "<kiln.jit.rawkernel " + k.name() + ">"; });
   py::class_<JitLaunch, std::shared_ptr<JitLaunch>>(m, "_JitLaunch");
+  m.def("_jit_cache_stats", [] {
+    py::dict d;
+    d["memory_hits"] = g_stats.memory_hits;
+    d["disk_hits"] = g_stats.disk_hits;
+    d["transpiles"] = g_stats.transpiles;
+    d["imports"] = g_stats.imports;
+    d["directory"] = jit_cache_dir();
+    return d;
+  });
+  m.def("_jit_clear_memory_cache", [] {
+    std::lock_guard<std::mutex> lock(g_source_mutex);
+    g_sources.clear();
+  }, "Forget generated source held in memory (tests use it to reach the disk cache).");
   install_call(m, "_JitKernel", &g_kernel_call);
   install_call(m, "_JitLaunch", &g_launch_call);
 }
