@@ -519,6 +519,133 @@ def numba_launch():
     return run(kiln), (run(cupy) if cupy is not None else None)
 
 
+def _cupyx_jit():
+    try:
+        from cupyx import jit as cjit
+        return cjit
+    except Exception:
+        return None
+
+
+JIT_STREAM = '''
+def stream(x, y, c, n):
+    i = jit.blockIdx.x * jit.blockDim.x + jit.threadIdx.x
+    if i < n:
+        y[i] = x[i] * 2 + c
+'''
+
+
+def _jit_kernel(module_jit, name, text):
+    """A kernel defined in a real file (both transpilers read the source)."""
+    import importlib.util
+    import os
+    import tempfile
+    d = tempfile.mkdtemp(prefix="kiln-bench-jit-")
+    path = os.path.join(d, name + ".py")
+    with open(path, "w") as f:
+        f.write(text)
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    mod.jit = module_jit
+    spec.loader.exec_module(mod)
+    return module_jit.rawkernel()(getattr(mod, name))
+
+
+@benchmark("jit_warm_launch_us", "us", "<= 6 (CuPy 14.2's cupyx.jit on H100: 76)")
+def jit_warm_launch():
+    calls = 20000 if kiln.get_backend() == "cuda" else 2000
+    k = _jit_kernel(kiln.jit, "stream", JIT_STREAM)
+    x = kiln.zeros(32, dtype=kiln.float32)
+    y = kiln.zeros(32, dtype=kiln.float32)
+    c = numpy.float32(1.5)
+    ours = per_call_us(lambda: k[1, 32](x, y, c, 32), calls, sync=sync_kiln)
+    theirs = None
+    cjit = _cupyx_jit() if cupy is not None else None
+    if cjit is not None:
+        ck = _jit_kernel(cjit, "stream", JIT_STREAM)
+        cx = cupy.zeros(32, dtype=cupy.float32)
+        cy = cupy.zeros(32, dtype=cupy.float32)
+        theirs = per_call_us(lambda: ck[1, 32](cx, cy, c, 32), calls, sync=sync_cupy)
+    return ours, theirs
+
+
+JIT_COLD = r"""
+import os, sys, time, importlib.util, numpy
+t0 = time.perf_counter()
+if sys.argv[1] == "kiln":
+    import kiln as xp
+    from kiln import jit
+    sync = xp.cuda.runtime.deviceSynchronize
+else:
+    import cupy as xp
+    from cupyx import jit
+    sync = xp.cuda.runtime.deviceSynchronize
+x = xp.ones(1024, dtype=xp.float32)
+y = xp.zeros(1024, dtype=xp.float32)
+sync()
+src = os.path.join(sys.argv[2], "cold_kernel.py")
+with open(src, "w") as f:
+    f.write('''
+def cold(x, y, n):
+    i = jit.blockIdx.x * jit.blockDim.x + jit.threadIdx.x
+    s = 0.0
+    for k in range(4):
+        s += x[(i + k) % n] * k
+    if i < n:
+        y[i] = s
+''')
+spec = importlib.util.spec_from_file_location("cold_kernel", src)
+mod = importlib.util.module_from_spec(spec)
+mod.jit = jit
+spec.loader.exec_module(mod)
+k = jit.rawkernel()(mod.cold)
+t0 = time.perf_counter()
+k[4, 256](x, y, numpy.int32(1024))
+sync()
+print(time.perf_counter() - t0)
+"""
+
+
+def jit_cold_s(module, cache_dir):
+    import os
+    import subprocess
+    env = dict(os.environ, KILN_CACHE_DIR=cache_dir, CUPY_CACHE_DIR=cache_dir)
+    out = subprocess.run([sys.executable, "-c", JIT_COLD, module, cache_dir], env=env, capture_output=True,
+                         text=True, check=True)
+    return float(out.stdout.split()[-1])
+
+
+@benchmark("jit_cold_compile_s", "s", "<= 0.4 (CuPy 14.2's cupyx.jit on H100: 1.88): new process, empty caches")
+def jit_cold_compile():
+    import tempfile
+    with tempfile.TemporaryDirectory() as d1, tempfile.TemporaryDirectory() as d2:
+        ours = jit_cold_s("kiln", d1)
+        theirs = jit_cold_s("cupy", d2) if (cupy is not None and _cupyx_jit() is not None) else None
+        return ours, theirs
+
+
+@benchmark("jit_stream_f32_TBps", "TB/s", ">= 2.8 (CuPy 14.2's cupyx.jit on H100: 2.09): y[i] = x[i]*2 + c, 2^28 f32")
+def jit_stream():
+    n = elementwise_elements()
+    threads = 256
+    blocks = (n + threads - 1) // threads
+    c = numpy.float32(1.5)          # float32 arithmetic, as typed
+    k = _jit_kernel(kiln.jit, "stream", JIT_STREAM)
+    x = kiln.ones(n, dtype=kiln.float32)
+    y = kiln.zeros(n, dtype=kiln.float32)
+    k[blocks, threads](x, y, c, n)
+    assert float(kiln.asnumpy(y[:1])[0]) == 3.5
+    ours = gb_per_s(8 * n, lambda: k[blocks, threads](x, y, c, n), sync=sync_kiln) / 1e3
+    theirs = None
+    cjit = _cupyx_jit() if cupy is not None else None
+    if cjit is not None:
+        ck = _jit_kernel(cjit, "stream", JIT_STREAM)
+        cx = cupy.ones(n, dtype=cupy.float32)
+        cy = cupy.zeros(n, dtype=cupy.float32)
+        theirs = gb_per_s(8 * n, lambda: ck[blocks, threads](cx, cy, c, n), sync=sync_cupy) / 1e3
+    return ours, theirs
+
+
 def main(argv):
     wanted = argv[1:]
     rows = []
