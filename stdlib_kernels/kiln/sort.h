@@ -181,17 +181,12 @@ __device__ void histogram(Digit digit, const K* keys, long long n, int nbytes, u
 #pragma unroll
     for (int u = 0; u < 8; ++u) k[u] = keys[i + u * stride];
 #pragma unroll
-    for (int u = 0; u < 8; ++u) {
-#pragma unroll
-      for (int b = 0; b < kMaxBytes; ++b)
-        if (b < nbytes) atomicAdd(&s_count[b * 256 + digit(k[u], b)], 1u);
-    }
+    for (int u = 0; u < 8; ++u)
+      for (int b = 0; b < nbytes; ++b) atomicAdd(&s_count[b * 256 + digit(k[u], b)], 1u);
   }
   for (; i < n; i += stride) {
     const K k = keys[i];
-#pragma unroll
-    for (int b = 0; b < kMaxBytes; ++b)
-      if (b < nbytes) atomicAdd(&s_count[b * 256 + digit(k, b)], 1u);
+    for (int b = 0; b < nbytes; ++b) atomicAdd(&s_count[b * 256 + digit(k, b)], 1u);
   }
   __syncthreads();
   for (int i = threadIdx.x; i < nbytes * 256; i += B) {

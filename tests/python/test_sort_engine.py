@@ -1,6 +1,7 @@
 """The sort engine (arraycore/sort.h, kiln._core._sort_rows) against NumPy's
 stable sort: lengths across the warp (32), the block's item rows and the
-tile (3840 keys; 2048 for complex128), many tiles (look-back chains), every
+tile (3840 keys with values, 6144 for keys of up to 4 bytes alone, 2048 for
+complex128), many tiles (look-back chains), every
 dtype, NaNs (every class for complex), -0.0, infinities, stability of ties,
 rows (the (row, key) passes), strided, negative-stride and in-place
 operands, trivial passes (all keys equal, keys differing in one byte)."""
@@ -56,6 +57,18 @@ def test_every_dtype_across_tiles(rng, dtype):
     for n in LENGTHS:
         x = special(rng, (1, n), dtype)
         check(x, *sort_rows(x))
+
+
+KEYS_ONLY_LENGTHS = [767, 768, 769, 6143, 6144, 6145, 12289, 20000]
+
+
+@pytest.mark.parametrize("dtype", [numpy.bool_, numpy.int8, numpy.float16, numpy.uint16, numpy.float32,
+                                   numpy.int32], ids=name)
+def test_keys_only_across_tiles(rng, dtype):
+    """Keys of up to 4 bytes sorted alone: their own tile of 6144 keys."""
+    for n in KEYS_ONLY_LENGTHS:
+        x = special(rng, (1, n), dtype)
+        check(x, *sort_rows(x, index=False))
 
 
 @pytest.mark.parametrize("dtype", [numpy.float32, numpy.int64, numpy.complex128], ids=name)
