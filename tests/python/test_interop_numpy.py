@@ -1,5 +1,8 @@
 """NumPy's override protocols on kiln arrays (__array_ufunc__,
 __array_function__), __array_namespace__, and the seed's NumPy example."""
+import subprocess
+import sys
+
 import numpy
 import pytest
 
@@ -68,10 +71,19 @@ def test_ufunc_methods(rng):
     numpy.testing.assert_array_equal(v.get(), w)
 
 
+# Note [NumPy method override leak]
+# NumPy 2.4 keeps a reference to the operands of a ufunc *method* (reduce,
+# accumulate, reduceat, ...) whose __array_ufunc__ raises or returns
+# NotImplemented: the array is never freed (the same happens with any class
+# overriding ufuncs). So that error runs in a child process here, not to
+# leave pool memory in use for the tests that follow in this worker.
 def test_ufuncs_and_methods_kiln_lacks_raise_type_error_naming_them():
+    code = ("import kiln, numpy\n"
+            "try:\n    numpy.add.reduceat(kiln.arange(6.0), [0, 2])\n"
+            "except TypeError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "kiln does not implement numpy.add.reduceat" in out.stdout, out.stdout + out.stderr
     a = kiln.arange(6.0)
-    with pytest.raises(TypeError, match=r"numpy\.add\.reduceat"):
-        numpy.add.reduceat(a, [0, 2])
     with pytest.raises(TypeError, match=r"numpy\.matmul"):
         numpy.matmul(a.reshape(2, 3), a.reshape(3, 2))
 
