@@ -244,12 +244,21 @@ class JitKernel {
     if (PyLong_CheckExact(o)) { k.kind = ArgKind::Int; k.dtype = DType::Int64; return; }
     if (PyFloat_CheckExact(o)) { k.kind = ArgKind::Float; k.dtype = DType::Float64; return; }
     if (PyComplex_CheckExact(o)) { k.kind = ArgKind::Complex; k.dtype = DType::Complex128; return; }
+    // NumPy scalar types, remembered by type object (a handful exist).
+    static std::vector<std::pair<PyTypeObject*, DType>> numpy_types;
+    for (const auto& [t, d] : numpy_types)
+      if (Py_TYPE(o) == t) {
+        k.kind = ArgKind::NumpyScalar;
+        k.dtype = d;
+        return;
+      }
     if (PyObject_IsInstance(o, numpy_generic()) == 1) {
       py::object dt = py::reinterpret_borrow<py::object>(o).attr("dtype");
       std::string kind = py::str(dt.attr("kind"));
       if (kind.size() == 1 && std::string("biufc").find(kind[0]) != std::string::npos) {
         k.kind = ArgKind::NumpyScalar;
         k.dtype = to_dtype(dt);
+        if (dt.attr("isnative").cast<bool>()) numpy_types.emplace_back(Py_TYPE(o), k.dtype);
         return;
       }
     }

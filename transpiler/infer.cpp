@@ -444,6 +444,8 @@ Type FunctionInfer::type_of(const Expr& e) {
         if (!a.is_integral()) fail(DiagKind::Type, e.span, "`~` takes integers or bools, got " + a.str());
         return a;
       }
+      if (a.is_bool() && !a.weak && e.unary_op == UnaryOp::Neg)
+        fail(DiagKind::Type, e.span, "`-` of a bool is not supported (as in NumPy); use `not`");
       if (a.is_bool()) return a.weak ? Type::weak_scalar(DType::Int64) : Type::scalar(DType::Int64);
       return a;
     }
@@ -690,16 +692,22 @@ Type FunctionInfer::binop_type(BinOp op, const Type& a, const Type& b, const Exp
   Type t = promote(a, b);
   auto as = [&](DType d) { return t.weak ? Type::weak_scalar(d) : Type::scalar(d); };
   switch (op) {
+    // Bools: Python's (ints) when both are Python bools, NumPy's otherwise
+    // (+ is or, * is and, - an error, // % ** int8).
     case BinOp::Pow:
       if (t.is_complex()) fail(DiagKind::Unsupported, e.span, "`**` of complex numbers is not supported in kernels yet");
-      return t.is_bool() ? as(DType::Int64) : t;
-    case BinOp::Add: case BinOp::Sub: case BinOp::Mul:
+      return t.is_bool() ? (t.weak ? as(DType::Int64) : Type::scalar(DType::Int8)) : t;
+    case BinOp::Add: case BinOp::Mul:
+      return t.is_bool() && t.weak ? as(DType::Int64) : t;
+    case BinOp::Sub:
+      if (t.is_bool() && !t.weak)
+        fail(DiagKind::Type, e.span, "`-` of bools is not supported (as in NumPy); use `^` or `!=`, or cast to an integer first");
       return t.is_bool() ? as(DType::Int64) : t;
     case BinOp::Div:
       return t.is_integral() ? as(DType::Float64) : t;
     case BinOp::FloorDiv: case BinOp::Mod:
       if (t.is_complex()) fail(DiagKind::Type, e.span, ctx + " is not defined for complex numbers");
-      return t.is_bool() ? as(DType::Int64) : t;
+      return t.is_bool() ? (t.weak ? as(DType::Int64) : Type::scalar(DType::Int8)) : t;
     case BinOp::LShift: case BinOp::RShift:
       if (!t.is_integral()) fail(DiagKind::Type, e.span, ctx + " takes integers, got " + a.str() + " and " + b.str());
       return t.is_bool() ? as(DType::Int64) : t;

@@ -249,3 +249,60 @@ def test_array_attributes_2d_and_0d(rng):
     out2 = kiln.zeros((5, 7), dtype=kiln.float64)
     arrays[(1, 1), (8, 8)](at, b, out2)
     numpy.testing.assert_allclose(kiln.asnumpy(out2), a * 2.5 + 35 + 200 + 5000, rtol=1e-15)
+
+
+def mixed(a, b, out, n):
+    i = 0
+    while i < n:
+        x = a[i]
+        y = b[i]
+        out[0, i] = x + y
+        out[1, i] = x * y - 1
+        out[2, i] = x / y
+        out[3, i] = x == y
+        out[4, i] = abs(x)
+        out[5, i] = x * 2.5
+        i += 1
+
+
+jit_mixed = jit.rawkernel()(mixed)
+
+
+@pytest.mark.parametrize("dtype", [numpy.bool_, numpy.int8, numpy.uint8, numpy.int16, numpy.uint16, numpy.uint32,
+                                   numpy.uint64, numpy.float16, numpy.complex64, numpy.complex128])
+def test_every_dtype_matches_python_on_numpy_scalars(rng, dtype):
+    n = 16
+    kind = numpy.dtype(dtype).kind
+    if kind in "iu":
+        a, b = rng.integers(1, 20, n).astype(dtype), rng.integers(1, 20, n).astype(dtype)
+    elif kind == "b":
+        a, b = rng.integers(0, 2, n).astype(dtype), numpy.ones(n, dtype)
+    elif kind == "c":
+        a, b = (rng.random(n) + 1j * rng.random(n)).astype(dtype), (rng.random(n) + 0.5 - 1j).astype(dtype)
+    else:
+        a, b = rng.random(n).astype(dtype), (rng.random(n) + 0.5).astype(dtype)
+    out_dtype = numpy.complex128 if kind == "c" else numpy.float64
+    expected = numpy.zeros((6, n), out_dtype)
+    with numpy.errstate(all="ignore"):
+        mixed(a, b, expected, n)
+    out = kiln.zeros((6, n), dtype=out_dtype)
+    jit_mixed[1, 1](kiln.asarray(a), kiln.asarray(b), out, n)
+    # float16 arithmetic rounds each result to float16 (as NumPy's scalars
+    # do); complex64 division differs from NumPy's in the last bits
+    rtol = {numpy.float16: 0, numpy.complex64: 2e-7}.get(dtype, 0)
+    numpy.testing.assert_allclose(kiln.asnumpy(out), expected, rtol=rtol, atol=0)
+
+
+@jit.rawkernel()
+def cube(a, out):
+    i, j, k = jit.grid(3)
+    if i < a.shape[0] and j < a.shape[1] and k < a.shape[2]:
+        out[i, j, k] = a[i, j, k] * 2 + a.shape[2]
+
+
+def test_three_dimensional_and_reversed_views(rng):
+    a = rng.random((4, 3, 5))
+    view = kiln.asarray(a)[::-1, :, ::2]
+    out = kiln.zeros(view.shape, dtype=kiln.float64)
+    cube[(1, 1, 1), (4, 4, 4)](view, out)
+    numpy.testing.assert_allclose(kiln.asnumpy(out), a[::-1, :, ::2] * 2 + 3, rtol=1e-15)
