@@ -1,0 +1,113 @@
+// transpiler/infer.*: inference per signature from ASTs built directly.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "transpiler/diagnostics.h"
+#include "transpiler/infer.h"
+#include "tests/cpp/test_transpiler_builders.h"
+
+namespace kiln::transpiler {
+namespace {
+
+using namespace ast_builders;
+
+TEST(TranspilerInfer, LocalUnifiesAcrossLoop) {
+  Module m = sum_kernel();
+  TypedModule tm = infer(m, {Type::array(DType::Float32, 1, ArrayStorage::Contiguous),
+                             Type::array(DType::Float64, 1, ArrayStorage::Strided), Type::weak_scalar(DType::Int64)});
+  EXPECT_EQ(tm.instances[0].locals.at("s"), Type::scalar(DType::Float32));
+  EXPECT_EQ(tm.instances[0].locals.at("i"), Type::scalar(DType::Int64));
+}
+
+TEST(TranspilerInfer, UseBeforeAssignmentIsAnError) {
+  Module m = sum_kernel();
+  // Drop `s = 0`: `s += x[i]` may read an unassigned s.
+  m.functions[0].body.erase(m.functions[0].body.begin());
+  number_nodes(m.functions[0]);
+  try {
+    infer(m, {Type::array(DType::Float32, 1, ArrayStorage::Contiguous), Type::array(DType::Float64, 1, ArrayStorage::Strided),
+              Type::weak_scalar(DType::Int64)});
+    FAIL() << "expected a TranspileError";
+  } catch (const TranspileError& e) {
+    EXPECT_EQ(e.diag().kind, DiagKind::Unbound);
+    EXPECT_EQ(e.diag().span.line, 4);
+  }
+}
+
+TEST(TranspilerInfer, ArrayThenNumberNamesBothLines) {
+  Module m = sum_kernel();
+  m.functions[0].body.push_back(assign(name("s", at(5, 4)), name("x", at(5, 8)), 5));
+  number_nodes(m.functions[0]);
+  try {
+    infer(m, {Type::array(DType::Float32, 1, ArrayStorage::Contiguous), Type::array(DType::Float64, 1, ArrayStorage::Strided),
+              Type::weak_scalar(DType::Int64)});
+    FAIL() << "expected a TranspileError";
+  } catch (const TranspileError& e) {
+    EXPECT_EQ(e.diag().kind, DiagKind::Type);
+    EXPECT_NE(e.diag().message.find("line 2"), std::string::npos) << e.diag().message;
+    EXPECT_NE(e.diag().message.find("line 5"), std::string::npos) << e.diag().message;
+    ASSERT_EQ(e.diag().notes.size(), 1u);
+  }
+}
+
+}  // namespace
+}  // namespace kiln::transpiler
+
+namespace kiln::transpiler {
+namespace {
+
+using namespace ast_builders;
+
+// def k(x):            def twice(v):
+//     x[0] = twice(x[1]) + twice(2)      return v * 2
+Module calling_module(bool recursive) {
+  Module m;
+  FunctionDef& k = add_function(m, "k", {"x"}, 1);
+  auto c1 = call(function_ref(1), {});
+  c1->operands.push_back(subscript(name("x"), int_const(1)));
+  auto c2 = call(function_ref(1), {});
+  c2->operands.push_back(int_const(2));
+  k.body.push_back(assign(subscript(name("x"), int_const(0)), binop(BinOp::Add, std::move(c1), std::move(c2)), 2));
+  number_nodes(k);
+  FunctionDef& t = add_function(m, "twice", {"v"}, 5);
+  auto ret = make_stmt(StmtKind::Return, at(6, 4));
+  if (recursive) {
+    auto c = call(function_ref(1), {});
+    c->operands.push_back(name("v"));
+    ret->value = std::move(c);
+  } else {
+    ret->value = binop(BinOp::Mul, name("v"), int_const(2));
+  }
+  t.body.push_back(std::move(ret));
+  number_nodes(t);
+  return m;
+}
+
+TEST(TranspilerInfer, DeviceFunctionsInstantiatePerSignature) {
+  Module m = calling_module(false);
+  TypedModule tm = infer(m, {Type::array(DType::Float32, 1, ArrayStorage::Contiguous)});
+  // twice(float32) and twice(weak int), then the kernel: callees first
+  ASSERT_EQ(tm.emit_order.size(), 3u);
+  EXPECT_EQ(tm.emit_order.back(), 0);
+  std::vector<Type> returns;
+  for (int k : tm.emit_order)
+    if (k != 0) returns.push_back(tm.instances[static_cast<size_t>(k)].return_type);
+  EXPECT_NE(std::find(returns.begin(), returns.end(), Type::scalar(DType::Float32)), returns.end());
+  EXPECT_NE(std::find(returns.begin(), returns.end(), Type::scalar(DType::Int64)), returns.end());
+}
+
+TEST(TranspilerInfer, RecursionIsRejected) {
+  Module m = calling_module(true);
+  try {
+    infer(m, {Type::array(DType::Float32, 1, ArrayStorage::Contiguous)});
+    FAIL() << "expected a TranspileError";
+  } catch (const TranspileError& e) {
+    EXPECT_EQ(e.diag().kind, DiagKind::Unsupported);
+    EXPECT_EQ(e.diag().function, 1);
+    EXPECT_NE(e.diag().message.find("recursion"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace kiln::transpiler
