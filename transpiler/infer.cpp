@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 
+#include "transpiler/definite_assignment.h"
 #include "transpiler/diagnostics.h"
 
 namespace kiln::transpiler {
@@ -113,13 +114,6 @@ class FunctionInfer {
   Type index_array(const Type& a, const Expr& index, const Expr& e);
   const Type& scalar_operand(const Type& t, const Expr& e, const char* context);
 
-  // ---- definite assignment (Note [Definite assignment]) ----
-  using Assigned = std::optional<std::set<std::string>>;  // nullopt: unreachable
-  Assigned da_block(const Block& b, Assigned in);
-  Assigned da_stmt(const Stmt& s, Assigned in);
-  void da_expr(const Expr& e, const std::set<std::string>& in);
-  void da_target(const Expr& t, std::set<std::string>& in);
-
   Inferrer& top_;
   const Module& m_;
   const FunctionDef& f_;
@@ -211,8 +205,7 @@ void FunctionInfer::run() {
     if (round > 64) fail(DiagKind::Type, f_.span, "type inference did not settle for `" + f_.name + "`");
   }
   // Note [Definite assignment] first: an unassigned local has no type either.
-  std::set<std::string> start(params_.begin(), params_.end());
-  da_block(f_.body, start);
+  check_definite_assignment(f_, params_, assigned_);
   strict_ = true;
   returns_.reset();
   block(f_.body);
@@ -717,93 +710,6 @@ Type FunctionInfer::binop_type(BinOp op, const Type& a, const Type& b, const Exp
     case BinOp::MatMul: break;
   }
   return t;
-}
-
-// ------------------------------------------------------- definite assignment
-
-void FunctionInfer::da_expr(const Expr& e, const std::set<std::string>& in) {
-  if (e.kind == ExprKind::Name && !params_.count(e.text) && assigned_.count(e.text) && !in.count(e.text)) {
-    fail(DiagKind::Unbound, e.span,
-         "local `" + e.text + "` may be used before it is assigned: some path reaches this line without assigning it "
-         "(a loop body may run zero times; a branch may not run); assign it before the loop or branch",
-         {{assigned_.at(e.text), "`" + e.text + "` is assigned here"}});
-  }
-  for (const auto& o : e.operands) da_expr(*o, in);
-  for (const auto& k : e.keywords) da_expr(*k.value, in);
-}
-
-void FunctionInfer::da_target(const Expr& t, std::set<std::string>& in) {
-  if (t.kind == ExprKind::Name) in.insert(t.text);
-  else if (t.kind == ExprKind::Tuple)
-    for (const auto& o : t.operands) da_target(*o, in);
-  else
-    da_expr(t, in);
-}
-
-FunctionInfer::Assigned FunctionInfer::da_block(const Block& b, Assigned in) {
-  for (const auto& s : b) {
-    if (!in) return in;
-    in = da_stmt(*s, std::move(in));
-  }
-  return in;
-}
-
-FunctionInfer::Assigned FunctionInfer::da_stmt(const Stmt& s, Assigned in) {
-  std::set<std::string>& set = *in;
-  switch (s.kind) {
-    case StmtKind::Assign:
-      da_expr(*s.value, set);
-      for (const auto& t : s.targets) da_target(*t, set);
-      return in;
-    case StmtKind::AugAssign:
-      da_expr(*s.targets[0], set);
-      da_expr(*s.value, set);
-      return in;
-    case StmtKind::If: {
-      da_expr(*s.value, set);
-      Assigned a = da_block(s.body, in), b = da_block(s.orelse, in);
-      if (!a) return b;
-      if (!b) return a;
-      std::set<std::string> both;
-      std::set_intersection(a->begin(), a->end(), b->begin(), b->end(), std::inserter(both, both.begin()));
-      return both;
-    }
-    case StmtKind::While:
-      da_expr(*s.value, set);
-      da_block(s.body, in);
-      return in;
-    case StmtKind::For: {
-      da_expr(*s.value, set);
-      Assigned body = in;
-      da_target(*s.targets[0], *body);
-      da_block(s.body, body);
-      // A constant range that is not empty assigns its target at least once.
-      const Expr& r = *s.value;
-      if (r.kind == ExprKind::Call && r.operands.size() >= 2 && r.operands.size() <= 4) {
-        std::vector<std::optional<long long>> v;
-        for (size_t i = 1; i < r.operands.size(); ++i) v.push_back(const_int(*r.operands[i]));
-        long long start = 0, stop = 0, step = 1;
-        bool known = true;
-        for (auto& x : v) known = known && x.has_value();
-        if (known) {
-          if (v.size() == 1) stop = *v[0];
-          else { start = *v[0]; stop = *v[1]; if (v.size() == 3) step = *v[2]; }
-          if ((step > 0 && start < stop) || (step < 0 && start > stop)) da_target(*s.targets[0], *in);
-        }
-      }
-      return in;
-    }
-    case StmtKind::Return:
-      if (s.value) da_expr(*s.value, set);
-      return std::nullopt;
-    case StmtKind::Break: case StmtKind::Continue:
-      return std::nullopt;
-    case StmtKind::ExprStmt: case StmtKind::Assert:
-      da_expr(*s.value, set);
-      return in;
-    default:
-      return in;
-  }
 }
 
 void reachable(const TypedModule& tm, int k, std::vector<char>& seen, std::vector<int>& order) {

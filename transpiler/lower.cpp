@@ -4,53 +4,12 @@
 #include <cstdio>
 
 #include "transpiler/diagnostics.h"
+#include "transpiler/lower_function.h"
 
 namespace kiln::transpiler {
-namespace {
 
-using K = CExpr::Kind;
-
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') { out += "\\n"; continue; }
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string float_text(double x, bool single) {
-  if (std::isnan(x)) return single ? "__int_as_float(0x7fc00000)" : "__longlong_as_double(0x7ff8000000000000LL)";
-  if (std::isinf(x)) {
-    if (single) return x > 0 ? "__int_as_float(0x7f800000)" : "__int_as_float(0xff800000)";
-    return x > 0 ? "__longlong_as_double(0x7ff0000000000000LL)" : "__longlong_as_double(0xfff0000000000000LL)";
-  }
-  char buf[64];
-  if (single) x = static_cast<float>(x);  // format the float itself: no double rounding in the compiler
-  std::snprintf(buf, sizeof buf, "%.*g", single ? 9 : 17, x);
-  std::string s = buf;
-  if (s.find_first_of(".en") == std::string::npos) s += ".0";
-  return s + (single ? "f" : "");
-}
-
-ConstValue int_value(long long v) {
-  ConstValue c;
-  c.kind = ConstValue::Kind::Int;
-  c.i = v;
-  return c;
-}
-
-bool is_value_kind(const Type& t) {
-  return t.kind == TypeKind::Scalar || t.kind == TypeKind::Array || t.kind == TypeKind::Tuple;
-}
-
-std::string trim(const std::string& s) {
-  size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t\r");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
-
-}  // namespace
+using lowering::float_text;
+using lowering::int_value;
 
 std::string c_literal(const ConstValue& v, DType d) {
   double x = 0, im = 0;
@@ -85,51 +44,7 @@ std::string c_literal(const ConstValue& v, DType d) {
   return "0";
 }
 
-namespace {
-
-class FunctionLower {
- public:
-  FunctionLower(const TypedModule& tm, int instance)
-      : tm_(tm), inst_(tm.instances[static_cast<size_t>(instance)]),
-        f_(tm.module->functions[static_cast<size_t>(inst_.function)]), kernel_(instance == 0) {}
-
-  CFunction run();
-
- private:
-  const Type& type(const Expr& e) const { return inst_.expr_types[static_cast<size_t>(e.id)]; }
-  std::string tmp() { return "kt" + std::to_string(next_temp_++); }
-  static std::string local(const std::string& n) { return n + "_"; }
-
-  // ---- expressions ----
-  CExprPtr expr(const Expr& e);
-  CExprPtr conv(const Expr& e, const Type& to, bool store = false);
-  CExprPtr convert(CExprPtr x, const Type& from, const Type& to, bool store = false);
-  CExprPtr truth(const Expr& e);
-  CExprPtr truth_of(CExprPtr x, const Type& t);
-  CExprPtr binop(BinOp op, CExprPtr a, CExprPtr b, const Type& t);
-  CExprPtr compare(const Expr& e);
-  CExprPtr call(const Expr& e);
-  CExprPtr builtin_call(const BuiltinInfo& b, const Expr& e);
-  CExprPtr element(const Expr& array, const std::vector<const Expr*>& index);
-  std::vector<const Expr*> index_list(const Expr& index);
-  CExprPtr print(const Expr& e);
-  std::optional<ConstValue> literal(const Expr& e) const;
-
-  // ---- statements ----
-  std::vector<CStmt> block(const Block& b);
-  void stmt(const Stmt& s, std::vector<CStmt>& out);
-  void assign(const Expr& target, const Expr* src, CExprPtr value, const Type& vt, std::vector<CStmt>& out);
-  void for_range(const Stmt& s, std::vector<CStmt>& out);
-  std::string source_text(const Span& s) const;
-
-  const TypedModule& tm_;
-  const Instance& inst_;
-  const FunctionDef& f_;
-  bool kernel_;
-  int next_temp_ = 0;
-  std::vector<CStmt> hoisted_;
-  bool dynamic_shared_declared_ = false;
-};
+namespace lowering {
 
 std::optional<ConstValue> FunctionLower::literal(const Expr& e) const {
   if (e.kind == ExprKind::Const && e.value.kind != ConstValue::Kind::None && e.value.kind != ConstValue::Kind::String)
@@ -380,179 +295,6 @@ CExprPtr FunctionLower::call(const Expr& e) {
   fail(DiagKind::Type, e.span, "not callable");
 }
 
-CExprPtr FunctionLower::print(const Expr& e) {
-  std::string sep = " ", end = "\n";
-  for (const auto& k : e.keywords) {
-    if (k.value->kind != ExprKind::Const || k.value->value.kind != ConstValue::Kind::String)
-      fail(DiagKind::Type, k.value->span, "print's `" + k.name + "` must be a string literal in kernels");
-    (k.name == "sep" ? sep : end) = k.value->value.s;
-  }
-  auto escape = [](const std::string& s) {
-    std::string out;
-    for (char c : s) out += c == '%' ? std::string("%%") : std::string(1, c);
-    return out;
-  };
-  std::string fmt;
-  std::vector<CExprPtr> args;
-  for (size_t i = 1; i < e.operands.size(); ++i) {
-    const Expr& a = *e.operands[i];
-    if (i > 1) fmt += escape(sep);
-    if (a.kind == ExprKind::Const && a.value.kind == ConstValue::Kind::String) {
-      fmt += escape(a.value.s);
-      continue;
-    }
-    Type at = strong(type(a));
-    CExprPtr x = expr(a);
-    switch (dtype_kind(at.dtype)) {
-      case 'b':
-        fmt += "%s";
-        args.push_back(c_ternary(x, c_atom("\"True\""), c_atom("\"False\"")));
-        break;
-      case 'i':
-        fmt += "%lld";
-        args.push_back(c_cast("long long", x));
-        break;
-      case 'u':
-        fmt += "%llu";
-        args.push_back(c_cast("unsigned long long", x));
-        break;
-      case 'f':
-        fmt += "%g";
-        args.push_back(c_cast("double", x));
-        break;
-      default: {
-        fmt += "(%g%+gj)";
-        std::string v = tmp();
-        args.push_back(c_cast("double", c_call(emit_expr(*c_member(x, "real")), {})));
-        args.push_back(c_cast("double", c_call(emit_expr(*c_member(x, "imag")), {})));
-        (void)v;
-      }
-    }
-  }
-  fmt += escape(end);
-  args.insert(args.begin(), c_atom(quoted(fmt)));
-  return c_call("printf", std::move(args));
-}
-
-CExprPtr FunctionLower::builtin_call(const BuiltinInfo& b, const Expr& e) {
-  const Type& t = type(e);
-  auto arg = [&](size_t i) -> const Expr& { return *e.operands[i + 1]; };
-  size_t nargs = e.operands.size() - 1;
-  const std::string spelling(b.spelling);
-  auto float_of = [](const Type& x) { return x.is_float() ? strong(x) : Type::scalar(DType::Float64); };
-  switch (b.rule) {
-    case BuiltinRule::Math1:
-      return c_call(spelling, {conv(arg(0), t)});
-    case BuiltinRule::Math2:
-      return c_call(spelling, {conv(arg(0), t), conv(arg(1), t)});
-    case BuiltinRule::MathPred:
-      return c_call(spelling, {conv(arg(0), float_of(type(arg(0))))});
-    case BuiltinRule::MathToInt:
-      return c_call(spelling + "_int", {conv(arg(0), float_of(type(arg(0))))});
-    case BuiltinRule::Abs: {
-      Type at = strong(type(arg(0)));
-      if (at.is_bool()) at = Type::scalar(DType::Int64);
-      return c_call(spelling, {conv(arg(0), at)});
-    }
-    case BuiltinRule::MinMax: {
-      CExprPtr acc = conv(arg(0), t);
-      for (size_t i = 1; i < nargs; ++i) acc = c_call(spelling, {acc, conv(arg(i), t)});
-      return acc;
-    }
-    case BuiltinRule::Round: {
-      Type at = strong(type(arg(0)));
-      if (nargs == 1) return c_call("kiln::jit::round_int", {conv(arg(0), at.is_integral() ? Type::scalar(DType::Int64) : at)});
-      if (t.is_integral()) return conv(arg(0), t);
-      return c_call("kiln::jit::round_n", {conv(arg(0), t), conv(arg(1), Type::scalar(DType::Int64))});
-    }
-    case BuiltinRule::Len: {
-      const Type& at = type(arg(0));
-      if (at.kind == TypeKind::Tuple) return c_atom(std::to_string(at.elems.size()) + "LL");
-      if (at.storage == ArrayStorage::Raw) return c_atom(std::to_string(at.size) + "LL");
-      return c_index(c_member(expr(arg(0)), "shape"), c_atom("0"));
-    }
-    case BuiltinRule::PyCast:
-      if (t.is_bool()) return truth(arg(0));
-      return conv(arg(0), t, /*store=*/true);
-    case BuiltinRule::Print: return print(e);
-    case BuiltinRule::Barrier: case BuiltinRule::LaneId: case BuiltinRule::GroupSync:
-      return c_atom(spelling);
-    case BuiltinRule::SyncWarp:
-      return c_call("__syncwarp", {nargs ? conv(arg(0), Type::scalar(DType::UInt32)) : c_atom("0xffffffffu")});
-    case BuiltinRule::Grid: case BuiltinRule::GridSize: {
-      const char* axes[] = {"x", "y", "z"};
-      std::vector<CExprPtr> parts;
-      size_t n = t.kind == TypeKind::Tuple ? t.elems.size() : 1;
-      for (size_t k = 0; k < n; ++k) {
-        std::string ax = axes[k];
-        if (b.rule == BuiltinRule::Grid)
-          parts.push_back(c_binary("+", c_binary("*", c_atom("blockIdx." + ax), c_atom("blockDim." + ax)), c_atom("threadIdx." + ax)));
-        else
-          parts.push_back(c_binary("*", c_atom("blockDim." + ax), c_atom("gridDim." + ax)));
-      }
-      if (n == 1) return parts[0];
-      return c_init(c_type(t), std::move(parts));
-    }
-    case BuiltinRule::SharedMemory: case BuiltinRule::LocalMemory: {
-      std::string ct = c_type(t.dtype);
-      if (t.size < 0) {
-        if (!dynamic_shared_declared_) {
-          hoisted_.push_back(c_decl("extern __shared__ __align__(16) unsigned char", "kiln_jit_dynamic_smem[]"));
-          dynamic_shared_declared_ = true;
-        }
-        return c_atom("reinterpret_cast<" + ct + "*>(kiln_jit_dynamic_smem)");
-      }
-      std::string name = std::string(b.rule == BuiltinRule::SharedMemory ? "kt_shared" : "kt_local") + std::to_string(e.id);
-      std::string qual = b.rule == BuiltinRule::SharedMemory ? "__shared__ " : "";
-      if (b.rule == BuiltinRule::SharedMemory) {
-        for (const auto& k : e.keywords)
-          if (k.name == "alignment")
-            if (auto v = const_int(*k.value)) qual += "__align__(" + std::to_string(*v) + ") ";
-      }
-      hoisted_.push_back(c_decl(qual + ct, name, nullptr, t.size));
-      return c_atom(name);
-    }
-    case BuiltinRule::Atomic: case BuiltinRule::AtomicCas: {
-      const Expr& array = arg(0);
-      const Type& at = type(array);
-      Type et = Type::scalar(at.dtype);
-      CExprPtr elem;
-      const Expr& index = arg(1);
-      if (index.kind == ExprKind::Tuple || !type(index).is_scalar()) {
-        if (index.kind == ExprKind::Tuple) {
-          elem = element(array, index_list(index));
-        } else {  // a tuple value
-          std::vector<CExprPtr> parts;
-          CExprPtr tv = expr(index);
-          for (int d = 0; d < at.ndim; ++d) parts.push_back(c_member(tv, "e" + std::to_string(d)));
-          elem = c_call(emit_expr(*expr(array)), std::move(parts));
-        }
-      } else {
-        elem = element(array, {&index});
-      }
-      std::vector<CExprPtr> args = {c_unary("&", elem)};
-      for (size_t i = 2; i < nargs; ++i) args.push_back(conv(arg(i), et));
-      return c_call(spelling, std::move(args));
-    }
-    case BuiltinRule::Shuffle: {
-      CExprPtr width = c_atom("32");
-      for (const auto& k : e.keywords)
-        if (k.name == "width") width = conv(*k.value, Type::scalar(DType::Int32));
-      if (nargs == 4) width = conv(arg(3), Type::scalar(DType::Int32));
-      Type lane_t = Type::scalar(b.name == "kiln.jit.shfl_sync" || b.name == "kiln.jit.shfl_xor_sync" ? DType::Int32 : DType::UInt32);
-      return c_call(spelling, {conv(arg(0), Type::scalar(DType::UInt32)), conv(arg(1), t), conv(arg(2), lane_t), width});
-    }
-    case BuiltinRule::Vote:
-      return c_binary("!=", c_call(spelling, {conv(arg(0), Type::scalar(DType::UInt32)), c_cast("int", truth(arg(1)))}), c_atom("0"));
-    case BuiltinRule::Ballot:
-      return c_call(spelling, {conv(arg(0), Type::scalar(DType::UInt32)), c_cast("int", truth(arg(1)))});
-    case BuiltinRule::GroupCtor: case BuiltinRule::Range: case BuiltinRule::Namespace: case BuiltinRule::IndexValue:
-    case BuiltinRule::IntValue:
-      break;
-  }
-  return c_atom("/* " + std::string(b.name) + " */");
-}
-
 // ---------------------------------------------------------------- statements
 
 std::string FunctionLower::source_text(const Span& s) const {
@@ -787,14 +529,14 @@ CFunction FunctionLower::run() {
   return cf;
 }
 
-}  // namespace
+}  // namespace lowering
 
 CModule lower(const TypedModule& tm) {
   CModule cm;
   cm.includes = {"kiln/jit.h"};
   for (int k : tm.emit_order) {
     try {
-      cm.functions.push_back(FunctionLower(tm, k).run());
+      cm.functions.push_back(lowering::FunctionLower(tm, k).run());
     } catch (TranspileError& e) {
       if (e.diag().function < 0) e.diag().function = tm.instances[static_cast<size_t>(k)].function;
       throw;

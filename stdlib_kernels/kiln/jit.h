@@ -212,7 +212,9 @@ template <class T> KILN_JIT_FN T np_maximum(T a, T b) { return !(a == a) ? a : (
 
 // ---- threads ----
 KILN_JIT_FN unsigned int laneid() {
-#if defined(KILN_JIT_ON_DEVICE)
+#if defined(__HIPCC__) || defined(__HIPCC_RTC__)
+  return __lane_id();
+#elif defined(KILN_JIT_ON_DEVICE)
   unsigned int r;
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
   return r;
