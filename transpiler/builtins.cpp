@@ -3,6 +3,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "arraycore/ufunc.h"
 #include "transpiler/diagnostics.h"
 
 namespace kiln::transpiler {
@@ -90,22 +91,6 @@ std::vector<BuiltinInfo> make_table() {
       {"isnan", "isnan", R::MathPred}, {"isinf", "isinf", R::MathPred}, {"isfinite", "isfinite", R::MathPred},
       {"floor", "floor", R::MathToInt}, {"ceil", "ceil", R::MathToInt}, {"trunc", "trunc", R::MathToInt},
   };
-  static const M ufuncs[] = {
-      {"sqrt", "sqrt", R::Math1},   {"exp", "exp", R::Math1},     {"expm1", "expm1", R::Math1},
-      {"exp2", "exp2", R::Math1},   {"log", "log", R::Math1},     {"log2", "log2", R::Math1},
-      {"log10", "log10", R::Math1}, {"log1p", "log1p", R::Math1}, {"sin", "sin", R::Math1},
-      {"cos", "cos", R::Math1},     {"tan", "tan", R::Math1},     {"arcsin", "asin", R::Math1},
-      {"arccos", "acos", R::Math1}, {"arctan", "atan", R::Math1}, {"sinh", "sinh", R::Math1},
-      {"cosh", "cosh", R::Math1},   {"tanh", "tanh", R::Math1},   {"arcsinh", "asinh", R::Math1},
-      {"arccosh", "acosh", R::Math1}, {"arctanh", "atanh", R::Math1}, {"cbrt", "cbrt", R::Math1},
-      {"floor", "floor", R::Math1}, {"ceil", "ceil", R::Math1},   {"trunc", "trunc", R::Math1},
-      {"rint", "rint", R::Math1},   {"fabs", "fabs", R::Math1},
-      {"arctan2", "atan2", R::Math2}, {"hypot", "hypot", R::Math2}, {"power", "pow", R::Math2},
-      {"fmod", "fmod", R::Math2},   {"copysign", "copysign", R::Math2},
-      {"isnan", "isnan", R::MathPred}, {"isinf", "isinf", R::MathPred}, {"isfinite", "isfinite", R::MathPred},
-      {"absolute", "py_abs", R::Abs}, {"abs", "py_abs", R::Abs},
-      {"minimum", "np_minimum", R::MinMax}, {"maximum", "np_maximum", R::MinMax},
-  };
   static std::deque<std::string> names;  // storage for the string_views below (never moves)
   for (const char* ns : {"threadIdx", "blockIdx", "blockDim", "gridDim"})
     for (const char* axis : {"x", "y", "z"}) {
@@ -120,11 +105,10 @@ std::vector<BuiltinInfo> make_table() {
     names.push_back(std::string("kiln::jit::") + m.cpp);
     t.push_back({n, m.rule, names.back(), "", "the math module's function on a scalar"});
   }
-  for (const M& m : ufuncs) {
-    names.push_back(std::string("kiln.") + m.py);
-    std::string_view n = names.back();
-    names.push_back(std::string("kiln::jit::") + m.cpp);
-    t.push_back({n, m.rule, names.back(), "", "the kiln ufunc on scalars (NumPy's result type)"});
+  for (const arraycore::UfuncDef& u : arraycore::all_ufuncs()) {
+    if (u.nout != 1) continue;
+    names.push_back("kiln." + u.name);
+    t.push_back({names.back(), R::Ufunc, u.device_fn, "", "the kiln ufunc on scalars (NumPy's loop and result type)"});
   }
   return t;
 }
@@ -164,6 +148,32 @@ std::string dtype_list(std::string_view chars) {
     out += (out.empty() ? "" : ", ") + std::string(arraycore::dtype_info(*d).name);
   }
   return out;
+}
+
+UfuncCall ufunc_call(const BuiltinInfo& b, const std::vector<Type>& args, const Expr& call) {
+  const arraycore::UfuncDef& u = arraycore::ufunc(b.name.substr(5));
+  if (static_cast<int>(args.size()) != u.nin)
+    fail(DiagKind::Type, call.span, "`kiln." + u.name + "` takes " + std::to_string(u.nin) + " argument" +
+                                        (u.nin == 1 ? "" : "s") + " in a kernel, got " + std::to_string(args.size()));
+  std::vector<arraycore::Operand> ops;
+  for (const auto& a : args) {
+    arraycore::WeakScalar w = arraycore::WeakScalar::None_;
+    if (a.weak) {
+      switch (dtype_kind(a.dtype)) {
+        case 'b': w = arraycore::WeakScalar::Bool; break;
+        case 'i': case 'u': w = arraycore::WeakScalar::Int; break;
+        case 'f': w = arraycore::WeakScalar::Float; break;
+        default: w = arraycore::WeakScalar::Complex; break;
+      }
+    }
+    ops.push_back({a.dtype, w});
+  }
+  try {
+    arraycore::LoopChoice c = arraycore::resolve_loop(u, ops, std::nullopt);
+    return UfuncCall{c.in, c.out.at(0)};
+  } catch (const arraycore::UfuncTypeError& e) {
+    fail(DiagKind::Type, call.span, "`kiln." + u.name + "`: " + e.message);
+  }
 }
 
 Type builtin_value_type(const BuiltinInfo& b) {
@@ -396,6 +406,11 @@ Type builtin_result(const BuiltinInfo& b, const CallSite& s) {
       no_kwargs(b, s);
       arity(b, s, 0, 0);
       return Type::void_();
+    case R::Ufunc: {
+      no_kwargs(b, s);
+      for (size_t i = 0; i < s.args.size(); ++i) scalar_arg(b, s, i);
+      return Type::scalar(ufunc_call(b, s.args, s.call).out);
+    }
     case R::Namespace: case R::IndexValue: case R::IntValue:
       break;
   }

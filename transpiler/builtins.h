@@ -3,8 +3,9 @@
 // barriers, shared/local memory, atomics, warp and cooperative-group
 // operations. A row is (qualified name, rule, C++ spelling, dtypes, doc);
 // the rule decides argument checks and the result type here
-// (builtin_result) and the C++ shape in lower.cpp. Adding a builtin of an
-// existing rule is adding a row.
+// (builtin_result) and the C++ shape in lower_builtins.cpp. Adding a builtin
+// of an existing rule is adding a row. Every kiln ufunc with one output is a
+// row of rule Ufunc, made from arraycore's ufunc table.
 //
 //   const BuiltinInfo* b = find_builtin("math.sqrt");   // rule Math1, spelling "kiln::jit::sqrt"
 //   Type t = builtin_result(*b, site);                  // float32 for a float32 argument
@@ -50,6 +51,8 @@ enum class BuiltinRule : uint8_t {
   Ballot,        // ballot_sync(mask, predicate) -> uint32
   GroupCtor,     // cg.this_grid(), cg.this_thread_block(): a group value (spelling = its type)
   GroupSync,     // group.sync()
+  Ufunc,         // kiln.<ufunc>(scalars...): NumPy's loop for the operands (arraycore's table),
+                 // spelling = the ufunc's device function (kiln/ufunc_math.h)
 };
 
 struct BuiltinInfo {
@@ -79,6 +82,13 @@ struct CallSite {
 Type builtin_result(const BuiltinInfo& b, const CallSite& site);
 // The type of reading value builtin `b` (IndexValue, IntValue).
 Type builtin_value_type(const BuiltinInfo& b);
+
+// The loop NumPy picks for ufunc row `b` at `site` (input and output dtypes).
+struct UfuncCall {
+  std::vector<DType> in;
+  DType out;
+};
+UfuncCall ufunc_call(const BuiltinInfo& b, const std::vector<Type>& args, const Expr& call);
 
 // "int32, uint32, float32" for a dtypes string, for messages.
 std::string dtype_list(std::string_view chars);

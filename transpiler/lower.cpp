@@ -536,7 +536,9 @@ CModule lower(const TypedModule& tm) {
   cm.includes = {"kiln/jit.h"};
   for (int k : tm.emit_order) {
     try {
-      cm.functions.push_back(lowering::FunctionLower(tm, k).run());
+      lowering::FunctionLower fl(tm, k);
+      cm.functions.push_back(fl.run());
+      if (fl.needs_ufunc_math() && cm.includes.size() == 1) cm.includes.push_back("kiln/ufunc_math.h");
     } catch (TranspileError& e) {
       if (e.diag().function < 0) e.diag().function = tm.instances[static_cast<size_t>(k)].function;
       throw;

@@ -169,6 +169,15 @@ CExprPtr FunctionLower::builtin_call(const BuiltinInfo& b, const Expr& e) {
       return c_binary("!=", c_call(spelling, {conv(arg(0), Type::scalar(DType::UInt32)), c_cast("int", truth(arg(1)))}), c_atom("0"));
     case BuiltinRule::Ballot:
       return c_call(spelling, {conv(arg(0), Type::scalar(DType::UInt32)), c_cast("int", truth(arg(1)))});
+    case BuiltinRule::Ufunc: {
+      std::vector<Type> types;
+      for (size_t i = 0; i < nargs; ++i) types.push_back(type(arg(i)));
+      UfuncCall u = ufunc_call(b, types, e);
+      std::vector<CExprPtr> args;
+      for (size_t i = 0; i < nargs; ++i) args.push_back(conv(arg(i), Type::scalar(u.in[i])));
+      needs_ufunc_math_ = true;
+      return c_call(spelling, std::move(args));
+    }
     case BuiltinRule::GroupCtor: case BuiltinRule::Range: case BuiltinRule::Namespace: case BuiltinRule::IndexValue:
     case BuiltinRule::IntValue:
       break;

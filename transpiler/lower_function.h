@@ -63,6 +63,7 @@ class FunctionLower {
         f_(tm.module->functions[static_cast<size_t>(inst_.function)]), kernel_(instance == 0) {}
 
   CFunction run();
+  bool needs_ufunc_math() const { return needs_ufunc_math_; }
 
  private:
   const Type& type(const Expr& e) const { return inst_.expr_types[static_cast<size_t>(e.id)]; }
@@ -98,6 +99,7 @@ class FunctionLower {
   int next_temp_ = 0;
   std::vector<CStmt> hoisted_;
   bool dynamic_shared_declared_ = false;
+  bool needs_ufunc_math_ = false;  // a kiln ufunc is called: include kiln/ufunc_math.h
 };
 
 }  // namespace kiln::transpiler::lowering

@@ -31,6 +31,9 @@ TEST(TranspilerBuiltins, TableRowsResolve) {
   EXPECT_TRUE(dtype_allowed(find_builtin("kiln.jit.atomic_add")->dtypes, DType::Float64));
   EXPECT_FALSE(dtype_allowed(find_builtin("kiln.jit.atomic_sub")->dtypes, DType::Float32));
   EXPECT_EQ(find_builtin("math.nope"), nullptr);
+  ASSERT_NE(find_builtin("kiln.arcsinh"), nullptr);  // every one-output kiln ufunc is a row
+  EXPECT_EQ(find_builtin("kiln.arcsinh")->rule, BuiltinRule::Ufunc);
+  EXPECT_EQ(find_builtin("kiln.arcsinh")->spelling, "kiln::ufn::arcsinh");
 }
 
 }  // namespace

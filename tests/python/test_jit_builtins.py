@@ -201,3 +201,31 @@ def test_jit_range_unroll_and_options(rng):
     src = unrolled.cached_code
     assert "#pragma unroll\n" in src and "#pragma unroll 4\n" in src
     assert unrolled.options == ("-use_fast_math", "-lineinfo")
+
+
+@jit.rawkernel()
+def ufuncs_on_scalars(z, h, out, hout):
+    i = jit.grid(1)
+    if i < z.size:
+        out[0, i] = kiln.exp(z[i])
+        out[1, i] = kiln.sqrt(z[i])
+        out[2, i] = kiln.log(z[i])
+        out[3, i] = kiln.absolute(z[i])
+        hout[0, i] = kiln.logaddexp(h[i], h[i])
+        hout[1, i] = kiln.sign(h[i] - 0.5)
+        hout[2, i] = kiln.floor_divide(h[i] * 10, 3)
+
+
+def test_kiln_ufuncs_on_complex_and_half_scalars(rng):
+    n = 24
+    z = (rng.random(n) * 4 - 2 + 1j * (rng.random(n) * 4 - 2)).astype(numpy.complex64)
+    h = rng.random(n).astype(numpy.float16)
+    out = kiln.zeros((4, n), dtype=kiln.complex64)
+    hout = kiln.zeros((3, n), dtype=kiln.float16)
+    ufuncs_on_scalars[1, 32](kiln.asarray(z), kiln.asarray(h), out, hout)
+    expected = numpy.stack([numpy.exp(z), numpy.sqrt(z), numpy.log(z), numpy.absolute(z).astype(numpy.complex64)])
+    numpy.testing.assert_allclose(kiln.asnumpy(out), expected, rtol=2e-6)
+    hexp = numpy.stack([numpy.logaddexp(h, h), numpy.sign(h - numpy.float16(0.5)),
+                        numpy.floor_divide(h * numpy.float16(10), numpy.float16(3))])
+    numpy.testing.assert_array_equal(kiln.asnumpy(hout), hexp)
+    assert "#include <kiln/ufunc_math.h>" in ufuncs_on_scalars.cached_code
