@@ -302,6 +302,7 @@ class Importer {
       if (bv) {
         cap.where = Capture::Where::Builtins;
         cap.container = b;
+        cap.shadow = s.globals;
         value = py::reinterpret_borrow<py::object>(bv);
         return true;
       }
@@ -497,6 +498,7 @@ ImportedModule import_kernel(py::handle func, py::handle source, bool device) {
 bool captures_unchanged(const std::vector<Capture>& captures) {
   for (const auto& c : captures) {
     PyObject* v = nullptr;
+    if (c.where == Capture::Where::Builtins && PyDict_GetItemWithError(c.shadow.ptr(), c.key.ptr())) return false;
     switch (c.where) {
       case Capture::Where::Cell: v = PyCell_GET(c.container.ptr()); break;
       case Capture::Where::Globals: case Capture::Where::Builtins:

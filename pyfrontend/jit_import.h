@@ -36,6 +36,7 @@ struct Capture {
   py::object key;                  // name as an interned str
   std::vector<std::string> attrs;  // through modules
   py::object value;                // what the chain ended at
+  py::object shadow;               // Builtins: the globals dict, where a later global would shadow it
 };
 
 struct ImportedModule {

@@ -97,3 +97,38 @@ def test_device_function_kernel_cannot_be_launched():
 
     with pytest.raises(TypeError, match="device function"):
         twice[1, 1](1)
+
+
+@jit.rawkernel()
+def widen(out, n):
+    n = n * 0.5            # a Python int parameter that becomes a float: copied into a float64 local
+    out[0] = n
+
+
+def test_parameter_widened_by_assignment():
+    out = kiln.zeros(1, dtype=kiln.float64)
+    widen[1, 1](out, 5)
+    assert kiln.asnumpy(out).tolist() == [2.5]
+    assert "long long n_in" in widen.cached_code and "double n_ = " in widen.cached_code
+
+
+@jit.rawkernel()
+def rotate(x, out):
+    buf = jit.shared_memory(kiln.float32, None)
+    t = jit.threadIdx.x
+    buf[t] = x[t]
+    jit.syncthreads()
+    out[t] = buf[(t + 1) % jit.blockDim.x]
+
+
+def test_bracket_launch_with_stream_and_shared_mem():
+    x = kiln.arange(16, dtype=kiln.float32)
+    out = kiln.zeros(16, dtype=kiln.float32)
+    s = kiln.cuda.Stream()
+    rotate[1, 16, s, 16 * 4](x, out)
+    s.synchronize()
+    assert kiln.asnumpy(out).tolist() == [float((i + 1) % 16) for i in range(16)]
+    out2 = kiln.zeros(16, dtype=kiln.float32)
+    rotate((1,), (16,), (x, out2), shared_mem=64, stream=s)
+    s.synchronize()
+    assert kiln.asnumpy(out2).tolist() == kiln.asnumpy(out).tolist()
