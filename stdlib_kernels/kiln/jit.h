@@ -12,6 +12,10 @@
 
 #include "kiln/cast.h"
 
+#if !(defined(__CUDACC__) || defined(__CUDACC_RTC__) || defined(__HIPCC__) || defined(__HIPCC_RTC__))
+#include <unistd.h>  // sysconf: the host backend's worker count
+#endif
+
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__) || defined(__HIPCC__) || defined(__HIPCC_RTC__)
 #define KILN_JIT_ON_DEVICE 1
 #endif
@@ -241,15 +245,38 @@ KILN_JIT_FN void assert_fail(const char* what, const char* file, unsigned line) 
 // cg.this_grid().sync() is a barrier over every thread of the grid: a global
 // arrival counter and generation word, with fences. It needs every block of
 // the grid resident at once (a grid no larger than the device runs at a
-// time, as a cooperative launch would ensure). The host backend runs blocks
-// one after another on its workers, so it cannot wait for the others: there
-// the barrier fails the launch with a message.
+// time, as a cooperative launch would ensure). The host backend runs one
+// block per worker thread at a time (KILN_HOST_THREADS, else one worker per
+// CPU, as runtime/host/cpu_backend.cpp decides), so there the barrier works
+// for grids of at most that many blocks and fails the launch with a message
+// for larger ones, rather than waiting forever.
 __device__ unsigned int kiln_jit_grid_barrier[2];
+#if !defined(KILN_JIT_ON_DEVICE)
+// The host backend's worker count (Note [Grid barrier]).
+inline unsigned host_workers() {
+  if (const char* env = getenv("KILN_HOST_THREADS")) {
+    int n = atoi(env);
+    if (n > 0) return static_cast<unsigned>(n);
+  }
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<unsigned>(n) : 1u;
+}
+#endif
+
 KILN_JIT_FN void grid_sync() {
-#if defined(KILN_JIT_ON_DEVICE)
+  const unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
+#if !defined(KILN_JIT_ON_DEVICE)
+  if (blocks > host_workers()) {
+    char message[320];
+    snprintf(message, sizeof message,
+             "cg.this_grid().sync() needs every block of the grid running at once; the host backend runs %u "
+             "blocks at a time (KILN_HOST_THREADS) and this grid has %u",
+             host_workers(), blocks);
+    kiln_host::fail_with(message, "kiln/jit.h", __LINE__, "grid_sync");
+  }
+#endif
   __syncthreads();
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-    const unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
     volatile unsigned int* generation = &kiln_jit_grid_barrier[1];
     const unsigned int g = *generation;
     __threadfence();
@@ -264,15 +291,6 @@ KILN_JIT_FN void grid_sync() {
     __threadfence();
   }
   __syncthreads();
-#else
-  if (gridDim.x * gridDim.y * gridDim.z == 1u) {
-    __syncthreads();
-    return;
-  }
-  kiln_host::fail_with("cg.this_grid().sync() needs every block of the grid running at once; the host backend runs "
-                       "blocks one after another (it supports grid sync only for a grid of one block)",
-                       "kiln/jit.h", __LINE__, "grid_sync");
-#endif
 }
 
 // ---- atomics: every dtype the transpiler allows (Note [Builtin dtypes]) ----
