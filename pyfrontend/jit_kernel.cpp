@@ -402,6 +402,15 @@ class JitKernel {
     plan->handle = fn.handle;
     plan->module = module;
     for (size_t i = 0; i < nargs; ++i) plan->sizes.push_back(transpiler::param_size(transpiler::strong(type_of(keys[i]))));
+    // The compiled kernel's own parameter sizes (the host backend's from the
+    // C++ types, CUDA's from cuFuncGetParamInfo) must be what the launcher
+    // writes (Note [Kernel array parameters] in kiln/jit.h).
+    if (fn.params.size() == nargs)
+      for (size_t i = 0; i < nargs; ++i)
+        if (fn.params[i].size != 0 && fn.params[i].size != plan->sizes[i])
+          throw std::logic_error("kiln.jit internal error: `" + name() + "` parameter " + std::to_string(i) + " takes " +
+                                 std::to_string(fn.params[i].size) + " bytes in the compiled kernel, the launcher writes " +
+                                 std::to_string(plan->sizes[i]));
     last_source_ = source;
     codes_[signature_text(keys, nargs)] = source;
     plans_.push_back(std::move(plan));
