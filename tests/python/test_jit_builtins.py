@@ -225,7 +225,10 @@ def test_kiln_ufuncs_on_complex_and_half_scalars(rng):
     ufuncs_on_scalars[1, 32](kiln.asarray(z), kiln.asarray(h), out, hout)
     expected = numpy.stack([numpy.exp(z), numpy.sqrt(z), numpy.log(z), numpy.absolute(z).astype(numpy.complex64)])
     numpy.testing.assert_allclose(kiln.asnumpy(out), expected, rtol=2e-6)
-    hexp = numpy.stack([numpy.logaddexp(h, h), numpy.sign(h - numpy.float16(0.5)),
-                        numpy.floor_divide(h * numpy.float16(10), numpy.float16(3))])
-    numpy.testing.assert_array_equal(kiln.asnumpy(hout), hexp)
+    got = kiln.asnumpy(hout)
+    # kiln's float16 logaddexp is within 1 float16 ulp of NumPy's on the GPU
+    # (Note [Transcendental accuracy] in kiln/ufunc_transcendental.h)
+    numpy.testing.assert_allclose(got[0], numpy.logaddexp(h, h), rtol=2 ** -10)
+    numpy.testing.assert_array_equal(got[1], numpy.sign(h - numpy.float16(0.5)))
+    numpy.testing.assert_array_equal(got[2], numpy.floor_divide(h * numpy.float16(10), numpy.float16(3)))
     assert "#include <kiln/ufunc_math.h>" in ufuncs_on_scalars.cached_code
