@@ -63,7 +63,7 @@ std::string Type::key() const {
     case TypeKind::Scalar: return std::string(weak ? "w" : "") + std::string(arraycore::dtype_info(dtype).name);
     case TypeKind::Array:
       return std::string(arraycore::dtype_info(dtype).name) + "_" + std::to_string(ndim) + "d" +
-             (storage == ArrayStorage::Strided ? "s" : storage == ArrayStorage::Contiguous ? "c" : "r");
+             (storage == ArrayStorage::Strided ? "s" : storage == ArrayStorage::Contiguous ? "c" : "r" + std::to_string(size));
     case TypeKind::Tuple: {
       std::string s = "t";
       for (const auto& e : elems) s += "_" + e.key();

@@ -196,3 +196,32 @@ def test_grid_sync_of_too_many_blocks_fails_on_host():
     x = kiln.zeros(64 * blocks, dtype=kiln.int32)
     with pytest.raises(Exception, match="needs every block of the grid running at once"):
         grid_two_phase[blocks, 64](x, kiln.zeros(64 * blocks, dtype=kiln.int32), 64 * blocks)
+
+
+def fill_all(buf, v):
+    for k in range(len(buf)):
+        buf[k] = v
+    return len(buf)
+
+
+@jit.rawkernel()
+def two_buffers(out):
+    a = jit.shared_memory(kiln.int32, 4)
+    b = jit.local_memory(kiln.int32, 8)
+    na = fill_all(a, 1)     # one device-function instance per array size
+    nb = fill_all(b, 2)
+    jit.syncthreads()
+    if jit.threadIdx.x == 0:
+        out[0] = na * 100 + nb
+        s = 0
+        for k in range(4):
+            s += a[k]
+        for k in range(8):
+            s += b[k]
+        out[1] = s
+
+
+def test_device_function_instances_per_array_size():
+    out = kiln.zeros(2, dtype=kiln.int64)
+    two_buffers[1, 2](out)
+    assert kiln.asnumpy(out).tolist() == [408, 20]
