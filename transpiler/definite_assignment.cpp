@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <optional>
+#include <vector>
 
 #include "transpiler/diagnostics.h"
 #include "transpiler/infer.h"
@@ -25,7 +26,23 @@ class DefiniteAssignment {
 
   const std::set<std::string>& params_;
   const std::map<std::string, Span>& assigned_;
+  // Per enclosing loop: what is assigned at every `break` so far (nullopt:
+  // no break yet). After `while True:` that is what is assigned.
+  std::vector<Assigned> breaks_;
 };
+
+bool always_true(const Expr& e) {
+  return e.kind == ExprKind::Const &&
+         ((e.value.kind == ConstValue::Kind::Bool && e.value.b) || (e.value.kind == ConstValue::Kind::Int && e.value.i != 0));
+}
+
+Assigned meet(const Assigned& a, const Assigned& b) {
+  if (!a) return b;
+  if (!b) return a;
+  std::set<std::string> both;
+  std::set_intersection(a->begin(), a->end(), b->begin(), b->end(), std::inserter(both, both.begin()));
+  return both;
+}
 
 void DefiniteAssignment::da_expr(const Expr& e, const std::set<std::string>& in) {
   if (e.kind == ExprKind::Name && !params_.count(e.text) && assigned_.count(e.text) && !in.count(e.text)) {
@@ -74,15 +91,22 @@ Assigned DefiniteAssignment::da_stmt(const Stmt& s, Assigned in) {
       std::set_intersection(a->begin(), a->end(), b->begin(), b->end(), std::inserter(both, both.begin()));
       return both;
     }
-    case StmtKind::While:
+    case StmtKind::While: {
       da_expr(*s.value, set);
+      breaks_.push_back(std::nullopt);
       da_block(s.body, in);
-      return in;
+      Assigned at_breaks = breaks_.back();
+      breaks_.pop_back();
+      // `while True:` ends only at a break: what every break has assigned.
+      return always_true(*s.value) ? at_breaks : in;
+    }
     case StmtKind::For: {
       da_expr(*s.value, set);
       Assigned body = in;
       da_target(*s.targets[0], *body);
+      breaks_.push_back(std::nullopt);
       da_block(s.body, body);
+      breaks_.pop_back();
       // A constant range that is not empty assigns its target at least once.
       const Expr& r = *s.value;
       if (r.kind == ExprKind::Call && r.operands.size() >= 2 && r.operands.size() <= 4) {
@@ -102,7 +126,10 @@ Assigned DefiniteAssignment::da_stmt(const Stmt& s, Assigned in) {
     case StmtKind::Return:
       if (s.value) da_expr(*s.value, set);
       return std::nullopt;
-    case StmtKind::Break: case StmtKind::Continue:
+    case StmtKind::Break:
+      if (!breaks_.empty()) breaks_.back() = meet(breaks_.back(), in);
+      return std::nullopt;
+    case StmtKind::Continue:
       return std::nullopt;
     case StmtKind::ExprStmt: case StmtKind::Assert:
       da_expr(*s.value, set);

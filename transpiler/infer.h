@@ -15,7 +15,9 @@
 // Note [Definite assignment]
 // A local read where some path reaches it without an assignment is an error
 // (UnboundLocalError), as Python would raise at run time on that path; a loop
-// body may run zero times, so what it assigns is not assigned after it.
+// body may run zero times, so what it assigns is not assigned after it, except
+// that a non-empty constant range assigns its target and `while True:` leaves
+// what every `break` has assigned (definite_assignment.cpp).
 //
 // Note [Device functions]
 // A Python function called from a kernel becomes a __device__ function, one

@@ -225,3 +225,25 @@ def test_device_function_instances_per_array_size():
     out = kiln.zeros(2, dtype=kiln.int64)
     two_buffers[1, 2](out)
     assert kiln.asnumpy(out).tolist() == [408, 20]
+
+
+@jit.rawkernel()
+def cas_max(x, best, prev, n):
+    i = jit.grid(1)
+    if i < n:
+        while True:                     # a compare-and-swap loop: `seen` is assigned at the break
+            cur = best[0]
+            seen = jit.atomic_cas(best, 0, cur, max(cur, x[i]))
+            if seen == cur:
+                break
+        prev[i] = seen
+
+
+def test_compare_and_swap_loop(rng):
+    n = 500
+    x = rng.integers(-1000, 1000, n).astype(numpy.int32)
+    best = kiln.asarray(numpy.array([-2000], dtype=numpy.int32))
+    prev = kiln.zeros(n, dtype=kiln.int32)
+    cas_max[4, 128](kiln.asarray(x), best, prev, n)
+    assert int(kiln.asnumpy(best)[0]) == x.max()
+    assert (kiln.asnumpy(prev) <= x.max()).all()
