@@ -21,6 +21,7 @@
 // temporary file and renamed into place.
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -80,7 +81,27 @@ struct Plan {
   runtime::FunctionHandle handle = nullptr;
   std::vector<uint32_t> sizes;  // per parameter
   std::shared_ptr<runtime::LoadedModule> module;  // keeps the handle valid
+  bool grid_sync = false;       // calls cg.this_grid().sync(): Note [Grid barrier] in kiln/jit.h
 };
+
+// Note [Grid barrier] (kiln/jit.h) needs every block resident at once. A GPU
+// holds at most 2048 threads and 32 blocks per multiprocessor, so a larger
+// grid never is: refuse it rather than wait forever (a grid under this bound
+// may still not fit when registers or shared memory limit occupancy).
+void check_grid_sync_fits(runtime::Backend& be, int device, runtime::Dim3 grid, runtime::Dim3 block) {
+  if (be.name() == "host") return;  // kiln/jit.h checks against the worker count
+  static std::vector<unsigned long long> sms;
+  if (sms.size() <= static_cast<size_t>(device)) sms.resize(static_cast<size_t>(device) + 1, 0);
+  unsigned long long& n = sms[static_cast<size_t>(device)];
+  if (n == 0) n = static_cast<unsigned long long>(be.device_properties(device).multiprocessor_count);
+  unsigned long long threads = 1ULL * block.x * block.y * block.z;
+  unsigned long long per_sm = std::min<unsigned long long>(32, 2048 / std::max<unsigned long long>(threads, 1));
+  unsigned long long blocks = 1ULL * grid.x * grid.y * grid.z;
+  if (blocks > n * per_sm)
+    throw py::value_error("a kernel calling cg.this_grid().sync() needs all its blocks running at once: this device runs at "
+                          "most " + std::to_string(n * per_sm) + " blocks of " + std::to_string(threads) +
+                          " threads at a time, the grid has " + std::to_string(blocks));
+}
 
 PyObject* numpy_generic() {
   static PyObject* g = py::object(py::module_::import("numpy").attr("generic")).release().ptr();
@@ -179,6 +200,7 @@ class JitKernel {
     if (imported_ && !transpiler_captures_ok()) invalidate();
     const Plan* p = find(keys, nargs, dev);
     if (!p) p = &build(keys, nargs, dev);
+    if (p->grid_sync) check_grid_sync_fits(be, dev, grid, block);
     runtime::StreamHandle s = to_stream(stream);
     alignas(16) unsigned char storage[kMax * 16 + 4096];
     void* pointers[kMax];
@@ -401,6 +423,7 @@ class JitKernel {
     plan->device = dev;
     plan->handle = fn.handle;
     plan->module = module;
+    plan->grid_sync = source.find("kiln::jit::grid_sync()") != std::string::npos;
     for (size_t i = 0; i < nargs; ++i) plan->sizes.push_back(transpiler::param_size(transpiler::strong(type_of(keys[i]))));
     // The compiled kernel's own parameter sizes (the host backend's from the
     // C++ types, CUDA's from cuFuncGetParamInfo) must be what the launcher
