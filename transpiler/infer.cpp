@@ -661,14 +661,10 @@ Type FunctionInfer::call_type(const Expr& e) {
       for (size_t i = 0; i < args.size(); ++i)
         if (!(args[i].is_scalar() || args[i].is_array() || args[i].kind == TypeKind::Tuple))
           fail(DiagKind::Type, e.operands[i + 1]->span, "device functions take numbers, arrays and tuples, got " + args[i].str());
-      if (!strict_) {
-        // Argument types may still grow: the callee is inferred (and kept) only
-        // once they are final, but its return type is needed now.
-        int k = top_.instantiate(ct.function, args, &e);
-        return top_.tm_.instances[static_cast<size_t>(k)].return_type;
-      }
+      // Before the strict pass argument types may still grow: instances made
+      // for them are kept but only those the strict pass calls are emitted.
       int k = top_.instantiate(ct.function, args, &e);
-      inst_.call_instance[static_cast<size_t>(e.id)] = k;
+      if (strict_) inst_.call_instance[static_cast<size_t>(e.id)] = k;
       return top_.tm_.instances[static_cast<size_t>(k)].return_type;
     }
     default:

@@ -13,8 +13,6 @@
 
 namespace kiln::transpiler::lowering {
 
-using K = CExpr::Kind;
-
 inline std::string quoted(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
