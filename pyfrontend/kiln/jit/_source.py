@@ -10,6 +10,7 @@ import ast
 import inspect
 import linecache
 import textwrap
+from tokenize import TokenError
 
 
 class SourceUnavailableError(OSError):
@@ -72,7 +73,7 @@ def function_ast(func, source=None):
         try:
             lines = _block_at(all_lines, start)
             node, indent = _parse(lines, name)
-        except (SyntaxError, ValueError, IndexError, inspect.EndOfBlock, TokenError_):
+        except (SyntaxError, ValueError, IndexError, inspect.EndOfBlock, TokenError):
             continue
         return node, file, [ln.rstrip("\n") for ln in lines], start + 1, indent
     raise SourceUnavailableError(
@@ -80,9 +81,3 @@ def function_ast(func, source=None):
         "Python source, which a function typed at a plain interactive prompt or built by exec() of a "
         "string does not keep. Define the kernel in a file or a notebook cell, or pass its text: "
         "kiln.jit.rawkernel(source=text) (for exec'd code, the string given to exec)." % (name, file))
-
-
-try:
-    from tokenize import TokenError as TokenError_
-except ImportError:  # pragma: no cover
-    TokenError_ = SyntaxError
