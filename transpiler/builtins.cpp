@@ -71,7 +71,7 @@ std::vector<BuiltinInfo> make_table() {
       {"builtins.int", R::PyCast, "q", "", "int(x): int64, truncating"},
       {"builtins.float", R::PyCast, "d", "", "float(x): float64"},
       {"builtins.bool", R::PyCast, "?", "", "bool(x)"},
-      {"builtins.complex", R::PyCast, "D", "", "complex(x): complex128"},
+      {"builtins.complex", R::PyCast, "D", "", "complex(x) or complex(real, imag): complex128"},
       {"builtins.print", R::Print, "printf", "", "print(*values, sep=' ', end='\\n') on the device"},
   };
   // ---- the math module and kiln ufuncs on scalars ----
@@ -298,9 +298,14 @@ Type builtin_result(const BuiltinInfo& b, const CallSite& s) {
     }
     case R::PyCast: {
       no_kwargs(b, s);
+      DType to = *arraycore::dtype_from_char(b.spelling[0]);
+      if (to == DType::Complex128 && s.args.size() == 2) {  // complex(real, imag)
+        real_only(b, s, 0);
+        real_only(b, s, 1);
+        return Type::scalar(to);
+      }
       arity(b, s, 1, 1);
       Type t = scalar_arg(b, s, 0);
-      DType to = *arraycore::dtype_from_char(b.spelling[0]);
       if (t.is_complex() && dtype_kind(to) != 'c' && to != DType::Bool)
         fail(DiagKind::Type, s.arg(0).span, "`" + short_name(b) + "` of a complex number is not defined (as in Python); take .real first");
       return Type::scalar(to);

@@ -95,6 +95,8 @@ CExprPtr FunctionLower::builtin_call(const BuiltinInfo& b, const Expr& e) {
       return c_index(c_member(expr(arg(0)), "shape"), c_atom("0"));
     }
     case BuiltinRule::PyCast:
+      if (nargs == 2)
+        return c_call("kiln::complex<double>", {conv(arg(0), Type::scalar(DType::Float64)), conv(arg(1), Type::scalar(DType::Float64))});
       if (t.is_bool()) return truth(arg(0));
       return conv(arg(0), t, /*store=*/true);
     case BuiltinRule::Print: return print(e);

@@ -166,7 +166,7 @@ def casts(x, out):
     out[8] = v * 0.1                 # float32 arithmetic (weak 0.1)
     c = 1 + 2j
     out[9] = (c * c).imag
-    out[10] = abs(3 + 4j)
+    out[10] = abs(3 + 4j) + complex(v, 2.0).imag
     s = 0
     for i in range(3):
         s += x[i]                    # s = 0 then float32 values: s is float32
@@ -183,7 +183,7 @@ def test_casts_and_weak_literals():
     got = kiln.asnumpy(out)
     v = x[0]
     expected = [7, float(v), 1, numpy.float32(v * numpy.float32(0.1)), numpy.int8(44), 7, 8, 2,
-                numpy.float32(v) * numpy.float32(0.1), 4.0, 5.0, (x[0] + x[1] + x[2]) / numpy.float32(3)]
+                numpy.float32(v) * numpy.float32(0.1), 4.0, 7.0, (x[0] + x[1] + x[2]) / numpy.float32(3)]
     numpy.testing.assert_array_equal(got, numpy.array(expected, dtype=numpy.float64))
     src = jit_casts.inspect_source(kiln.asarray(x), out)
     assert "(v_ * 0.100000001f)" in src      # the weak 0.1 next to float32 is a float literal
