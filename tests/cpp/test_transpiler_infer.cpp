@@ -111,3 +111,53 @@ TEST(TranspilerInfer, RecursionIsRejected) {
 
 }  // namespace
 }  // namespace kiln::transpiler
+
+namespace kiln::transpiler {
+namespace {
+
+using namespace ast_builders;
+
+// def k(x):
+//     while True:
+//         v = x[0]
+//         if v > 0: break      (or no break at all)
+//     x[1] = v
+Module while_true_module(bool assign_before_break) {
+  Module m;
+  FunctionDef& k = add_function(m, "k", {"x"}, 1);
+  auto loop = make_stmt(StmtKind::While, at(2, 4));
+  auto t = make_expr(ExprKind::Const, at(2, 10));
+  t->value.kind = ConstValue::Kind::Bool;
+  t->value.b = true;
+  loop->value = std::move(t);
+  auto brk = make_stmt(StmtKind::If, at(4, 8));
+  auto cmp = make_expr(ExprKind::Compare, at(4, 11));
+  cmp->operands.push_back(subscript(name("x"), int_const(2)));
+  cmp->operands.push_back(int_const(0));
+  cmp->cmp_ops = {CmpOp::Gt};
+  brk->value = std::move(cmp);
+  brk->body.push_back(make_stmt(StmtKind::Break, at(4, 18)));
+  if (assign_before_break) loop->body.push_back(assign(name("v", at(3, 8)), subscript(name("x"), int_const(0)), 3));
+  loop->body.push_back(std::move(brk));
+  if (!assign_before_break) loop->body.push_back(assign(name("v", at(5, 8)), subscript(name("x"), int_const(0)), 5));
+  k.body.push_back(std::move(loop));
+  k.body.push_back(assign(subscript(name("x"), int_const(1)), name("v", at(6, 11)), 6));
+  number_nodes(k);
+  return m;
+}
+
+TEST(TranspilerInfer, WhileTrueAssignsWhatEveryBreakAssigned) {
+  Module ok = while_true_module(true);
+  EXPECT_NO_THROW(infer(ok, {Type::array(DType::Int32, 1, ArrayStorage::Strided)}));
+  Module bad = while_true_module(false);  // the break comes before the assignment
+  try {
+    infer(bad, {Type::array(DType::Int32, 1, ArrayStorage::Strided)});
+    FAIL() << "expected a TranspileError";
+  } catch (const TranspileError& e) {
+    EXPECT_EQ(e.diag().kind, DiagKind::Unbound);
+    EXPECT_EQ(e.diag().span.line, 6);
+  }
+}
+
+}  // namespace
+}  // namespace kiln::transpiler
