@@ -30,6 +30,9 @@ std::vector<BuiltinInfo> make_table() {
       // ---- barriers ----
       {"kiln.jit.syncthreads", R::Barrier, "__syncthreads()", "", "block-wide barrier"},
       {"kiln.jit.syncwarp", R::SyncWarp, "__syncwarp", "", "syncwarp(mask=0xffffffff): warp barrier"},
+      {"kiln.jit.threadfence", R::Barrier, "__threadfence()", "", "memory fence for the device"},
+      {"kiln.jit.threadfence_block", R::Barrier, "__threadfence_block()", "", "memory fence for the block"},
+      {"kiln.jit.threadfence_system", R::Barrier, "__threadfence_system()", "", "memory fence for the system"},
       // ---- memory ----
       {"kiln.jit.shared_memory", R::SharedMemory, "", "", "shared_memory(dtype, size): block-shared array; size=None: sized at launch (shared_mem=)"},
       {"kiln.jit.local_memory", R::LocalMemory, "", "", "local_memory(dtype, size): thread-private array"},

@@ -80,6 +80,8 @@ def atomics(counts, fsum, ivals, uvals, lvals, n):
     i = jit.grid(1)
     if i < n:
         jit.atomic_add(counts, i % 4, 1)
+        jit.threadfence()
+        jit.threadfence_block()
         jit.atomic_add(fsum, 0, i * 0.5)
         jit.atomic_sub(ivals, 0, 2)
         jit.atomic_max(ivals, 1, i)

@@ -16,6 +16,7 @@ from kiln._core import _JitKernel
 from kiln.jit import cg  # noqa: F401
 from kiln.jit._builtins import (  # noqa: F401
     threadIdx, blockIdx, blockDim, gridDim, warpsize, laneid, grid, gridsize, syncthreads, syncwarp,
+    threadfence, threadfence_block, threadfence_system,
     shared_memory, local_memory, range, atomic_add, atomic_sub, atomic_exch, atomic_min, atomic_max,
     atomic_inc, atomic_dec, atomic_cas, atomic_and, atomic_or, atomic_xor, shfl_sync, shfl_up_sync,
     shfl_down_sync, shfl_xor_sync, all_sync, any_sync, ballot_sync)

@@ -38,6 +38,9 @@ grid = _b("grid", "grid(ndim): the thread's absolute index (a uint32, or a tuple
 gridsize = _b("gridsize", "gridsize(ndim): threads in the grid (a uint32, or a tuple of ndim)")
 syncthreads = _b("syncthreads", "syncthreads(): barrier of the block")
 syncwarp = _b("syncwarp", "syncwarp(mask=0xffffffff): barrier of the warp's lanes in mask")
+threadfence = _b("threadfence", "threadfence(): orders this thread's memory accesses for the whole device")
+threadfence_block = _b("threadfence_block", "threadfence_block(): ... for the block")
+threadfence_system = _b("threadfence_system", "threadfence_system(): ... for the device and the host")
 shared_memory = _b("shared_memory", "shared_memory(dtype, size): an array shared by the block; "
                                     "size=None: sized at launch by shared_mem= (bytes)")
 local_memory = _b("local_memory", "local_memory(dtype, size): a thread-private array")
