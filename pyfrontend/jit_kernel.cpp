@@ -215,6 +215,8 @@ class JitKernel {
     if (be.name() == "host") {
       py::gil_scoped_release nogil;
       be.launch(p->handle, grid, block, shared_mem, s, pointers);
+    } else if (p->grid_sync) {  // Note [Grid barrier]: every block resident, or an error
+      be.launch_cooperative(p->handle, grid, block, shared_mem, s, pointers);
     } else {
       be.launch(p->handle, grid, block, shared_mem, s, pointers);
     }

@@ -131,6 +131,13 @@ class Backend {
   // args[i] points at the value of parameter i, as for cuLaunchKernel.
   virtual void launch(FunctionHandle function, Dim3 grid, Dim3 block, uint32_t shared_mem_bytes,
                       StreamHandle stream, void** args) = 0;
+  // A launch whose blocks all run at once (cuLaunchCooperativeKernel), for
+  // kernels with grid-wide barriers; an error when the grid cannot be
+  // resident. Backends without the notion launch as usual.
+  virtual void launch_cooperative(FunctionHandle function, Dim3 grid, Dim3 block, uint32_t shared_mem_bytes,
+                                  StreamHandle stream, void** args) {
+    launch(function, grid, block, shared_mem_bytes, stream, args);
+  }
 };
 
 // The backend chosen at first use: KILN_BACKEND=cuda|host, else cuda when a

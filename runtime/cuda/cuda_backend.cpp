@@ -370,6 +370,25 @@ class CudaBackend final : public Backend {
     if (r != cr::kSuccess) fail_launch(r, f, grid, block, shared_mem_bytes);
   }
 
+  void launch_cooperative(FunctionHandle function, Dim3 grid, Dim3 block, uint32_t shared_mem_bytes,
+                          StreamHandle stream, void** args) override {
+    if (!api_.launch_cooperative_kernel) {
+      launch(function, grid, block, shared_mem_bytes, stream, args);
+      return;
+    }
+    ensure_current();
+    CuFunction f = static_cast<CuFunction>(function);
+    uint64_t threads = uint64_t(block.x) * block.y * block.z;
+    if (!f || threads == 0 || threads > kMaxThreadsPerBlock || grid.x == 0 || grid.y == 0 ||
+        grid.z == 0) {
+      reject_launch(f, grid, block, shared_mem_bytes);
+    }
+    if (shared_mem_bytes > kDefaultDynamicSharedLimit) raise_shared_limit(f, shared_mem_bytes);
+    CuResult r = api_.launch_cooperative_kernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                                shared_mem_bytes, as_stream(stream), args);
+    if (r != cr::kSuccess) fail_launch(r, f, grid, block, shared_mem_bytes);
+  }
+
  private:
   static CuDevicePtr device_ptr(const void* p) {
     return static_cast<CuDevicePtr>(reinterpret_cast<uintptr_t>(p));

@@ -79,6 +79,7 @@ LoadResult load_once() {
   resolve(lib, "cuFuncSetAttribute", a.func_set_attribute, &missing);
   resolve(lib, "cuFuncGetParamInfo", a.func_get_param_info, nullptr);  // optional
   resolve(lib, "cuLaunchKernel", a.launch_kernel, &missing);
+  resolve(lib, "cuLaunchCooperativeKernel", a.launch_cooperative_kernel, nullptr);  // optional
   if (!missing.empty()) {
     out.why_not = "the CUDA driver " + path + " has no " + missing +
                   " (driver too old for this build of kiln)";

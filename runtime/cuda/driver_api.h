@@ -143,6 +143,11 @@ struct DriverApi {
                             unsigned grid_z, unsigned block_x, unsigned block_y,
                             unsigned block_z, unsigned shared_mem_bytes, CuStream stream,
                             void** kernel_params, void** extra);  // cuLaunchKernel
+  // cuLaunchCooperativeKernel (optional): every block resident at once, or an error.
+  CuResult (*launch_cooperative_kernel)(CuFunction function, unsigned grid_x, unsigned grid_y,
+                                        unsigned grid_z, unsigned block_x, unsigned block_y,
+                                        unsigned block_z, unsigned shared_mem_bytes, CuStream stream,
+                                        void** kernel_params);
 
   std::string library_path;  // what dlopen found
 };

@@ -169,6 +169,7 @@ KILN_SAME_SIGNATURE(module_get_function, cuModuleGetFunction);
 KILN_SAME_SIGNATURE(func_set_attribute, cuFuncSetAttribute);
 KILN_SAME_SIGNATURE(func_get_param_info, cuFuncGetParamInfo);
 KILN_SAME_SIGNATURE(launch_kernel, cuLaunchKernel);
+KILN_SAME_SIGNATURE(launch_cooperative_kernel, cuLaunchCooperativeKernel);
 
 KILN_SAME_NVRTC_SIGNATURE(get_error_string, nvrtcGetErrorString);
 KILN_SAME_NVRTC_SIGNATURE(version, nvrtcVersion);
