@@ -19,7 +19,8 @@ constexpr int kMaxInputs = 4;
 constexpr int64_t kWarpRowMax = 256;        // rows up to this long get a warp each
 constexpr int64_t kSplitElements = 4096;    // fewest elements per split of a row
 constexpr size_t kBatchBytes = 32;          // bytes of one input a thread loads per batch (a sector)
-constexpr int64_t kWideFinish = 64;         // splits a output from which the finish pass gives it a block
+constexpr int64_t kWideFinish = 64;
+constexpr int64_t kMaxGridX = (int64_t{1} << 31) - 1;         // splits a output from which the finish pass gives it a block
 
 std::string storage_of(DType d) { return d == DType::Bool ? "unsigned char" : std::string(dtype_info(d).c_type); }
 
@@ -42,8 +43,8 @@ std::string reduce_type(const ReductionSpec& spec) {
 // Note [Reduction vector loads]
 // An unordered spec (Note [Reduction kernels]) over one input whose reduced
 // elements are one contiguous run per output, every run 16-byte aligned,
-// reads them as 16-byte vectors of V = 16 / itemsize elements (path 2 of the
-// row kernel): piece boundaries round up to whole vectors, thread t of B
+// reads them as 16-byte vectors of V = 16 / itemsize elements (the `_vec`
+// kernel, the row kernel's layout of blocks): piece boundaries round up to whole vectors, thread t of B
 // takes vectors t, t + B, ... of its piece, four loads in flight, and folds
 // each vector's V elements in order; elements past the last whole vector
 // (fewer than V, in the last piece) go one a thread. Fewer, wider loads
@@ -70,7 +71,9 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
   const std::string N = std::to_string(n), N1 = std::to_string(n + 1);
   std::string s = "#include <kiln/elementwise.h>\n#include <kiln/reduction.h>\n" + spec.preamble + "\n";
   s += "struct " + nm + "_op {\n  typedef " + rt + " T;\n  static KILN_DEVICE T identity() { return (" + spec.identity +
-       "); }\n  static KILN_DEVICE T combine(const T& a, const T& b) { return (" + spec.reduce_expr + "); }\n};\n";
+       "); }\n  static KILN_DEVICE T combine(const T& a, const T& b) { return (" + spec.reduce_expr + "); }\n"
+       "  static KILN_DEVICE T fold(const T& a, const T& b) { return (" +
+       (spec.fold_expr.empty() ? spec.reduce_expr : spec.fold_expr) + "); }\n};\n";
   std::string ptr_params, ptr_args;
   for (size_t k = 0; k < n; ++k) {
     ptr_params += "const char* _p_" + spec.params[k].name + ", ";
@@ -115,21 +118,21 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        "      long long off[" + N + "];\n      for (int q = 0; q < " + N + "; ++q) off[q] = ko[q] + ro[q];\n"
        "      v[u] = " + nm + "_map(" + ptr_args + "off, j + u * step);\n    }\n"
        "#pragma unroll\n"
-       "    for (int u = 0; u < U; ++u) a = Op::combine(a, v[u]);\n  }\n"
+       "    for (int u = 0; u < U; ++u) a = Op::fold(a, v[u]);\n  }\n"
        "  for (; j < hi; j += step) {\n"
        "    long long ro[" + N + "];\n    kiln::reduced_offsets(_R, j, ro);\n"
        "    long long off[" + N + "];\n    for (int q = 0; q < " + N + "; ++q) off[q] = ko[q] + ro[q];\n"
-       "    a = Op::combine(a, " + nm + "_map(" + ptr_args + "off, j));\n  }\n}\n";
+       "    a = Op::fold(a, " + nm + "_map(" + ptr_args + "off, j));\n  }\n}\n";
   const std::string accumulate = "      " + nm + "_accumulate<" + U + ">(" + ptr_args + "ko, _R, lo, hi, step, a);\n";
   std::string vector_block;
   if (vector_path) {
     const std::string st = storage_of(in[0]), x0 = "_p_" + spec.params[0].name;
     auto combine_vec = [&](const std::string& w, const std::string& g) {
-      return "#pragma unroll\n        for (int v = 0; v < V; ++v)\n          a = Op::combine(a, " + nm +
+      return "#pragma unroll\n        for (int v = 0; v < V; ++v)\n          a = Op::fold(a, " + nm +
              "_map_value(kiln::vec_element<" + st + ">(" + w + ", v), (" + g + ") * V + v));\n";
     };
     vector_block =
-        "  if (_path == 2) {   // Note [Reduction vector loads]\n"
+        "  {   // Note [Reduction vector loads]\n"
         "    constexpr int V = 16 / (int)sizeof(" + st + ");\n"
         "    const long long cs = ((_n + _splits - 1) / _splits + V - 1) / V * V, slo = blockIdx.y * cs,"
         " shi = slo + cs < _n ? slo + cs : _n;\n"
@@ -147,10 +150,10 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
         "      }\n"
         "      for (; g < gend; g += B) {\n        const kiln::Vec16 w0 = row[g];\n" + combine_vec("w0", "g") + "      }\n"
         "      const long long t = tail + threadIdx.x;\n"
-        "      if (t < shi) a = Op::combine(a, " + nm + "_map_value(((const " + st + "*)row)[t], t));\n"
+        "      if (t < shi) a = Op::fold(a, " + nm + "_map_value(((const " + st + "*)row)[t], t));\n"
         "      a = kiln::block_reduce<Op>(a);\n"
         "      if (threadIdx.x == 0) {\n        if (_splits == 1) " + nm + "_store(_p_out, ko[" + N + "], a);\n"
-        "        else _part[r * _splits + blockIdx.y] = a;\n      }\n    }\n    return;\n  }\n";
+        "        else _part[r * _splits + blockIdx.y] = a;\n      }\n    }\n  }\n";
   }
   s += "extern \"C\" __global__ void " + nm + "_row" + params + " {\n  typedef " + nm + "_op Op;\n"
        "  if (_path == 1) {   // a warp per output\n"
@@ -161,7 +164,7 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        " r += (long long)gridDim.x * (blockDim.x / 32)) {\n"
        "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n      " + rt + " a = Op::identity();\n" + accumulate +
        "      a = kiln::warp_reduce<Op>(a);\n      if (lane == 0) " + nm + "_store(_p_out, ko[" + N + "], a);\n    }\n"
-       "    return;\n  }\n" + vector_block +
+       "    return;\n  }\n"
        "  const long long cs = (_n + _splits - 1) / _splits, slo = blockIdx.y * cs, shi = slo + cs < _n ? slo + cs : _n;\n"
        "  const long long len = shi > slo ? shi - slo : 0, c = (len + blockDim.x - 1) / blockDim.x;\n"
        + (ordered ? "  const long long lo = slo + threadIdx.x * c, hi = lo + c < shi ? lo + c : shi, step = 1;\n"
@@ -171,6 +174,10 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        "      a = kiln::block_reduce<Op>(a);\n"
        "      if (threadIdx.x == 0) {\n        if (_splits == 1) " + nm + "_store(_p_out, ko[" + N + "], a);\n"
        "        else _part[r * _splits + blockIdx.y] = a;\n      }\n  }\n}\n";
+  // The vector path is a kernel of its own: without the other paths' live
+  // values it needs fewer registers, so more blocks of it fit an SM.
+  if (vector_path)
+    s += "extern \"C\" __global__ void " + nm + "_vec" + params + " {\n  typedef " + nm + "_op Op;\n" + vector_block + "}\n";
   s += "extern \"C\" __global__ void " + nm + "_col" + params + " {\n  typedef " + nm + "_op Op;\n"
        "  const long long cs = (_n + _splits - 1) / _splits, lo = blockIdx.y * cs, hi = lo + cs < _n ? lo + cs : _n;\n"
        "  const long long step = 1;\n"
@@ -203,13 +210,13 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
 
 struct Variant {
   std::shared_ptr<runtime::LoadedModule> module;
-  runtime::FunctionHandle row = nullptr, col = nullptr, finish = nullptr;
+  runtime::FunctionHandle row = nullptr, col = nullptr, finish = nullptr, vec = nullptr;
 };
 
 std::string spec_key(const ReductionSpec& spec) {
   std::string k = spec.name + '\0';
   for (const EwParam& p : spec.params) k += p.name + ':' + p.ctype + ',';
-  k += '\0' + spec.map_expr + '\0' + spec.reduce_expr + '\0' + spec.post_map_expr + '\0' + spec.identity + '\0' +
+  k += '\0' + spec.map_expr + '\0' + spec.reduce_expr + '\0' + spec.fold_expr + '\0' + spec.post_map_expr + '\0' + spec.identity + '\0' +
        std::to_string(static_cast<int>(spec.reduce_dtype)) + '\0' + spec.reduce_ctype + '\0' + (spec.ordered ? "o" : "u") + '\0' + spec.out_ctype + '\0' + spec.preamble + '\0';
   for (const auto& o : spec.options) k += o + '\1';
   return k;
@@ -242,6 +249,7 @@ const Variant& variant_for(const ReductionSpec& spec, std::span<const NDArray* c
   v.row = v.module->function(spec.name + "_row").handle;
   v.col = v.module->function(spec.name + "_col").handle;
   v.finish = v.module->function(spec.name + "_finish").handle;
+  if (!spec.ordered && inputs.size() == 1) v.vec = v.module->function(spec.name + "_vec").handle;
   lock.lock();
   return variants.emplace(key, std::move(v)).first->second;
 }
@@ -286,7 +294,10 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
     warp_rows = 1;
     grid_x = grid_stride_blocks(m * 32, kBlock);
   } else {
-    grid_x = static_cast<uint32_t>(std::clamp<int64_t>(m, 1, cap_blocks));
+    // A block a row, as many blocks as rows: the hardware hands rows to SMs
+    // as they free up (a grid of the resident blocks striding over 32768
+    // rows left its last round 3% full). Few rows are split into pieces.
+    grid_x = static_cast<uint32_t>(std::clamp<int64_t>(m, 1, kMaxGridX));
     if (m < cap_blocks) splits = std::clamp<int64_t>(cap_blocks / m, 1, std::max<int64_t>(1, n / kSplitElements));
   }
   splits = std::min<int64_t>(splits, 65535);
@@ -315,7 +326,7 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
                   static_cast<void*>(&R), static_cast<void*>(&lm), static_cast<void*>(&ln), static_cast<void*>(&lsplits),
                   static_cast<void*>(&path)})
     kargs.push_back(p);
-  be.launch(column ? v.col : v.row, {grid_x, static_cast<uint32_t>(splits), 1}, {kBlock, 1, 1}, 0, stream,
+  be.launch(path == 2 ? v.vec : column ? v.col : v.row, {grid_x, static_cast<uint32_t>(splits), 1}, {kBlock, 1, 1}, 0, stream,
             kargs.data());
   if (splits > 1) {
     // Many splits a output: a block each (a thread each would walk them in a

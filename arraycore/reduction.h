@@ -43,6 +43,15 @@
 // (combine(identity, x) == combine(x, identity) == x; for add, 0.0 turns a
 // -0.0 sum into 0.0, which is NumPy's result too: it starts from 0.0).
 //
+// Note [Reduction folds]
+// A thread always takes its own elements in increasing element order (on
+// every path), so it adds each to its accumulator with fold_expr, when the
+// spec has one: reduce_expr for a `b` that comes after everything in `a`,
+// which may skip the work only an arbitrary pair needs. An argmax's combine
+// checks both sides for the identity and breaks ties by index, 35 SASS
+// instructions an element; its fold knows `b` is a real element and the
+// later one. Warp, block and split partials still meet through reduce_expr.
+//
 // `_j` in map_expr (long long) numbers an output's reduced elements in C
 // order over the reduced axes (the flat C index when every axis is reduced),
 // which with an order-keeping combine over kiln::ValueIndex (reduction.h of
@@ -87,6 +96,8 @@ struct ReductionSpec {
   std::vector<EwParam> params;       // the inputs (role Input): name, ctype
   std::string map_expr;              // reduce_type value of one element, from the params
   std::string reduce_expr;           // reduce_type value combining `a` and `b`
+  std::string fold_expr;             // optional: reduce_expr for a `b` later than every element in `a`
+                                     //   (Note [Reduction folds]); empty: reduce_expr
   std::string post_map_expr;         // statements setting `out` (out_ctype) from `a`
   std::string identity;              // reduce_type expression (two-sided identity)
   DType reduce_dtype = DType::Float64;  // the accumulator's dtype (its C type is reduce_type)

@@ -101,7 +101,7 @@ void register_reduction(py::module_& m) {
       .def(py::init([](std::string name, std::vector<std::pair<std::string, std::string>> params, std::string map_expr,
                        std::string reduce_expr, std::string post_map_expr, std::string identity, py::handle reduce_dtype,
                        std::string out_ctype, std::string preamble, std::vector<std::string> options,
-                       std::string reduce_ctype, size_t reduce_itemsize, bool ordered) {
+                       std::string reduce_ctype, size_t reduce_itemsize, bool ordered, std::string fold_expr) {
              auto s = std::make_shared<ReductionSpec>();
              s->name = std::move(name);
              for (auto& [pname, ctype] : params) s->params.push_back({pname, ctype, "", arraycore::EwParam::Input});
@@ -116,12 +116,13 @@ void register_reduction(py::module_& m) {
              s->reduce_ctype = std::move(reduce_ctype);
              s->reduce_itemsize = reduce_itemsize;
              s->ordered = ordered;
+             s->fold_expr = std::move(fold_expr);
              return s;
            }),
            py::arg("name"), py::arg("params"), py::arg("map_expr"), py::arg("reduce_expr"), py::arg("post_map_expr"),
            py::arg("identity"), py::arg("reduce_dtype"), py::arg("out_ctype"), py::arg("preamble") = "",
            py::arg("options") = std::vector<std::string>{}, py::arg("reduce_ctype") = "",
-           py::arg("reduce_itemsize") = 0, py::arg("ordered") = true)
+           py::arg("reduce_itemsize") = 0, py::arg("ordered") = true, py::arg("fold_expr") = "")
       .def_property_readonly("name", [](const ReductionSpec& s) { return s.name; });
   m.def(
       "_reduce",

@@ -58,13 +58,13 @@ def _pair(dtype):
     return "kiln::ValueIndex<%s>" % _ctype(dtype), 24 if numpy.dtype(dtype) == numpy.complex128 else 16
 
 
-def _spec(key, params, map_expr, reduce_expr, post, identity, acc, out_dtype, pair_of=None):
+def _spec(key, params, map_expr, reduce_expr, post, identity, acc, out_dtype, pair_of=None, fold_expr=""):
     """The cached _core._ReductionSpec of key. Every combine here commutes
     (sums, counts, the index-tie-broken arg reductions), so the engine may
     read the operands out of order for coalescing (Note [Reduction kernels])."""
     spec = _specs.get(key)
     if spec is None:
-        extra = {"ordered": False}
+        extra = {"ordered": False, "fold_expr": fold_expr}
         if pair_of is not None:
             extra["reduce_ctype"], extra["reduce_itemsize"] = _pair(pair_of)
         spec = _core._ReductionSpec("_".join(str(k) for k in key).replace(".", "p").replace("-", "m"), params,
@@ -426,6 +426,17 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 # first NaN wins, as NumPy's. nanargmax maps NaNs to -inf (nanargmin: +inf), as
 # NumPy does, after one pass that finds all-NaN slices (ValueError).
 
+def _arg_fold(dtype, largest, better):
+    """The combine of Note [Arg reductions] for b later than a's elements
+    (Note [Reduction folds]): b wins only if strictly better, a NaN in a
+    stays, a NaN in b beats a number."""
+    if dtype.kind in "biu":
+        return "(a.index < 0 || b.value %s a.value) ? b : a" % (">" if largest else "<")
+    if dtype in (numpy.float32, numpy.float64):   # !(b <= a) is b > a or a NaN b
+        return "(a.index < 0 || (a.value == a.value && !(b.value %s a.value))) ? b : a" % ("<=" if largest else ">=")
+    return ("(a.index < 0 || (!kiln::ufn::isnan(a.value) && (kiln::ufn::isnan(b.value) || %s))) ? b : a" % better)
+
+
 def _arg(a, axis, out, keepdims, largest, skip_nan):
     a = _operand(a)
     name = "argmax" if largest else "argmin"
@@ -459,7 +470,7 @@ def _arg(a, axis, out, keepdims, largest, skip_nan):
                  " ? kiln::ufn::isnan(b.value) && b.index < a.index"
                  " : kiln::ufn::isnan(b.value) || %s || (!%s && b.index < a.index)))) ? b : a" % (better, worse),
                  "out = a.index;", "%s{(%s)0, -1LL}" % (pair, c), a.dtype, numpy.int64,
-                 pair_of=a.dtype)
+                 pair_of=a.dtype, fold_expr=_arg_fold(a.dtype, largest, better))
     result = _launch(spec, [a], axes, numpy.int64)
     shape = _shape(a, axes, keepdims) if axis is not None else ((1,) * a.ndim if keepdims else ())
     result = result.reshape(shape)

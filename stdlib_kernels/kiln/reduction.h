@@ -29,11 +29,25 @@ struct alignas(16) Vec16 {
   unsigned long long w[2];
 };
 
-// Element v of a Vec16 read as T (sizeof(T) * (v + 1) <= 16), copied byte by
-// byte (legal for any T; compilers turn it into register moves).
+// Element v of a Vec16 read as T (sizeof(T) * (v + 1) <= 16). Host
+// compilers turn a byte copy into a register move; NVCC and NVRTC do not
+// (they assembled each float from its four bytes: 6 instructions an element
+// of a float sum), so on GPUs the copy goes in the widest units that divide
+// sizeof(T).
 template <class T>
 KILN_DEVICE T vec_element(const Vec16& w, int v) {
   T r;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  if constexpr (sizeof(T) % 4 == 0) {
+    const unsigned* src = reinterpret_cast<const unsigned*>(&w) + v * (sizeof(T) / 4);
+    unsigned* dst = reinterpret_cast<unsigned*>(&r);
+    for (int k = 0; k < static_cast<int>(sizeof(T) / 4); ++k) dst[k] = src[k];
+    return r;
+  } else if constexpr (sizeof(T) == 2) {
+    *reinterpret_cast<unsigned short*>(&r) = reinterpret_cast<const unsigned short*>(&w)[v];
+    return r;
+  }
+#endif
   const unsigned char* src = reinterpret_cast<const unsigned char*>(&w) + v * sizeof(T);
   unsigned char* dst = reinterpret_cast<unsigned char*>(&r);
   for (int k = 0; k < static_cast<int>(sizeof(T)); ++k) dst[k] = src[k];
