@@ -187,8 +187,18 @@ CExprPtr FunctionLower::expr(const Expr& e) {
       return c_member(expr(obj), "e" + std::to_string(k));
     }
     case ExprKind::Call: return call(e);
-    case ExprKind::BinOp:
+    case ExprKind::BinOp: {
+      // x ** 2 of a float is x * x: one correctly rounded product (CUDA's pow
+      // is only within ulps), as NumPy's square.
+      auto two = literal(*e.operands[1]);
+      if (e.bin_op == BinOp::Pow && (t.is_float() || t.is_complex()) && two &&
+          two->kind == ConstValue::Kind::Int && two->i == 2 && !two->int_unsigned) {
+        std::string v = tmp();
+        return c_lambda(c_type(t.dtype), {c_decl(c_type(t.dtype), v, conv(*e.operands[0], t)),
+                                           c_return(c_binary("*", c_atom(v), c_atom(v)))});
+      }
       return binop(e.bin_op, conv(*e.operands[0], t), conv(*e.operands[1], t), t);
+    }
     case ExprKind::UnaryOp: {
       const Expr& a = *e.operands[0];
       switch (e.unary_op) {
