@@ -298,7 +298,11 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
     // as they free up (a grid of the resident blocks striding over 32768
     // rows left its last round 3% full). Few rows are split into pieces.
     grid_x = static_cast<uint32_t>(std::clamp<int64_t>(m, 1, kMaxGridX));
-    if (m < cap_blocks) splits = std::clamp<int64_t>(cap_blocks / m, 1, std::max<int64_t>(1, n / kSplitElements));
+    // Pieces for twice the blocks that fit the device at once: the finer
+    // pieces balance better (an H100's 2^28-element argmax: 2688 GB/s with
+    // one round, 2796 with two).
+    const int64_t pieces = 2 * cap_blocks;
+    if (m < pieces) splits = std::clamp<int64_t>(pieces / m, 1, std::max<int64_t>(1, n / kSplitElements));
   }
   splits = std::min<int64_t>(splits, 65535);
   // Note [Reduction vector loads]: a commutative combine over one input whose
