@@ -646,6 +646,73 @@ def jit_stream():
     return ours, theirs
 
 
+VECTORIZE_FIRST = r"""
+import importlib.util, os, sys, time
+xp = __import__(sys.argv[1])
+x = xp.ones(1024, dtype=xp.float32)
+sync = xp.cuda.runtime.deviceSynchronize if hasattr(xp, "cuda") else (lambda: None)
+sync()
+src = os.path.join(sys.argv[2], "first_vectorize.py")
+with open(src, "w") as f:
+    f.write('''
+def first(v, w):
+    s = v
+    k = 0
+    while k < 3:
+        s = s * w + 1 if s < 10 else s - k
+        k += 1
+    return s
+''')
+spec = importlib.util.spec_from_file_location("first_vectorize", src)
+mod = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mod)
+t0 = time.perf_counter()
+f = xp.vectorize(mod.first)
+y = f(x, x)
+sync()
+print(time.perf_counter() - t0)
+"""
+
+
+def vectorize_first_s(module, cache_dir):
+    import os
+    import subprocess
+    env = dict(os.environ, KILN_CACHE_DIR=cache_dir, CUPY_CACHE_DIR=cache_dir)
+    out = subprocess.run([sys.executable, "-c", VECTORIZE_FIRST, module, cache_dir], env=env, capture_output=True,
+                         text=True, check=True)
+    return float(out.stdout.split()[-1])
+
+
+@benchmark("vectorize_first_call_s", "s", "<= 0.4 (CuPy 14.2 on H100: 1.83): new function, new process, empty caches")
+def vectorize_first_call():
+    import tempfile
+    with tempfile.TemporaryDirectory() as d1, tempfile.TemporaryDirectory() as d2:
+        ours = vectorize_first_s("kiln", d1)
+        theirs = vectorize_first_s("cupy", d2) if cupy is not None else None
+        return ours, theirs
+
+
+def branchy(v):
+    return (v * v if v > 0 else v) + 1
+
+
+@benchmark("vectorize_branchy_f32_TBps", "TB/s",
+           ">= 2.7 effective, read 4 + write 4 bytes (CuPy 14.2 on H100: 1.60): (v*v if v > 0 else v) + 1, 2^28 f32")
+def vectorize_branchy():
+    n = elementwise_elements()
+    x = kiln.asarray(numpy.random.default_rng(2).standard_normal(n, dtype=numpy.float32))
+    f = kiln.vectorize(branchy)
+    y = f(x)
+    assert y.dtype == numpy.float32
+    ours = gb_per_s(8 * n, lambda: f(x), sync=sync_kiln) / 1e3
+    theirs = None
+    if cupy is not None:
+        cf = cupy.vectorize(branchy)
+        cx = cupy.asarray(x.get())
+        theirs = gb_per_s(8 * n, lambda: cf(cx), sync=sync_cupy) / 1e3
+    return ours, theirs
+
+
 def main(argv):
     wanted = argv[1:]
     rows = []

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "transpiler/ast.h"
+#include "transpiler/diagnostics.h"
 
 namespace kiln::py_bind {
 
@@ -46,6 +47,11 @@ struct ImportedModule {
 };
 
 ImportedModule import_kernel(py::handle func, py::handle source, bool device);
+
+// Raises e as the Python exception its kind maps to (TypeError, NameError,
+// UnboundLocalError, NotImplementedError, ValueError), the message rendered
+// against m's source lines (jit_kernel.cpp).
+[[noreturn]] void raise_transpile_error(const transpiler::TranspileError& e, const transpiler::Module& m);
 
 // Whether every capture still resolves to the same object (a warm-path check).
 bool captures_unchanged(const std::vector<Capture>& captures);

@@ -553,6 +553,8 @@ void install_call(py::module_& m, const char* cls, PyMethodDef* def) {
 
 }  // namespace
 
+void raise_transpile_error(const transpiler::TranspileError& e, const transpiler::Module& m) { raise_diagnostic(e, m); }
+
 void register_jit(py::module_& m) {
   py::class_<JitKernel, std::shared_ptr<JitKernel>>(m, "_JitKernel", py::dynamic_attr())
       .def(py::init([](py::object func, bool device, std::vector<std::string> options, py::object source) {

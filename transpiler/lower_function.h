@@ -58,7 +58,8 @@ class FunctionLower {
  public:
   FunctionLower(const TypedModule& tm, int instance)
       : tm_(tm), inst_(tm.instances[static_cast<size_t>(instance)]),
-        f_(tm.module->functions[static_cast<size_t>(inst_.function)]), kernel_(instance == 0) {}
+        f_(tm.module->functions[static_cast<size_t>(inst_.function)]),
+        kernel_(instance == 0 && !f_.device) {}  // a device function on its own: transpile_device_function
 
   CFunction run();
   bool needs_ufunc_math() const { return needs_ufunc_math_; }

@@ -1,5 +1,7 @@
 #include "transpiler/transpile.h"
 
+#include <stdexcept>
+
 #include "transpiler/infer.h"
 #include "transpiler/lower.h"
 
@@ -22,6 +24,18 @@ TranspileResult transpile(const Module& m, const std::vector<Type>& args) {
   r.kernel_name = tm.instances[0].c_name;
   for (const auto& a : args) r.params.push_back(strong(a));
   r.uses_dynamic_shared = tm.uses_dynamic_shared;
+  return r;
+}
+
+DeviceFunctionResult transpile_device_function(const Module& m, const std::vector<Type>& args) {
+  if (m.functions.empty() || !m.functions[0].device)
+    throw std::logic_error("transpile_device_function: functions[0] must be a device function");
+  TypedModule tm = infer(m, args);
+  CModule cm = lower(tm);
+  DeviceFunctionResult r;
+  r.source = emit(cm);
+  r.function_name = tm.instances[0].c_name;
+  r.return_type = tm.instances[0].return_type;
   return r;
 }
 

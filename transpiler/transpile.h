@@ -26,6 +26,22 @@ struct TranspileResult {
 
 TranspileResult transpile(const Module& m, const std::vector<Type>& args);
 
+// A Python function compiled as a __device__ function for given argument
+// types, for engines that call it per element (kiln.vectorize runs it in the
+// elementwise engine). m.functions[0] is the function (device = true); the
+// source holds the includes and every device function, callees first.
+//
+//   DeviceFunctionResult r = transpile_device_function(m, {Type::scalar(DType::Float32)});
+//   r.function_name   // "kiln_jit_f": call it as kiln_jit_f(x) in a kernel
+//   r.return_type     // float32; a Tuple for `return a, b`; Void for no value
+struct DeviceFunctionResult {
+  std::string source;
+  std::string function_name;
+  Type return_type;
+};
+
+DeviceFunctionResult transpile_device_function(const Module& m, const std::vector<Type>& args);
+
 // Bytes a kernel parameter of type t takes in the argument buffer
 // (Note [Kernel array parameters] in kiln/jit.h for arrays).
 uint32_t param_size(const Type& t);

@@ -30,6 +30,7 @@ from kiln._math_functions import (where, clip, nan_to_num, real, imag, isreal, i
                                   isclose, allclose, array_equal)
 from kiln._rounding import around, round, fix  # noqa: A004  (kiln.round is NumPy's, as numpy.round)
 from kiln._fusion import fuse
+from kiln._vectorize import vectorize
 from kiln._indexing import (nonzero, argwhere, flatnonzero, extract, compress, take, take_along_axis, put,
                             put_along_axis, place)
 from kiln import config

@@ -125,6 +125,10 @@ class ElementwiseKernel(_core._ElementwiseKernelBase):
     sizes its grids from the device); ``params`` holds no ``_ind`` entry.
     """
 
+    # Subclasses whose operation never reads its outputs (kiln.vectorize) set
+    # this: the contiguous kernel then stores 4 results at once (EwSpec).
+    _outputs_write_only = False
+
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
                  preamble="", no_return=False, return_tuple=False, loop_prep="", after_loop="",
                  options=()):
@@ -245,7 +249,7 @@ class ElementwiseKernel(_core._ElementwiseKernelBase):
             spec = _core._EwSpec(self.name, params, self.operation + "\n;",
                                  preamble=self.preamble + "\n" + typedefs,
                                  loop_prep=self.loop_prep, after_loop=self.after_loop,
-                                 options=self.options,
+                                 options=self.options, outputs_write_only=self._outputs_write_only,
                                  operation_file="<ElementwiseKernel %s operation>" % self.name)
             self._specs[dtypes] = spec
         return spec

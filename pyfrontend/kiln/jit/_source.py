@@ -48,8 +48,103 @@ def _find_def(all_lines, name, first_line):
     return sorted(starts, key=lambda k: abs(k + 1 - first_line))
 
 
+def _lambda_candidates(lines, line):
+    """Parses of the text starting at lines[line - 1] that hold a lambda on
+    that line: (tree, first line number of the parsed text). The lambda may be
+    inside a larger statement or expression spanning more lines."""
+    variants = (("", 0), ("if 1:\n", 1), ("(\n", 1))
+    for count in range(1, min(len(lines) - line + 2, 60)):
+        text = "".join(lines[line - 1:line - 1 + count])
+        for prefix, shift in variants:
+            suffix = "\n)" if prefix == "(\n" else ""
+            try:
+                tree = ast.parse(prefix + text + suffix)
+            except (SyntaxError, ValueError):
+                continue
+            ast.increment_lineno(tree, line - 1 - shift)
+            found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and n.lineno == line]
+            if found:
+                return found
+    return []
+
+
+def _same_bytecode(node, code, file):
+    try:
+        compiled = compile(ast.Expression(body=node), file, "eval")
+    except (SyntaxError, ValueError, TypeError):
+        return False
+    inner = [c for c in compiled.co_consts if hasattr(c, "co_code")]
+    return bool(inner) and inner[0].co_code == code.co_code
+
+
+def _lambda_ast(func, source):
+    """Note [Lambda sources]
+    A lambda is found by parsing the text from its code's first line (growing
+    the text until it parses: the lambda may sit inside a call spanning lines)
+    and taking the lambda on that line with the same parameters; among several
+    alike, the one whose body starts at the column of the code's first
+    instruction. When the code's line holds no such lambda (a piece of a
+    larger text compiled on its own: a Markdown example), every lambda of the
+    text with those parameters is a candidate, preferring those whose
+    bytecode is the code's. It becomes `def lambda(params): return body` with the
+    lambda's own lines and columns, so errors point into the lambda."""
+    code = func.__code__
+    file = code.co_filename
+    all_lines = source.splitlines(True) if source is not None else linecache.getlines(file, func.__globals__)
+    line = code.co_firstlineno
+    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+
+    def alike(nodes):
+        return [n for n in nodes if [a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs] == params]
+
+    found = alike(_lambda_candidates(all_lines, line)) if 0 < line <= len(all_lines) else []
+    if len(found) > 1:
+        cols = [p[2] for p in code.co_positions() if p[0] is not None and p[2] is not None]
+        found = [n for n in found if cols and n.body.col_offset in cols] or found
+    if not found:
+        # The code's line is not the text's (code compiled from a piece of a
+        # larger document, such as a Markdown example): every lambda of the
+        # text with these parameters, narrowed to those compiling to the same
+        # bytecode.
+        for k, text in enumerate(all_lines):
+            if "lambda" in text:
+                found += [n for n in alike(_lambda_candidates(all_lines, k + 1)) if n not in found]
+        found = [n for n in found if _same_bytecode(n, code, file)] or found
+    if not found:
+        raise SourceUnavailableError(
+            "kiln cannot find the source of the lambda at %s:%d: lambdas are compiled from their Python source; "
+            "define the function with `def` in a file or a notebook cell" % (file, line))
+    node = found[0]
+    line = node.lineno
+    end = getattr(node, "end_lineno", node.lineno) or node.lineno
+    ret = ast.Return(value=node.body)
+    ast.copy_location(ret, node.body)
+    fdef = ast.FunctionDef(name="lambda", args=node.args, body=[ret], decorator_list=[], returns=None)
+    ast.copy_location(fdef, node)
+    fdef.end_lineno, fdef.end_col_offset = node.end_lineno, node.end_col_offset
+    ast.increment_lineno(fdef, -(line - 1))
+    lines = [ln.rstrip("\n") for ln in all_lines[line - 1:end]]
+    return fdef, file, lines, line, 0
+
+
+def _without_docstring(found):
+    """A leading docstring is documentation, not a statement kernels run."""
+    node = found[0]
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        node.body = body[1:] or [ast.copy_location(ast.Pass(), body[0])]
+    return found
+
+
 def function_ast(func, source=None):
+    return _without_docstring(_function_ast(func, source))
+
+
+def _function_ast(func, source=None):
     name = func.__name__
+    if name == "<lambda>":
+        return _lambda_ast(func, source)
     code = func.__code__
     file = code.co_filename
     if source is not None:
