@@ -203,8 +203,10 @@ class vectorize:
         else:
             op = "r0 = kiln::numpy_cast<%s>(%s);" % (_CTYPES[outs[0]], call)
         out_params = ", ".join("%s r%d" % (dt.name, j) for j, dt in enumerate(outs))
+        # Note [Exact floating point] (arraycore/elementwise.h): each operation of
+        # the function rounds on its own, as NumPy's scalar arithmetic does.
         return _VectorizeKernel(", ".join(in_params), out_params, op, _c_name(self.__name__),
-                                preamble=source, return_tuple=is_tuple)
+                                preamble=source, return_tuple=is_tuple, options=_core._EXACT_FP_OPTIONS)
 
 
 class _VectorizeKernel(ElementwiseKernel):
