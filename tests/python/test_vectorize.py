@@ -317,3 +317,18 @@ def test_no_return_value_is_an_error():
 
     with pytest.raises(TypeError, match="returns no value"):
         kiln.vectorize(nothing)(kiln.arange(3))
+
+
+def test_lambdas_found_by_line_column_and_closure(rng):
+    k = 3
+    f, g = kiln.vectorize(lambda v: v * k), kiln.vectorize(lambda v: v - k)   # two alike on one line
+    h = kiln.vectorize(
+        lambda a,
+        b: a
+        if a > b else b)
+    x = data((9,), numpy.int32, rng)
+    y = data((9,), numpy.int32, rng)
+    kx, ky = kiln.asarray(x), kiln.asarray(y)
+    check(f(kx), numpy.vectorize(lambda v: v * k)(x))
+    check(g(kx), numpy.vectorize(lambda v: v - k)(x))
+    check(h(kx, ky), numpy.maximum(x, y))

@@ -48,24 +48,25 @@ def _find_def(all_lines, name, first_line):
     return sorted(starts, key=lambda k: abs(k + 1 - first_line))
 
 
-def _lambda_candidates(lines, line):
-    """Parses of the text starting at lines[line - 1] that hold a lambda on
-    that line: (tree, first line number of the parsed text). The lambda may be
-    inside a larger statement or expression spanning more lines."""
-    variants = (("", 0), ("if 1:\n", 1), ("(\n", 1))
-    for count in range(1, min(len(lines) - line + 2, 60)):
-        text = "".join(lines[line - 1:line - 1 + count])
-        for prefix, shift in variants:
-            suffix = "\n)" if prefix == "(\n" else ""
+def _lambda_candidates(lines, line, start=None):
+    """The lambdas starting on lines[line - 1] in every parse of the text
+    from lines[start - 1] on (growing it a line at a time, as is, as an
+    indented block and inside parentheses: the lambda may sit inside a
+    statement or call spanning lines, and a shorter text may parse with a
+    truncated body), with the file's line numbers and columns."""
+    start = line if start is None else start
+    variants = (("", 0, ""), ("if 1:\n", 1, ""), ("(\n", 1, "\n)"))
+    for count in range(line - start + 1, min(len(lines) - start + 2, line - start + 40)):
+        text = "".join(lines[start - 1:start - 1 + count])
+        for prefix, shift, suffix in variants:
             try:
                 tree = ast.parse(prefix + text + suffix)
             except (SyntaxError, ValueError):
                 continue
-            ast.increment_lineno(tree, line - 1 - shift)
-            found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and n.lineno == line]
-            if found:
-                return found
-    return []
+            ast.increment_lineno(tree, start - 1 - shift)
+            for n in ast.walk(tree):
+                if isinstance(n, ast.Lambda) and n.lineno == line:
+                    yield n
 
 
 def _same_bytecode(node, code, file):
@@ -79,15 +80,17 @@ def _same_bytecode(node, code, file):
 
 def _lambda_ast(func, source):
     """Note [Lambda sources]
-    A lambda is found by parsing the text from its code's first line (growing
-    the text until it parses: the lambda may sit inside a call spanning lines)
-    and taking the lambda on that line with the same parameters; among several
-    alike, the one whose body starts at the column of the code's first
-    instruction. When the code's line holds no such lambda (a piece of a
-    larger text compiled on its own: a Markdown example), every lambda of the
-    text with those parameters is a candidate, preferring those whose
-    bytecode is the code's. It becomes `def lambda(params): return body` with the
-    lambda's own lines and columns, so errors point into the lambda."""
+    A lambda is found by parsing the text from its code's first line, or from
+    a few lines above (growing the text until it parses: the lambda may sit
+    inside a call spanning lines), and taking the lambda on that line with the same parameters whose body
+    holds every span the code's instructions come from, the tightest (this
+    tells two lambdas on one line apart, and a whole body from a truncated
+    parse).
+    When none is (a piece of a larger text compiled on its own: a Markdown
+    example), every lambda of the text with those parameters is a candidate,
+    preferring those whose bytecode is the code's. It becomes
+    `def lambda(params): return body` with the lambda's own lines and
+    columns, so errors point into the lambda."""
     code = func.__code__
     file = code.co_filename
     all_lines = source.splitlines(True) if source is not None else linecache.getlines(file, func.__globals__)
@@ -97,24 +100,43 @@ def _lambda_ast(func, source):
     def alike(nodes):
         return [n for n in nodes if [a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs] == params]
 
-    found = alike(_lambda_candidates(all_lines, line)) if 0 < line <= len(all_lines) else []
-    if len(found) > 1:
-        cols = [p[2] for p in code.co_positions() if p[0] is not None and p[2] is not None]
-        found = [n for n in found if cols and n.body.col_offset in cols] or found
-    if not found:
-        # The code's line is not the text's (code compiled from a piece of a
-        # larger document, such as a Markdown example): every lambda of the
-        # text with these parameters, narrowed to those compiling to the same
+    # The code's instructions carry the source spans they come from (the
+    # RESUME at column 0 aside): the body holds every one of them.
+    spans = [p for p in code.co_positions() if None not in p and (p[2], p[3]) != (0, 0)]
+    first = min(((p[0], p[2]) for p in spans), default=None)
+    last = max(((p[1], p[3]) for p in spans), default=None)
+
+    def holds(n):
+        b = n.body
+        return first is not None and (b.lineno, b.col_offset) <= first and (b.end_lineno, b.end_col_offset) >= last
+
+    # Parsing from the lambda's line first, then from up to 20 lines above
+    # (the statement around it may start there), until a lambda holds them.
+    primary, exact = [], []
+    for start in range(line, max(line - 20, 0), -1) if 0 < line <= len(all_lines) else ():
+        for n in alike(_lambda_candidates(all_lines, line, start)):
+            (exact if holds(n) else primary).append(n)
+        if exact:
+            break
+    exact.sort(key=lambda n: (n.body.end_lineno, n.body.end_col_offset))
+    if exact:
+        node = exact[0]
+    else:
+        # The code's lines are not the text's (code compiled from a piece of
+        # a larger document, such as a Markdown example): every lambda of the
+        # text with these parameters, preferring those compiling to the same
         # bytecode.
+        pool = list(primary)
         for k, text in enumerate(all_lines):
             if "lambda" in text:
-                found += [n for n in alike(_lambda_candidates(all_lines, k + 1)) if n not in found]
-        found = [n for n in found if _same_bytecode(n, code, file)] or found
-    if not found:
-        raise SourceUnavailableError(
-            "kiln cannot find the source of the lambda at %s:%d: lambdas are compiled from their Python source; "
-            "define the function with `def` in a file or a notebook cell" % (file, line))
-    node = found[0]
+                pool += [n for n in alike(_lambda_candidates(all_lines, k + 1)) if n not in pool]
+        same = [n for n in pool if _same_bytecode(n, code, file)]
+        found = same or pool
+        if not found:
+            raise SourceUnavailableError(
+                "kiln cannot find the source of the lambda at %s:%d: lambdas are compiled from their Python "
+                "source; define the function with `def` in a file or a notebook cell" % (file, line))
+        node = found[0]
     line = node.lineno
     end = getattr(node, "end_lineno", node.lineno) or node.lineno
     ret = ast.Return(value=node.body)
