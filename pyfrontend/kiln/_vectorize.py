@@ -195,6 +195,11 @@ class vectorize:
             if len(self.otypes) != len(outs):
                 raise ValueError("kiln.vectorize: otypes gives %d output(s) but `%s` returns %d"
                                  % (len(self.otypes), self.__name__, len(outs)))
+            for j, (r, o) in enumerate(zip(outs, self.otypes)):
+                if r.kind == "c" and o.kind != "c":
+                    raise TypeError("kiln.vectorize: output %d of `%s` is %s, which otypes makes %s; a complex value "
+                                    "has no real conversion (NumPy raises too): return its .real"
+                                    % (j, self.__name__, r, o))
             outs = self.otypes
         call = "%s(%s)" % (fname, ", ".join("a%d" % k for k in range(len(key))))
         if is_tuple:

@@ -173,6 +173,10 @@ def test_otypes(rng):
     a, b = data((3, 1), numpy.float64, rng), data((4,), numpy.int64, rng)
     check(f(kiln.asarray(a), kiln.asarray(b)),
           numpy.vectorize(sum_and_product, otypes=[numpy.float32, numpy.int64])(a, b))
+    with pytest.raises(TypeError, match="no real conversion"):
+        kiln.vectorize(poly, otypes="d")(kiln.asarray(numpy.array([1 + 2j])))
+    with pytest.raises(TypeError):
+        numpy.vectorize(poly, otypes="d")(numpy.array([1 + 2j]))
     with pytest.raises(ValueError, match="otypes gives 1 output"):
         kiln.vectorize(sum_and_product, otypes="f")(kiln.asarray(a), kiln.asarray(b))
 
