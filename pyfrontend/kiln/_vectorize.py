@@ -93,6 +93,7 @@ class vectorize:
             self._set_function(pyfunc)
 
     def _set_function(self, pyfunc):
+        pyfunc = getattr(pyfunc, "_kiln_jit_function", pyfunc)   # a @kiln.jit.rawkernel(device=True) function
         if not callable(pyfunc) or not hasattr(pyfunc, "__code__"):
             raise TypeError("kiln.vectorize: pyfunc must be a Python function or lambda, got %s"
                             % type(pyfunc).__name__)

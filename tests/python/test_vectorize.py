@@ -287,6 +287,16 @@ def test_decorator_doc_and_signature():
         kiln.vectorize(poly, signature="(n)->()")
 
 
+def test_device_function_and_decorator_arguments():
+    @kiln.vectorize(otypes="f")
+    @kiln.jit.rawkernel(device=True)
+    def half_of(v):
+        return v / 2
+
+    got = half_of(kiln.arange(4))
+    check(got, numpy.vectorize(lambda v: v / 2, otypes="f")(numpy.arange(4)))
+
+
 def test_specializations_cached(rng):
     f = kiln.vectorize(poly)
     x = kiln.asarray(data((5,), numpy.float64, rng))
