@@ -2,10 +2,13 @@
 // __device__ function for given scalar argument types (kiln.vectorize runs
 // it per element through the elementwise engine; pyfrontend/kiln/_vectorize.py).
 //
-//   source, name, results, is_tuple = _core._jit_device_function(f, [("float32", False), ("int64", True)])
+//   source, name, results, is_tuple, captures = _core._jit_device_function(f, [("float32", False), ("int64", True)])
 //   # results: NumPy dtype names of the return value(s); [] when f returns nothing
+//   captures.unchanged()   # False once a global or closure value f read has changed
+//                          # (Note [Captured globals] in jit_import.h): compile again
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -20,6 +23,12 @@ namespace {
 
 using transpiler::Type;
 using transpiler::TypeKind;
+
+// The globals and closure values a compiled function read, for the warm-path check.
+struct DeviceCaptures {
+  std::vector<Capture> captures;
+  std::shared_ptr<transpiler::Module> module;  // keeps what the captures point into alive
+};
 
 std::string result_dtype(const Type& t) {
   if (!t.is_scalar())
@@ -48,14 +57,20 @@ py::tuple device_function(py::handle func, const std::vector<std::pair<std::stri
   } else if (r.return_type.kind != TypeKind::Void) {
     results.push_back(result_dtype(r.return_type));
   }
-  return py::make_tuple(r.source, r.function_name, results, is_tuple);
+  auto caps = std::make_shared<DeviceCaptures>();
+  caps->captures = std::move(im.captures);
+  caps->module = std::move(im.module);
+  return py::make_tuple(r.source, r.function_name, results, is_tuple, py::cast(std::move(caps)));
 }
 
 }  // namespace
 
 void register_jit_device(py::module_& m) {
+  py::class_<DeviceCaptures, std::shared_ptr<DeviceCaptures>>(m, "_JitCaptures")
+      .def("unchanged", [](const DeviceCaptures& c) { return captures_unchanged(c.captures); },
+           "Whether every global and closure value the function read is still the same object.");
   m.def("_jit_device_function", &device_function, py::arg("func"), py::arg("arg_types"),
-        "(source, function name, result dtype names, is_tuple) of func compiled as a __device__ function "
+        "(source, function name, result dtype names, is_tuple, captures) of func compiled as a __device__ function "
         "for scalar arguments [(dtype name, weak)].");
 }
 

@@ -64,8 +64,7 @@ class vectorize:
     NumPy calls the function on the first element and takes the dtypes of
     what it returned; empty inputs need no ``otypes``; ``cache`` changes
     nothing (kiln always caches); ``signature`` (generalized ufuncs) raises
-    NotImplementedError. Globals the function reads are read when it is
-    compiled for a combination of types.
+    NotImplementedError.
     """
 
     def __init__(self, pyfunc=None, otypes=None, doc=None, excluded=None, cache=False, signature=None):
@@ -135,8 +134,10 @@ class vectorize:
     # numpy.asarray gives it (strong, as numpy.vectorize converts inputs to
     # arrays), an excluded Python scalar by its type (weak: pyfunc sees the
     # Python number itself, as in NumPy). The value is the ElementwiseKernel
-    # whose operation calls the transpiled device function; its own plans
-    # (C++) take the call from there.
+    # whose operation calls the transpiled device function (its own plans,
+    # in C++, take the call from there) and the globals and closure values the
+    # function read: when one of them has changed (Note [Captured globals]),
+    # the function is compiled again, so it never runs with stale values.
     def __call__(self, *args, **kwargs):
         if self.pyfunc is None:   # @kiln.vectorize(otypes=...) def f(...): the function comes now
             if len(args) != 1 or kwargs:
@@ -169,10 +170,10 @@ class vectorize:
                                 "input" % self.__name__)
             args = list(args)
             args[first_input] = _zero_d(args[first_input], key[first_input])
-        kernel = self._specializations.get(key)
-        if kernel is None:
-            kernel = self._specializations[key] = self._compile(key)
-        return kernel(*args)
+        entry = self._specializations.get(key)
+        if entry is None or not entry[1].unchanged():
+            entry = self._specializations[key] = self._compile(key)
+        return entry[0](*args)
 
     def _compile(self, key):
         arg_types, in_params = [], []
@@ -187,7 +188,7 @@ class vectorize:
                     raise TypeError("kiln.vectorize: argument %d has dtype %s, which kiln does not support" % (k, dt))
                 arg_types.append((dt.name, False))
             in_params.append("%s a%d" % (dt.name, k))
-        source, fname, results, is_tuple = _core._jit_device_function(self.pyfunc, arg_types)
+        source, fname, results, is_tuple, captures = _core._jit_device_function(self.pyfunc, arg_types)
         if not results:
             raise TypeError("kiln.vectorize: `%s` returns no value; a vectorized function returns a number "
                             "or a tuple of numbers" % self.__name__)
@@ -211,8 +212,9 @@ class vectorize:
         out_params = ", ".join("%s r%d" % (dt.name, j) for j, dt in enumerate(outs))
         # Note [Exact floating point] (arraycore/elementwise.h): each operation of
         # the function rounds on its own, as NumPy's scalar arithmetic does.
-        return _VectorizeKernel(", ".join(in_params), out_params, op, _c_name(self.__name__),
-                                preamble=source, return_tuple=is_tuple, options=_core._EXACT_FP_OPTIONS)
+        kernel = _VectorizeKernel(", ".join(in_params), out_params, op, _c_name(self.__name__),
+                                  preamble=source, return_tuple=is_tuple, options=_core._EXACT_FP_OPTIONS)
+        return kernel, captures
 
 
 class _VectorizeKernel(ElementwiseKernel):

@@ -297,6 +297,26 @@ def test_device_function_and_decorator_arguments():
     check(got, numpy.vectorize(lambda v: v / 2, otypes="f")(numpy.arange(4)))
 
 
+SCALE = 2
+
+
+def scaled_by_global(v):
+    return v * SCALE
+
+
+def test_changed_global_compiles_again():
+    global SCALE
+    f = kiln.vectorize(scaled_by_global)
+    x = kiln.arange(3)
+    assert kiln.asnumpy(f(x)).tolist() == [0, 2, 4]
+    SCALE = 3
+    try:
+        assert kiln.asnumpy(f(x)).tolist() == [0, 3, 6]
+    finally:
+        SCALE = 2
+    assert kiln.asnumpy(f(x)).tolist() == [0, 2, 4]
+
+
 def test_specializations_cached(rng):
     f = kiln.vectorize(poly)
     x = kiln.asarray(data((5,), numpy.float64, rng))
