@@ -51,7 +51,7 @@ struct Services {
   // Each lane's `value` (out32[lane]) after a warp barrier over `mask`;
   // returns the lanes that took part (only their slots are meaningful).
   unsigned (*warp_gather)(unsigned mask, unsigned long long value, unsigned long long* out32);
-  [[noreturn]] void (*fail)(const char* message);
+  void (*fail)(const char* message);   // never returns (a pointer cannot be [[noreturn]]: clang rejects it)
   void* (*dynamic_shared)();
   ThreadInfo* (*current_thread)();
   // Lanes of the caller's warp that have not exited (no barrier).

@@ -414,6 +414,7 @@ namespace kiln_host {
            func, t->block->block_idx.x, t->block->block_idx.y, t->block->block_idx.z, t->thread_idx.x,
            t->thread_idx.y, t->thread_idx.z, what);
   services->fail(message);
+  __builtin_unreachable();
 }
 }  // namespace kiln_host
 // glibc's assert() calls __assert_fail; the module is linked -Bsymbolic so
