@@ -715,29 +715,28 @@ def vectorize_branchy():
 
 def main(argv):
     wanted = argv[1:]
-    rows = []
+    print("backend: %s   cupy: %s" % (kiln.get_backend(),
+                                       cupy.__version__ if cupy is not None else "absent"))
+    print("%-30s %14s %14s %8s   %s" % ("benchmark", "kiln", "cupy", "ratio", "goal"), flush=True)
     for name, unit, goal, fn in BENCHMARKS:
         if wanted and not any(w in name for w in wanted):
             continue
         try:
             result = fn()
         except Exception as e:  # one broken benchmark must not hide the others
-            print("%s failed: %s: %s" % (name, type(e).__name__, e))
+            print("%s failed: %s: %s" % (name, type(e).__name__, e), flush=True)
             continue
         if result is None:   # not measurable on this backend
             continue
         ours, theirs = result
-        rows.append((name, unit, ours, theirs, goal))
+        # Each row as soon as it is measured: a benchmark that crashes the
+        # process leaves the rows before it.
+        ratio = "%.2f" % (ours / theirs) if theirs else "-"
+        print("%-30s %9.2f %-4s %9s %-4s %8s   %s" % (
+            name, ours, unit, "%.2f" % theirs if theirs else "-", unit if theirs else "", ratio, goal), flush=True)
         kiln.get_default_memory_pool().free_all_blocks()
         if cupy is not None:
             cupy.get_default_memory_pool().free_all_blocks()
-    print("backend: %s   cupy: %s" % (kiln.get_backend(),
-                                       cupy.__version__ if cupy is not None else "absent"))
-    print("%-30s %14s %14s %8s   %s" % ("benchmark", "kiln", "cupy", "ratio", "goal"))
-    for name, unit, ours, theirs, goal in rows:
-        ratio = "%.2f" % (ours / theirs) if theirs else "-"
-        print("%-30s %9.2f %-4s %9s %-4s %8s   %s" % (
-            name, ours, unit, "%.2f" % theirs if theirs else "-", unit if theirs else "", ratio, goal))
 
 
 if __name__ == "__main__":

@@ -43,6 +43,21 @@ if ! $py -c "import dask.array" 2>/dev/null; then
   fi
 fi
 
+# A kiln.jit and kiln.vectorize smoke test first: should the transpiler
+# crash, jit_smoke.log keeps the Python frames (faulthandler) and, where the
+# machine has gdb, the C++ backtrace.
+KILN_BACKEND=cuda timeout 120 $py -X faulthandler tools/jit_smoke.py >"$out/jit_smoke.log" 2>&1
+smoke_rc=$?
+if [ "$smoke_rc" != 0 ]; then
+  echo "=== jit smoke test FAILED (rc=$smoke_rc), see jit_smoke.log ==="
+  tail -25 "$out/jit_smoke.log"
+  if command -v gdb >/dev/null; then
+    KILN_BACKEND=cuda timeout 180 gdb -q -batch -ex run -ex bt -ex "info registers rip" --args $py tools/jit_smoke.py \
+      >>"$out/jit_smoke.log" 2>&1
+    grep -E "^#[0-9]+ " "$out/jit_smoke.log" | head -30
+  fi
+fi
+
 # KILN_GPU_BENCH_ONLY=1 skips the test suite; KILN_BENCH="a b" picks benchmarks;
 # KILN_GPU_TEST_S=N stops pytest after N seconds (so the benchmarks still run
 # within the device tool's per-call limit).
@@ -67,4 +82,4 @@ grep -E "^(FAILED|ERROR)" "$out/pytest.log" | head -30
 tail -5 "$out/pytest.log"
 echo "=== benchmarks ==="
 cat "$out/bench.log" | tail -30
-echo "SUMMARY: gpu=$(cat "$out/gpu.txt") build=${build_s}s pytest_rc=$test_rc bench_rc=$bench_rc; $(tail -1 "$out/pytest.log")"
+echo "SUMMARY: gpu=$(cat "$out/gpu.txt") build=${build_s}s jit_smoke_rc=$smoke_rc pytest_rc=$test_rc bench_rc=$bench_rc; $(tail -1 "$out/pytest.log")"
