@@ -355,8 +355,10 @@ class CudaBackend final : public Backend {
     return out;
   }
 
-  void launch(FunctionHandle function, Dim3 grid, Dim3 block, uint32_t shared_mem_bytes,
-              StreamHandle stream, void** args) override {
+  // The checks every launch makes (current context, a function, a block of
+  // 1 to 1024 threads, a non-empty grid, dynamic shared memory above the
+  // default opted into): the function to launch.
+  CuFunction checked_launch(FunctionHandle function, Dim3 grid, Dim3 block, uint32_t shared_mem_bytes) {
     ensure_current();
     CuFunction f = static_cast<CuFunction>(function);
     uint64_t threads = uint64_t(block.x) * block.y * block.z;
@@ -365,6 +367,12 @@ class CudaBackend final : public Backend {
       reject_launch(f, grid, block, shared_mem_bytes);
     }
     if (shared_mem_bytes > kDefaultDynamicSharedLimit) raise_shared_limit(f, shared_mem_bytes);
+    return f;
+  }
+
+  void launch(FunctionHandle function, Dim3 grid, Dim3 block, uint32_t shared_mem_bytes,
+              StreamHandle stream, void** args) override {
+    CuFunction f = checked_launch(function, grid, block, shared_mem_bytes);
     CuResult r = api_.launch_kernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                     shared_mem_bytes, as_stream(stream), args, nullptr);
     if (r != cr::kSuccess) fail_launch(r, f, grid, block, shared_mem_bytes);
@@ -376,14 +384,7 @@ class CudaBackend final : public Backend {
       launch(function, grid, block, shared_mem_bytes, stream, args);
       return;
     }
-    ensure_current();
-    CuFunction f = static_cast<CuFunction>(function);
-    uint64_t threads = uint64_t(block.x) * block.y * block.z;
-    if (!f || threads == 0 || threads > kMaxThreadsPerBlock || grid.x == 0 || grid.y == 0 ||
-        grid.z == 0) {
-      reject_launch(f, grid, block, shared_mem_bytes);
-    }
-    if (shared_mem_bytes > kDefaultDynamicSharedLimit) raise_shared_limit(f, shared_mem_bytes);
+    CuFunction f = checked_launch(function, grid, block, shared_mem_bytes);
     CuResult r = api_.launch_cooperative_kernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                                 shared_mem_bytes, as_stream(stream), args);
     if (r != cr::kSuccess) fail_launch(r, f, grid, block, shared_mem_bytes);
