@@ -159,8 +159,28 @@ def test_external_stream_from_torch():
     assert t.sum().item() == 40.0
 
 
-def test_seed_numba_kernel_on_kiln_arrays():
+def _numba_cuda():
+    """numba.cuda, once it has run a kernel on its own device arrays: a Numba
+    that cannot (one older than the machine's NumPy fails inside its own
+    compiler) is a broken environment, not a kiln failure, and skips."""
     numba_cuda = pytest.importorskip("numba.cuda")
+    try:
+        @numba_cuda.jit
+        def probe(x):
+            x[0] = 1
+
+        d = numba_cuda.to_device(numpy.zeros(1, dtype=numpy.int64))
+        probe[1, 1](d)
+        assert d.copy_to_host()[0] == 1
+    except Exception as e:  # noqa: BLE001 - any failure of Numba on its own arrays
+        import numba
+        pytest.skip(f"Numba {numba.__version__} cannot run a kernel on NumPy {numpy.__version__} here: "
+                    f"{type(e).__name__}: {e}")
+    return numba_cuda
+
+
+def test_seed_numba_kernel_on_kiln_arrays():
+    numba_cuda = _numba_cuda()
 
     @numba_cuda.jit
     def add(x, y, out):
