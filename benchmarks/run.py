@@ -616,7 +616,13 @@ def jit_cold_s(module, cache_dir):
     import subprocess
     env = dict(os.environ, KILN_CACHE_DIR=cache_dir, CUPY_CACHE_DIR=cache_dir)
     out = subprocess.run([sys.executable, "-c", JIT_COLD, module, cache_dir], env=env, capture_output=True,
-                         text=True, check=True)
+                         text=True)
+    if out.returncode != 0:
+        last = (out.stderr.strip().splitlines() or ["(no message)"])[-1]
+        if module != "kiln":  # the yardstick failing leaves kiln's figure standing
+            print(f"(jit_cold_compile_s: {module} failed: {last})", flush=True)
+            return None
+        raise RuntimeError(f"kiln's cold jit process failed: {out.stderr.strip()}")
     return float(out.stdout.split()[-1])
 
 
@@ -648,6 +654,35 @@ def jit_stream():
         cx = cupy.ones(n, dtype=cupy.float32)
         cy = cupy.zeros(n, dtype=cupy.float32)
         theirs = gb_per_s(8 * n, lambda: ck[blocks, threads](cx, cy, c, n), sync=sync_cupy) / 1e3
+    return ours, theirs
+
+
+STREAM_CUDA = r'''
+extern "C" __global__ void stream_cuda(const float* x, float* y, float c, long long n) {
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = x[i] * 2.0f + c;
+}'''
+
+
+@benchmark("jit_stream_as_rawkernel_f32_TBps", "TB/s",
+           "(jit_stream_f32_TBps's kernel written in CUDA C++ as a RawKernel, same grid: the floor its shape allows)")
+def jit_stream_raw():
+    n = elementwise_elements()
+    threads = 256
+    blocks = (n + threads - 1) // threads
+    c = numpy.float32(1.5)
+    k = kiln.RawKernel(STREAM_CUDA, "stream_cuda")
+    x = kiln.ones(n, dtype=kiln.float32)
+    y = kiln.zeros(n, dtype=kiln.float32)
+    k((blocks,), (threads,), (x, y, c, n))
+    assert float(kiln.asnumpy(y[:1])[0]) == 3.5
+    ours = gb_per_s(8 * n, lambda: k((blocks,), (threads,), (x, y, c, n)), sync=sync_kiln) / 1e3
+    theirs = None
+    if cupy is not None:
+        ck = cupy.RawKernel(STREAM_CUDA, "stream_cuda")
+        cx = cupy.ones(n, dtype=cupy.float32)
+        cy = cupy.zeros(n, dtype=cupy.float32)
+        theirs = gb_per_s(8 * n, lambda: ck((blocks,), (threads,), (cx, cy, c, n)), sync=sync_cupy) / 1e3
     return ours, theirs
 
 
