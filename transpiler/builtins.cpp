@@ -14,8 +14,13 @@ using R = BuiltinRule;
 // Note [Builtin dtypes]
 // Atomics and shuffles take the dtypes CUDA has the operation for (int64 adds
 // and bit operations go through the unsigned 64-bit instruction, which gives
-// the same bits); the dtype chars are NumPy's (i int32, I uint32, q int64,
-// Q uint64, f float32, d float64).
+// the same bits), and float16 and complex where kiln/jit.h builds them: a
+// float16 add or exchange is a compare-and-swap loop on the 16-bit word, a
+// complex add two atomic adds (each part is atomic, the pair is not one
+// snapshot: the old value returned may mix two updates), a float64 exchange
+// the 64-bit one on the bits, float16 and complex shuffles move the bits or
+// the two parts. The dtype chars are NumPy's (i int32, I uint32, q int64,
+// Q uint64, e float16, f float32, d float64, F complex64, D complex128).
 std::vector<BuiltinInfo> make_table() {
   std::vector<BuiltinInfo> t = {
       // ---- thread indices and sizes ----
@@ -37,9 +42,9 @@ std::vector<BuiltinInfo> make_table() {
       {"kiln.jit.shared_memory", R::SharedMemory, "", "", "shared_memory(dtype, size): block-shared array; size=None: sized at launch (shared_mem=)"},
       {"kiln.jit.local_memory", R::LocalMemory, "", "", "local_memory(dtype, size): thread-private array"},
       // ---- atomics (Note [Builtin dtypes]) ----
-      {"kiln.jit.atomic_add", R::Atomic, "kiln::jit::atomic_add", "iIqQfd", "atomic_add(array, index, value): old value"},
+      {"kiln.jit.atomic_add", R::Atomic, "kiln::jit::atomic_add", "iIqQefdFD", "atomic_add(array, index, value): old value"},
       {"kiln.jit.atomic_sub", R::Atomic, "kiln::jit::atomic_sub", "iI", "atomic_sub(array, index, value): old value"},
-      {"kiln.jit.atomic_exch", R::Atomic, "kiln::jit::atomic_exch", "iIqQf", "atomic_exch(array, index, value): old value"},
+      {"kiln.jit.atomic_exch", R::Atomic, "kiln::jit::atomic_exch", "iIqQefd", "atomic_exch(array, index, value): old value"},
       {"kiln.jit.atomic_min", R::Atomic, "kiln::jit::atomic_min", "iIqQ", "atomic_min(array, index, value): old value"},
       {"kiln.jit.atomic_max", R::Atomic, "kiln::jit::atomic_max", "iIqQ", "atomic_max(array, index, value): old value"},
       {"kiln.jit.atomic_inc", R::Atomic, "kiln::jit::atomic_inc", "I", "atomic_inc(array, index, limit): old; stores 0 at limit"},
@@ -49,10 +54,10 @@ std::vector<BuiltinInfo> make_table() {
       {"kiln.jit.atomic_xor", R::Atomic, "kiln::jit::atomic_xor", "iIqQ", "atomic_xor(array, index, value): old value"},
       {"kiln.jit.atomic_cas", R::AtomicCas, "kiln::jit::atomic_cas", "iIqQ", "atomic_cas(array, index, compare, value): old value"},
       // ---- warp operations ----
-      {"kiln.jit.shfl_sync", R::Shuffle, "__shfl_sync", "iIqQfd", "shfl_sync(mask, value, src_lane, width=32)"},
-      {"kiln.jit.shfl_up_sync", R::Shuffle, "__shfl_up_sync", "iIqQfd", "shfl_up_sync(mask, value, delta, width=32)"},
-      {"kiln.jit.shfl_down_sync", R::Shuffle, "__shfl_down_sync", "iIqQfd", "shfl_down_sync(mask, value, delta, width=32)"},
-      {"kiln.jit.shfl_xor_sync", R::Shuffle, "__shfl_xor_sync", "iIqQfd", "shfl_xor_sync(mask, value, lane_mask, width=32)"},
+      {"kiln.jit.shfl_sync", R::Shuffle, "kiln::jit::shfl_sync", "iIqQefdFD", "shfl_sync(mask, value, src_lane, width=32)"},
+      {"kiln.jit.shfl_up_sync", R::Shuffle, "kiln::jit::shfl_up_sync", "iIqQefdFD", "shfl_up_sync(mask, value, delta, width=32)"},
+      {"kiln.jit.shfl_down_sync", R::Shuffle, "kiln::jit::shfl_down_sync", "iIqQefdFD", "shfl_down_sync(mask, value, delta, width=32)"},
+      {"kiln.jit.shfl_xor_sync", R::Shuffle, "kiln::jit::shfl_xor_sync", "iIqQefdFD", "shfl_xor_sync(mask, value, lane_mask, width=32)"},
       {"kiln.jit.all_sync", R::Vote, "__all_sync", "", "all_sync(mask, predicate) -> bool"},
       {"kiln.jit.any_sync", R::Vote, "__any_sync", "", "any_sync(mask, predicate) -> bool"},
       {"kiln.jit.ballot_sync", R::Ballot, "__ballot_sync", "", "ballot_sync(mask, predicate) -> uint32"},

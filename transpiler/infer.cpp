@@ -684,8 +684,6 @@ Type FunctionInfer::binop_type(BinOp op, const Type& a, const Type& b, const Exp
     // Bools: Python's (ints) when both are Python bools, NumPy's otherwise
     // (+ is or, * is and, - an error, // % ** int8).
     case BinOp::Pow:
-      if (t.is_complex() && !(e.kind == ExprKind::BinOp && e.bin_op == BinOp::Pow && const_int(*e.operands[1]) == 2))
-        fail(DiagKind::Unsupported, e.span, "`**` of complex numbers is not supported in kernels yet (except `** 2`)");
       return t.is_bool() ? (t.weak ? as(DType::Int64) : Type::scalar(DType::Int8)) : t;
     case BinOp::Add: case BinOp::Mul:
       return t.is_bool() && t.weak ? as(DType::Int64) : t;

@@ -106,7 +106,12 @@ CExprPtr FunctionLower::binop(BinOp op, CExprPtr a, CExprPtr b, const Type& t) {
       return wrap(c_binary(bin_op_symbol(op), a, b));
     case BinOp::FloorDiv: return c_call("kiln::jit::floordiv", {a, b});
     case BinOp::Mod: return c_call("kiln::jit::pymod", {a, b});
-    case BinOp::Pow: return c_call(t.is_integral() ? "kiln::jit::ipow" : "kiln::jit::pow", {a, b});
+    case BinOp::Pow:
+      if (t.is_complex()) {  // NumPy's complex power (kiln/ufunc_transcendental.h)
+        needs_ufunc_math_ = true;
+        return c_call("kiln::ufn::power", {a, b});
+      }
+      return c_call(t.is_integral() ? "kiln::jit::ipow" : "kiln::jit::pow", {a, b});
     case BinOp::LShift: case BinOp::RShift: case BinOp::BitAnd: case BinOp::BitOr: case BinOp::BitXor:
       return c_cast(ct, c_binary(bin_op_symbol(op), a, b));
     case BinOp::MatMul: break;

@@ -293,6 +293,24 @@ KILN_JIT_FN void grid_sync() {
   __syncthreads();
 }
 
+// ---- warp shuffles (Note [Builtin dtypes]): CUDA's for its own types; a
+// float16 moves its 16 bits, a complex its two parts ----
+#define KILN_JIT_SHUFFLE(NAME, CUDA, LANE)                                                              \
+  template <class T>                                                                                    \
+  KILN_JIT_FN T NAME(unsigned mask, T v, LANE lane, int width) { return CUDA(mask, v, lane, width); }   \
+  KILN_JIT_FN kiln::half NAME(unsigned mask, kiln::half v, LANE lane, int width) {                      \
+    return kiln::half::from_bits(static_cast<unsigned short>(CUDA(mask, static_cast<unsigned>(v.bits()), lane, width))); \
+  }                                                                                                     \
+  template <class T>                                                                                    \
+  KILN_JIT_FN kiln::complex<T> NAME(unsigned mask, kiln::complex<T> v, LANE lane, int width) {          \
+    return kiln::complex<T>(CUDA(mask, v.real(), lane, width), CUDA(mask, v.imag(), lane, width));      \
+  }
+KILN_JIT_SHUFFLE(shfl_sync, __shfl_sync, int)
+KILN_JIT_SHUFFLE(shfl_up_sync, __shfl_up_sync, unsigned)
+KILN_JIT_SHUFFLE(shfl_down_sync, __shfl_down_sync, unsigned)
+KILN_JIT_SHUFFLE(shfl_xor_sync, __shfl_xor_sync, int)
+#undef KILN_JIT_SHUFFLE
+
 // ---- atomics: every dtype the transpiler allows (Note [Builtin dtypes]) ----
 #define KILN_JIT_ATOMIC(NAME, CUDA, T) \
   KILN_JIT_FN T NAME(T* p, T v) { return CUDA(p, v); }
@@ -306,6 +324,38 @@ KILN_JIT_ATOMIC(atomic_add, atomicAdd, unsigned long long)
 KILN_JIT_ATOMIC(atomic_add, atomicAdd, float)
 KILN_JIT_ATOMIC(atomic_add, atomicAdd, double)
 KILN_JIT_ATOMIC_VIA_U64(atomic_add, atomicAdd)
+// float16, complex and float64-exchange atomics (Note [Builtin dtypes]).
+template <class Op>
+KILN_JIT_FN kiln::half atomic_half_update(kiln::half* p, Op op) {
+  unsigned short* word = reinterpret_cast<unsigned short*>(p);
+  unsigned short old = *reinterpret_cast<volatile unsigned short*>(word), assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(word, assumed, op(kiln::half::from_bits(assumed)).bits());
+  } while (old != assumed);
+  return kiln::half::from_bits(old);
+}
+struct HalfAdd {
+  kiln::half v;
+  KILN_JIT_FN kiln::half operator()(kiln::half h) const { return kiln::half(static_cast<float>(h) + static_cast<float>(v)); }
+};
+struct HalfSet {
+  kiln::half v;
+  KILN_JIT_FN kiln::half operator()(kiln::half) const { return v; }
+};
+KILN_JIT_FN kiln::half atomic_add(kiln::half* p, kiln::half v) { return atomic_half_update(p, HalfAdd{v}); }
+KILN_JIT_FN kiln::half atomic_exch(kiln::half* p, kiln::half v) { return atomic_half_update(p, HalfSet{v}); }
+template <class T>
+KILN_JIT_FN kiln::complex<T> atomic_add(kiln::complex<T>* p, kiln::complex<T> v) {
+  T* parts = reinterpret_cast<T*>(p);
+  const T re = atomicAdd(parts, v.real());
+  const T im = atomicAdd(parts + 1, v.imag());
+  return kiln::complex<T>(re, im);
+}
+KILN_JIT_FN double atomic_exch(double* p, double v) {
+  return __longlong_as_double(static_cast<long long>(
+      atomicExch(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(__double_as_longlong(v)))));
+}
 KILN_JIT_ATOMIC(atomic_sub, atomicSub, int)
 KILN_JIT_ATOMIC(atomic_sub, atomicSub, unsigned int)
 KILN_JIT_ATOMIC(atomic_exch, atomicExch, int)

@@ -255,3 +255,100 @@ def test_compare_and_swap_loop(rng):
     cas_max[4, 128](kiln.asarray(x), best, prev, n)
     assert int(kiln.asnumpy(best)[0]) == x.max()
     assert (kiln.asnumpy(prev) <= x.max()).all()
+
+
+SHUFFLE_DTYPES = [numpy.int32, numpy.uint32, numpy.int64, numpy.uint64, numpy.float16, numpy.float32,
+                  numpy.float64, numpy.complex64, numpy.complex128]
+
+
+@jit.rawkernel()
+def shuffles_of(x, out, width):
+    t = jit.threadIdx.x
+    v = x[t]
+    out[0, t] = jit.shfl_sync(0xFFFFFFFF, v, 3)
+    out[1, t] = jit.shfl_up_sync(0xFFFFFFFF, v, 1)
+    out[2, t] = jit.shfl_down_sync(0xFFFFFFFF, v, 2)
+    out[3, t] = jit.shfl_xor_sync(0xFFFFFFFF, v, 5)
+    out[4, t] = jit.shfl_sync(0xFFFFFFFF, v, 1, width)
+    out[5, t] = jit.shfl_down_sync(0xFFFFFFFF, v, 3, width=width)
+
+
+@pytest.mark.parametrize("dtype", SHUFFLE_DTYPES, ids=lambda d: numpy.dtype(d).name)
+def test_shuffles_move_every_dtype_bit_exact(dtype):
+    rng = numpy.random.default_rng(11)
+    dt = numpy.dtype(dtype)
+    if dt.kind in "iu":
+        v = rng.integers(numpy.iinfo(dt).min, numpy.iinfo(dt).max, 64, dtype=dt, endpoint=True)
+    elif dt.kind == "f":
+        v = (rng.standard_normal(64) * 1e3).astype(dt)
+        v[7] = numpy.nan
+        v[9] = -0.0
+    else:
+        v = (rng.standard_normal(64) + 1j * rng.standard_normal(64)).astype(dt)
+    out = kiln.zeros((6, 64), dtype=dtype)
+    shuffles_of[1, 64](kiln.asarray(v), out, 8)
+    got = kiln.asnumpy(out)
+    lane = numpy.arange(64) % 32
+    warp = numpy.arange(64) - lane
+    want = numpy.stack([
+        v[warp + 3],
+        v[numpy.where(lane >= 1, numpy.arange(64) - 1, numpy.arange(64))],
+        v[numpy.where(lane + 2 < 32, numpy.arange(64) + 2, numpy.arange(64))],
+        v[warp + (lane ^ 5)],
+        v[numpy.arange(64) - lane % 8 + 1],
+        v[numpy.where(lane % 8 + 3 < 8, numpy.arange(64) + 3, numpy.arange(64))],
+    ])
+    # bits, not values: NaN and -0.0 must come through unchanged
+    assert got.tobytes() == want.astype(dt).tobytes()
+
+
+@jit.rawkernel()
+def add_and_exchange(addto, olds, swap, swapped, n):
+    i = jit.grid(1)
+    if i < n:
+        olds[i] = jit.atomic_add(addto, 0, olds[i])
+        swapped[i] = jit.atomic_exch(swap, 0, swapped[i])
+
+
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float64, numpy.complex64, numpy.complex128],
+                         ids=lambda d: numpy.dtype(d).name)
+def test_atomic_add_and_exch_of_float16_float64_and_complex(dtype):
+    n = 1000
+    dt = numpy.dtype(dtype)
+    step = numpy.array(0.5 + (0.25j if dt.kind == "c" else 0), dtype=dt)
+    total = kiln.zeros(1, dtype=dtype)
+    olds = kiln.full(n, step, dtype=dtype)        # each thread adds `step` and gets the old total back
+    swap = kiln.full(1, -1, dtype=dtype)
+    values = (numpy.arange(n) % 512).astype(dt)   # distinct in float16 too (all below 2048)
+    swapped = kiln.asarray(values)
+    if dt.kind == "c":                            # complex has no exchange: add only
+        add_only[4, 256](total, olds, n)
+    else:
+        add_and_exchange[4, 256](total, olds, swap, swapped, n)
+    # halves and quarters: every partial sum is exact, whatever the order
+    assert kiln.asnumpy(total)[0] == step * n
+    old = kiln.asnumpy(olds)
+    parts = [old.real, old.imag] if dt.kind == "c" else [old]
+    for part, s in zip(parts, [step.real, step.imag] if dt.kind == "c" else [step]):
+        # each part is one atomic: its old values are 0, s, 2s, ... in some order
+        numpy.testing.assert_array_equal(numpy.sort(part), numpy.arange(n) * s)
+    if dt.kind != "c":
+        # the exchanges hand the initial -1 and every value but one along a chain
+        seen = numpy.concatenate([kiln.asnumpy(swapped), kiln.asnumpy(swap)])
+        numpy.testing.assert_array_equal(numpy.sort(seen), numpy.sort(numpy.concatenate([[-1], values]).astype(dt)))
+
+
+@jit.rawkernel()
+def add_only(addto, olds, n):
+    i = jit.grid(1)
+    if i < n:
+        olds[i] = jit.atomic_add(addto, 0, olds[i])
+
+
+def test_atomic_exch_of_complex_is_refused():
+    @jit.rawkernel()
+    def k(x):
+        jit.atomic_exch(x, 0, x[1])
+
+    with pytest.raises(TypeError, match="`kiln.jit.atomic_exch` is not available for complex64 arrays"):
+        k[1, 1](kiln.zeros(2, dtype=kiln.complex64))

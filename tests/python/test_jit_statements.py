@@ -269,6 +269,39 @@ def mixed(a, b, out, n):
 jit_mixed = jit.rawkernel()(mixed)
 
 
+@jit.rawkernel()
+def complex_powers(a, b, out, n):
+    i = jit.grid(1)
+    if i < n:
+        x = a[i]
+        out[0, i] = x ** b[i]
+        out[1, i] = x ** 3
+        out[2, i] = x ** 0.5
+        out[3, i] = x ** -2
+        out[4, i] = x ** (1 + 1j)
+        y = x
+        y **= 0
+        out[5, i] = y
+
+
+@pytest.mark.parametrize("dtype", [numpy.complex64, numpy.complex128])
+def test_complex_power_is_numpys(rng, dtype):
+    n = 64
+    a = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(dtype)
+    b = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(dtype)
+    a[:4] = [0, 0, 1j, -2]       # NumPy's special cases: 0 ** b, a pure imaginary and a negative real base
+    b[:4] = [2 + 1j, -1, 2, 0.5]
+    out = kiln.zeros((6, n), dtype=dtype)
+    complex_powers[1, n](kiln.asarray(a), kiln.asarray(b), out, n)
+    with numpy.errstate(all="ignore"):
+        want = numpy.stack([a ** b, a ** 3, a ** dtype(0.5), a ** dtype(-2), a ** dtype(1 + 1j),
+                            numpy.ones(n, dtype)])
+    # kiln.power's complex loop: the same formulas as NumPy's, each libm
+    # call correctly rounded only to an ulp or two
+    tol = 2e-6 if dtype == numpy.complex64 else 1e-14
+    numpy.testing.assert_allclose(kiln.asnumpy(out), want, rtol=tol, atol=0)
+
+
 @pytest.mark.parametrize("dtype", [numpy.bool_, numpy.int8, numpy.uint8, numpy.int16, numpy.uint16, numpy.uint32,
                                    numpy.uint64, numpy.float16, numpy.complex64, numpy.complex128])
 def test_every_dtype_matches_python_on_numpy_scalars(rng, dtype):
