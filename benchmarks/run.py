@@ -497,6 +497,8 @@ def cai_export():
 
 @benchmark("numba_launch_3arrays_us", "us", "< CuPy: host cost of a Numba @cuda.jit launch on three arrays")
 def numba_launch():
+    if not hasattr(numpy, "row_stack"):   # Numba 0.68 still names this alias NumPy 2.5 removed
+        numpy.row_stack = numpy.vstack
     numba_cuda = _importable("numba.cuda") if kiln.get_backend() == "cuda" else None
     if numba_cuda is None:
         return None

@@ -161,10 +161,19 @@ def test_external_stream_from_torch():
     assert t.sum().item() == 40.0
 
 
+def _numba_numpy_alias():
+    """Numba 0.68 still looks up numpy.row_stack, an alias of numpy.vstack that
+    NumPy 2.5 removed (the GPU machine has both): put the alias back for
+    Numba's sake before it is imported. Nothing in kiln uses it."""
+    if not hasattr(numpy, "row_stack"):
+        numpy.row_stack = numpy.vstack
+
+
 def _numba_cuda():
     """numba.cuda, once it has run a kernel on its own device arrays: a Numba
     that cannot (one older than the machine's NumPy fails inside its own
     compiler) is a broken environment, not a kiln failure, and skips."""
+    _numba_numpy_alias()
     numba_cuda = pytest.importorskip("numba.cuda")
     try:
         @numba_cuda.jit
@@ -200,6 +209,7 @@ def test_seed_numba_kernel_on_kiln_arrays():
 
 
 def test_seed_numba_device_array_to_kiln_zero_copy():
+    _numba_numpy_alias()
     numba = pytest.importorskip("numba")
     import numba.cuda  # noqa: F401
     x = numpy.arange(10)
