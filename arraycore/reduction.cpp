@@ -15,6 +15,9 @@ namespace kiln::arraycore {
 namespace {
 
 constexpr uint32_t kBlock = 256;
+// Vectors a thread of the `_vec` kernel loads before it folds them
+// (Note [Reduction vector loads]).
+constexpr int kVecLoadsInFlight = 4;
 constexpr int kMaxInputs = 4;
 constexpr int64_t kWarpRowMax = 256;        // rows up to this long get a warp each
 constexpr int64_t kSplitElements = 4096;    // fewest elements per split of a row
@@ -126,7 +129,7 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
   const std::string accumulate = "      " + nm + "_accumulate<" + U + ">(" + ptr_args + "ko, _R, lo, hi, step, a);\n";
   std::string vector_block;
   if (vector_path) {
-    const std::string st = storage_of(in[0]), x0 = "_p_" + spec.params[0].name;
+    const std::string st = storage_of(in[0]), x0 = "_p_" + spec.params[0].name, D = std::to_string(kVecLoadsInFlight);
     auto combine_vec = [&](const std::string& w, const std::string& g) {
       return "#pragma unroll\n        for (int v = 0; v < V; ++v)\n          a = Op::fold(a, " + nm +
              "_map_value(kiln::vec_element<" + st + ">(" + w + ", v), (" + g + ") * V + v));\n";
@@ -143,10 +146,10 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
         "      " + rt + " a = Op::identity();\n"
         "      long long g = slo / V + threadIdx.x;\n"
         "      const long long B = blockDim.x;\n"
-        "      for (; g + 3 * B < gend; g += 4 * B) {\n"
-        "        kiln::Vec16 w[4];\n"
-        "#pragma unroll\n        for (int q = 0; q < 4; ++q) w[q] = row[g + q * B];\n"
-        "#pragma unroll\n        for (int q = 0; q < 4; ++q)\n" + combine_vec("w[q]", "g + q * B") +
+        "      for (; g + " + D + " * B - B < gend; g += " + D + " * B) {\n"
+        "        kiln::Vec16 w[" + D + "];\n"
+        "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q) w[q] = row[g + q * B];\n"
+        "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q)\n" + combine_vec("w[q]", "g + q * B") +
         "      }\n"
         "      for (; g < gend; g += B) {\n        const kiln::Vec16 w0 = row[g];\n" + combine_vec("w0", "g") + "      }\n"
         "      const long long t = tail + threadIdx.x;\n"
