@@ -266,6 +266,8 @@ def reduction_input(shape):
 def reduction_bandwidth(shape, reduce):
     """GB/s of reading the input once, kiln then CuPy, for reduce(xp, x)."""
     x, cx = reduction_input(shape)
+    if cx is not None:  # a fast wrong answer is no figure: check against CuPy first
+        numpy.testing.assert_allclose(kiln.asnumpy(reduce(kiln, x)), cupy.asnumpy(reduce(cupy, cx)), rtol=1e-4)
     ours = gb_per_s(x.nbytes, lambda: reduce(kiln, x), sync=sync_kiln)
     theirs = gb_per_s(cx.nbytes, lambda: reduce(cupy, cx), sync=sync_cupy) if cx is not None else None
     return ours, theirs
