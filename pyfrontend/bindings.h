@@ -27,6 +27,9 @@ arraycore::Shape to_shape(py::handle obj);
 py::tuple to_tuple(const std::vector<int64_t>& values);
 // operator.index(obj) as int64; Python's own TypeError/OverflowError otherwise.
 int64_t to_index(py::handle obj);
+// A launch's grid or block: an int or a tuple/list of 1 to 3 positive ints
+// below 2^32 (`what` names it in the TypeError/ValueError).
+runtime::Dim3 to_dim3(PyObject* o, const char* what);
 // The array inside a kiln.ndarray object (subclasses too), nullptr for any
 // other object: a type check and a pointer read, for the call fast paths
 // (pybind11's isinstance + cast cost far more per operand).

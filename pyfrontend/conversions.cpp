@@ -2,6 +2,7 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <limits>
 #include <mutex>
 #include <unordered_map>
 
@@ -57,6 +58,35 @@ py::object to_numpy_dtype(arraycore::DType dtype) {
 }
 
 std::string type_name(py::handle obj) { return Py_TYPE(obj.ptr())->tp_name; }
+
+runtime::Dim3 to_dim3(PyObject* o, const char* what) {
+  uint32_t v[3] = {1, 1, 1};
+  auto one = [&](PyObject* h, int i) {
+    long long x;
+    if (PyLong_CheckExact(h)) {
+      int overflow = 0;
+      x = PyLong_AsLongLongAndOverflow(h, &overflow);
+      if (overflow) x = -1;
+    } else if (PyIndex_Check(h)) {
+      x = to_index(h);
+    } else {
+      throw py::type_error(std::string(what) + " must be an int or a tuple of up to 3 ints, got '" + type_name(h) + "'");
+    }
+    if (x <= 0 || x > std::numeric_limits<uint32_t>::max())
+      throw py::value_error(std::string(what) + " dimension " + std::to_string(i) + " must be positive and fit in 32 bits, got " +
+                            std::to_string(x));
+    v[i] = static_cast<uint32_t>(x);
+  };
+  if (PyTuple_Check(o) || PyList_Check(o)) {
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    if (n < 1 || n > 3) throw py::value_error(std::string(what) + " must have 1 to 3 dimensions, got " + std::to_string(n));
+    PyObject** items = PySequence_Fast_ITEMS(o);
+    for (Py_ssize_t i = 0; i < n; ++i) one(items[i], static_cast<int>(i));
+  } else {
+    one(o, 0);
+  }
+  return {v[0], v[1], v[2]};
+}
 
 int64_t to_index(py::handle obj) {
   PyObject* index = PyNumber_Index(obj.ptr());

@@ -118,8 +118,8 @@ class RawKernel {
   void call(py::handle grid, py::handle block, py::handle args, uint32_t shared_mem,
             py::handle stream) {
     runtime::Backend& be = runtime::backend();
-    runtime::Dim3 g = to_dim3(grid, "grid");
-    runtime::Dim3 b = to_dim3(block, "block");
+    runtime::Dim3 g = to_dim3(grid.ptr(), "grid");
+    runtime::Dim3 b = to_dim3(block.ptr(), "block");
     runtime::StreamHandle s = to_stream(stream);
     const LaunchPlan& p = plan(be.current_device());
 
@@ -165,38 +165,6 @@ class RawKernel {
   }
 
  private:
-  static runtime::Dim3 to_dim3(py::handle obj, const char* what) {
-    uint32_t v[3] = {1, 1, 1};
-    auto one = [&](PyObject* h, int i) {
-      long long x;
-      if (PyLong_CheckExact(h)) {
-        int overflow = 0;
-        x = PyLong_AsLongLongAndOverflow(h, &overflow);
-        if (overflow) x = -1;
-      } else if (PyIndex_Check(h)) {
-        x = to_index(h);
-      } else {
-        throw py::type_error(std::string(what) + " must be an int or a tuple of up to 3 ints, got '" +
-                             type_name(h) + "'");
-      }
-      if (x <= 0 || x > std::numeric_limits<uint32_t>::max())
-        throw py::value_error(std::string(what) + " dimension " + std::to_string(i) +
-                              " must be positive and fit in 32 bits, got " + std::to_string(x));
-      v[i] = static_cast<uint32_t>(x);
-    };
-    PyObject* o = obj.ptr();
-    if (PyTuple_Check(o) || PyList_Check(o)) {
-      Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-      if (n < 1 || n > 3)
-        throw py::value_error(std::string(what) + " must have 1 to 3 dimensions, got " + std::to_string(n));
-      PyObject** items = PySequence_Fast_ITEMS(o);
-      for (Py_ssize_t i = 0; i < n; ++i) one(items[i], static_cast<int>(i));
-    } else {
-      one(o, 0);
-    }
-    return {v[0], v[1], v[2]};
-  }
-
   std::string describe(size_t i, const runtime::KernelFunction& f) const {
     std::string s = "RawKernel '" + name_ + "' argument " + std::to_string(i);
     if (i < f.param_types.size() && !f.param_types[i].empty())
