@@ -47,6 +47,7 @@ from kiln import _interop_numpy  # noqa: F401  (__array_ufunc__, __array_functio
 from kiln._dlpack import from_dlpack, fromDlpack
 from kiln import _interop_dask, _array_api
 from kiln._array_api import astype, concat, permute_dims, matrix_transpose, unstack, finfo, iinfo, isdtype
+from kiln._array_api import __array_namespace_info__
 from kiln._reductions import (  # noqa: A004  (kiln.sum, kiln.max, ... are NumPy's, as numpy.sum)
     sum, prod, max, min, amax, amin, any, all, argmax, argmin, mean, var, std, nansum, nanprod, nanmax, nanmin,
     nanargmax, nanargmin, nanmean, nanvar, nanstd, count_nonzero, ptp, average, trace)

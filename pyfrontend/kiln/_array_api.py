@@ -55,6 +55,71 @@ def unstack(x, /, *, axis=0):
     return tuple(moved[i] for i in range(moved.shape[0]))
 
 
+# The standard's dtype kinds, each a tuple of dtype names, in its order.
+_KINDS = {
+    "bool": ("bool",),
+    "signed integer": ("int8", "int16", "int32", "int64"),
+    "unsigned integer": ("uint8", "uint16", "uint32", "uint64"),
+    "real floating": ("float32", "float64"),
+    "complex floating": ("complex64", "complex128"),
+}
+_KINDS["integral"] = _KINDS["signed integer"] + _KINDS["unsigned integer"]
+_KINDS["numeric"] = _KINDS["integral"] + _KINDS["real floating"] + _KINDS["complex floating"]
+
+
+class ArrayNamespaceInfo:
+    """The array API standard's inspection namespace for kiln
+    (``kiln.__array_namespace_info__()``): kiln's devices, its default dtypes
+    (NumPy's: float64, complex128, int64) and the dtypes by kind."""
+
+    __module__ = "kiln"
+
+    def capabilities(self):
+        """kiln supports boolean-mask indexing and functions whose output
+        shape depends on the data (nonzero, unique); arrays have at most 32
+        dimensions."""
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 32}
+
+    def default_device(self):
+        """The current device (a kiln.cuda.Device)."""
+        from kiln.cuda import Device
+        return Device()
+
+    def devices(self):
+        """Every device kiln can use, as kiln.cuda.Device objects."""
+        from kiln.cuda import Device, runtime
+        return [Device(i) for i in range(runtime.getDeviceCount())]
+
+    def _check(self, device):
+        if device is not None and device not in self.devices():
+            raise ValueError(f"{device!r} is not a device of this kiln backend; devices(): {self.devices()}")
+
+    def default_dtypes(self, *, device=None):
+        """The dtypes kiln picks when none is given, on every device."""
+        self._check(device)
+        return {"real floating": numpy.dtype(numpy.float64), "complex floating": numpy.dtype(numpy.complex128),
+                "integral": numpy.dtype(numpy.int64), "indexing": numpy.dtype(numpy.int64)}
+
+    def dtypes(self, *, device=None, kind=None):
+        """The standard's dtypes kiln has, name -> dtype: all of them, or those
+        of ``kind`` (a kind name or a tuple of them)."""
+        self._check(device)
+        if kind is None:
+            names = _KINDS["bool"] + _KINDS["numeric"]
+        else:
+            names = ()
+            for k in (kind if isinstance(kind, tuple) else (kind,)):
+                if k not in _KINDS:
+                    raise ValueError(f"unknown dtype kind {k!r}; the kinds are {', '.join(map(repr, _KINDS))}")
+                names += tuple(n for n in _KINDS[k] if n not in names)
+        return {n: numpy.dtype(n) for n in names}
+
+
+def __array_namespace_info__():
+    """The array API standard's inspection namespace (ArrayNamespaceInfo)."""
+    return ArrayNamespaceInfo()
+
+
 def to_device(self, device, /, *, stream=None):
     """The array on ``device`` (a kiln.cuda.Device or its id): itself when it
     is already there, else a copy made there (through the host)."""

@@ -176,6 +176,35 @@ def test_array_namespace():
     numpy.testing.assert_array_equal(xp.asnumpy(xp.sqrt(x)), [1.0, 2.0, 3.0])
 
 
+def test_array_namespace_info():
+    info = kiln.zeros(1).__array_namespace__().__array_namespace_info__()
+    assert info.capabilities() == {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 32}
+    dev = info.default_device()
+    assert dev == kiln.zeros(1).device and dev in info.devices()
+    assert info.default_dtypes() == {"real floating": numpy.float64, "complex floating": numpy.complex128,
+                                     "integral": numpy.int64, "indexing": numpy.int64}
+    assert info.default_dtypes(device=dev) == info.default_dtypes()
+    every = info.dtypes()
+    assert list(every) == ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                           "float32", "float64", "complex64", "complex128"]
+    assert all(every[name] == numpy.dtype(name) for name in every)
+    assert list(info.dtypes(kind="real floating")) == ["float32", "float64"]
+    assert list(info.dtypes(kind=("bool", "complex floating"))) == ["bool", "complex64", "complex128"]
+    assert list(info.dtypes(kind="integral")) == ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                                  "uint64"]
+    assert len(info.dtypes(kind="numeric")) == 12 and len(info.dtypes(kind=("numeric", "integral"))) == 12
+    for kind, dtypes in [(k, info.dtypes(kind=k)) for k in ("bool", "signed integer", "unsigned integer",
+                                                            "real floating", "complex floating")]:
+        assert all(numpy.isdtype(d, kind) for d in dtypes.values())   # NumPy's reading of the same kinds
+    with pytest.raises(ValueError, match="unknown dtype kind 'float'"):
+        info.dtypes(kind="float")
+    with pytest.raises(ValueError, match="is not a device"):
+        info.dtypes(device="cpu")
+    # every dtype it names makes arrays
+    for name, dtype in every.items():
+        assert kiln.zeros(2, dtype=dtype).dtype == dtype
+
+
 def test_no_host_interfaces_on_kiln_arrays():
     a = kiln.zeros(3)
     assert not hasattr(a, "__array_interface__")
