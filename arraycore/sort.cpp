@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -86,9 +87,11 @@ std::string generate(DType dtype) {
     const std::string bounds = pairs == "false" && dtype_info(dtype).itemsize <= 4 ? "256, 3" : "256";
     s += "extern \"C\" __global__ void __launch_bounds__(" + bounds + ") " + nm + "_" + kind +
          "(const _key_t* keys_in, _key_t* keys_out, const long long* vals_in, long long* vals_out, long long n, "
-         "int byte, long long row_len, int mod_out, const unsigned* base, unsigned* status, unsigned* next_status) {\n"
+         "long long first_index, int byte, long long row_len, int mod_out, const unsigned* base, "
+         "unsigned* next_base, unsigned* status, unsigned* next_status) {\n"
          "  kiln::sort::onesweep<_key_t, " + pairs + ", 256, " + I + ">(" + nm +
-         "_digit{}, keys_in, keys_out, vals_in, vals_out, n, byte, row_len, mod_out, base, status, next_status);\n}\n";
+         "_digit{}, keys_in, keys_out, vals_in, vals_out, n, first_index, byte, row_len, mod_out, base, next_base, "
+         "status, next_status);\n}\n";
   }
   return s;
 }
@@ -146,7 +149,17 @@ std::array<uint32_t, 256> row_digit_counts(int64_t m, int64_t n, int byte) {
 
 bool shares_memory(const NDArray& a, const NDArray& b) { return a.memory() == b.memory(); }
 
+// Elements a segment (one launch of a pass) takes: Note [Sort segments].
+std::atomic<int64_t> segment_elements{kSortSegmentElements};
+
 }  // namespace
+
+int64_t set_sort_segment_elements(int64_t n) {
+  if (n < 0 || n > kSortSegmentElements)
+    throw std::invalid_argument("sort: a segment takes 1 to " + std::to_string(kSortSegmentElements) +
+                                " elements (0: that many), got " + std::to_string(n));
+  return segment_elements.exchange(n == 0 ? kSortSegmentElements : n);
+}
 
 std::string sort_source(DType dtype) { return generate(dtype); }
 
@@ -196,7 +209,11 @@ void sort_rows(const NDArray& in, const NDArray* keys_out, const NDArray* index_
     }
     const bool pairs = index_out != nullptr || m > 1;
     const int64_t tile = int64_t{kBlock} * items_for(dtype, pairs);
-    const int64_t tiles = (total + tile - 1) / tile;
+    // Segments of `seg` elements, the last shorter (Note [Sort segments]).
+    const int64_t seg = std::min(segment_elements.load(), total);
+    const int64_t nsegs = (total + seg - 1) / seg;
+    auto tiles_of = [&](int64_t s) { return (std::min(seg, total - s * seg) + tile - 1) / tile; };
+    const int64_t tiles = tiles_of(0);   // the most a launch has
     if (passes.empty()) {
       if (!pairs) {   // every key equal (in the sort order): nothing moves
         if (!(keys_out->data() == src.data() && keys_out->strides() == src.strides())) copy_into(src, *keys_out);
@@ -208,23 +225,25 @@ void sort_rows(const NDArray& in, const NDArray* keys_out, const NDArray* index_
     }
     const int64_t npasses = static_cast<int64_t>(passes.size());
 
-    // Digit starts of each pass, and zeroed look-back state.
-    std::vector<uint32_t> starts(npasses * 256);
+    // Digit starts of each pass (of its first segment: a launch writes the
+    // next segment's), and zeroed look-back state.
+    std::vector<uint32_t> starts(npasses * nsegs * 256);
     for (int64_t q = 0; q < npasses; ++q) {
       uint32_t run = 0;
       for (int d = 0; d < 256; ++d) {
-        starts[q * 256 + d] = run;
+        starts[q * nsegs * 256 + d] = run;
         run += passes[q].count[d];
       }
     }
-    NDArray base = NDArray::empty({npasses * 256}, DType::UInt32);
+    NDArray base = NDArray::empty({npasses * nsegs * 256}, DType::UInt32);
     copy_from_host(base, starts.data(), stream);
     // Look-back words (256 a tile, then the tile counter) in two buffers
-    // used by turns: only the first is zeroed here; each pass zeroes the
+    // used by turns: only the first is zeroed here; each launch zeroes the
     // other for the next (a memset of every pass's words took 22 us of a
     // 2^26-key sort).
+    const int64_t launches = npasses * nsegs;
     NDArray status[2] = {NDArray::zeros({tiles * 256 + 1}, DType::UInt32),
-                         NDArray::empty({npasses > 1 ? tiles * 256 + 1 : 0}, DType::UInt32)};
+                         NDArray::empty({launches > 1 ? tiles * 256 + 1 : 0}, DType::UInt32)};
 
     // Buffers (Note [Sort engine]): pass q writes `out` when npasses - 1 - q is even.
     const bool keys_direct = keys_out != nullptr && keys_out->c_contiguous();
@@ -237,20 +256,36 @@ void sort_rows(const NDArray& in, const NDArray* keys_out, const NDArray* index_
       val_out_buf.emplace(direct ? *index_out : NDArray::empty({m, n}, DType::Int64));
       if (npasses > 1) val_tmp.emplace(NDArray::empty({m, n}, DType::Int64));
     }
+    const int64_t key_size = dtype_info(dtype).itemsize;
     const void* key_from = src.data();
     const void* val_from = nullptr;
-    for (int64_t q = 0; q < npasses; ++q) {
+    uint32_t* base_at = static_cast<uint32_t*>(base.data());
+    for (int64_t q = 0, launch = 0; q < npasses; ++q) {
       const bool to_out = (npasses - 1 - q) % 2 == 0;
       void* key_to = to_out ? key_out_buf.data() : key_tmp->data();
       void* val_to = pairs ? (to_out ? val_out_buf->data() : val_tmp->data()) : nullptr;
-      long long n_arg = total, row_len = passes[q].row_len;
-      int byte = passes[q].byte, mod_out = q == npasses - 1 && m > 1 ? 1 : 0;
-      const void* base_ptr = static_cast<const uint32_t*>(base.data()) + q * 256;
-      void* status_ptr = status[q % 2].data();
-      void* next_ptr = q + 1 < npasses ? status[(q + 1) % 2].data() : nullptr;
-      void* args[] = {&key_from, &key_to, &val_from, &val_to, &n_arg, &byte, &row_len, &mod_out,
-                      &base_ptr, &status_ptr, &next_ptr};
-      be.launch(pairs ? k.pairs : k.keys, {static_cast<uint32_t>(tiles), 1, 1}, {kBlock, 1, 1}, 0, stream, args);
+      for (int64_t s = 0; s < nsegs; ++s, ++launch) {
+        const int64_t first = s * seg;
+        const void* keys_in = static_cast<const char*>(key_from) + first * key_size;
+        const void* vals_in = val_from != nullptr ? static_cast<const int64_t*>(val_from) + first : nullptr;
+        long long n_arg = std::min(seg, total - first), first_index = first, row_len = passes[q].row_len;
+        int byte = passes[q].byte, mod_out = q == npasses - 1 && m > 1 ? 1 : 0;
+        const void* base_ptr = base_at + (q * nsegs + s) * 256;
+        void* next_base = s + 1 < nsegs ? base_at + (q * nsegs + s + 1) * 256 : nullptr;
+        void* status_ptr = status[launch % 2].data();
+        // The next launch's look-back words: zeroed by this one as far as
+        // its own tile counter (Note [Sort segments]), else by a memset.
+        void* next_ptr = launch + 1 < launches ? status[(launch + 1) % 2].data() : nullptr;
+        const int64_t next_tiles = launch + 1 < launches ? tiles_of((s + 1) % nsegs) : 0;
+        if (next_tiles > tiles_of(s)) {
+          be.memset_async(next_ptr, 0, static_cast<size_t>(next_tiles * 256 + 1) * sizeof(uint32_t), stream);
+          next_ptr = nullptr;
+        }
+        void* args[] = {&keys_in, &key_to,  &vals_in,  &val_to,    &n_arg,      &first_index,
+                        &byte,    &row_len, &mod_out,  &base_ptr,  &next_base,  &status_ptr, &next_ptr};
+        be.launch(pairs ? k.pairs : k.keys, {static_cast<uint32_t>(tiles_of(s)), 1, 1}, {kBlock, 1, 1}, 0, stream,
+                  args);
+      }
       key_from = key_to;
       val_from = val_to;
     }

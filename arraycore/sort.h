@@ -22,8 +22,11 @@
 // first; passes alternate between two buffers, arranged so that the last
 // pass writes straight into a C-contiguous result (also when the result is
 // the input: ndarray.sort). Work O(passes * m n); launches: histogram, a
-// memset, one per pass, plus copies for non-contiguous operands. At most
-// 2^30 - 2^16 elements a call (the look-back counts have 30 bits).
+// memset, one per pass, plus copies for non-contiguous operands. A launch
+// takes at most 2^30 - 2^16 elements (the look-back counts have 30 bits):
+// more run each pass as one launch per segment of that many (Note [Sort
+// segments] in stdlib_kernels/kiln/sort.h), up to 2^32 - 1 elements a call
+// (digit starts and output positions have 32 bits).
 #pragma once
 
 #include <string>
@@ -33,7 +36,15 @@
 namespace kiln::arraycore {
 
 // The most elements sort_rows takes (Note [Sort engine]).
-inline constexpr int64_t kSortMaxElements = (int64_t{1} << 30) - (int64_t{1} << 16);
+inline constexpr int64_t kSortMaxElements = (int64_t{1} << 32) - 1;
+
+// The most elements one launch of a pass takes: a segment (Note [Sort engine]).
+inline constexpr int64_t kSortSegmentElements = (int64_t{1} << 30) - (int64_t{1} << 16);
+
+// For tests: later sorts use segments of n elements (1 <= n <=
+// kSortSegmentElements; 0: kSortSegmentElements, the default), so that small
+// inputs sort in many segments. Returns the previous value.
+int64_t set_sort_segment_elements(int64_t n);
 
 // Sorts each row of the 2-D `in` stably (along axis 1). keys_out (in's shape
 // and dtype) gets the sorted rows; index_out (in's shape, int64) the index

@@ -44,11 +44,14 @@
 //     time so that their latencies overlap, and publishes its own inclusive
 //     prefix. Flag and count share one 32-bit word, so one store publishes
 //     both and no fence orders them against other data: counts have 30
-//     bits, hence the engine's limit of 2^30 - 2^16 keys a call.
+//     bits, hence launches of at most 2^30 - 2^16 keys (a longer sort runs
+//     in segments, Note [Sort segments]).
 //  4. Keys go to shared memory in tile order by digit, then out: thread t
 //     writes sorted slots t, t + B, ... to base[d] + prefix[d] + slot -
 //     start[d], so each digit's run is written by consecutive threads. Values
-//     follow through the same buffer.
+//     follow through the same buffer. Output positions are 32-bit unsigned
+//     (a sort has fewer than 2^32 keys), computed modulo 2^32: base[d] +
+//     prefix[d] - start[d] may wrap, adding the slot brings it back.
 // The tail tile pads with digit 255 keys after every real key, so they rank
 // last and occupy the slots past the tail; they are never written. Waiting on
 // a lower tile always ends: that tile's block started before ours and waits
@@ -57,6 +60,24 @@
 // increasing order from a pool of workers (runtime/host/cpu_backend.cpp), so
 // the block holding a lower tile is running on another worker or finished;
 // status words are read and written there with atomic builtins.
+//
+// Note [Sort segments]
+// A pass over more keys than one launch may take (Note [Onesweep pass]) is
+// one launch per segment of the input, in order, each reading its segment
+// (keys_in, vals_in at the segment's first key; first_index: that key's
+// index in the whole input, the values of a pass that makes them) and
+// writing anywhere in the whole output. Segment s's keys of digit d go after
+// those of segments before it: its base[d] is the first pass's base plus
+// the earlier segments' keys of digit d, which only the pass itself learns
+// (the segments of a later pass hold keys the passes before put there). So
+// the block of a segment's last tile, its look-back done, writes base[d] +
+// its inclusive prefix, the next segment's base, to next_base. Each launch
+// zeroes the next launch's status words as far as its own tile counter,
+// enough unless the next launch has more tiles (a pass's last segment, the
+// shorter, before the next pass's first): that one's words are a memset
+// (a loop zeroing them in the kernel made ptxas spill 4 more bytes in the
+// float32 keys-only kernel). One segment (at most 2^30 - 2^16 keys) is one
+// launch, as before.
 #pragma once
 
 namespace kiln {
@@ -200,20 +221,24 @@ __device__ void histogram(Digit digit, const K* keys, long long n, int nbytes, u
 // `byte` of value / row_len, the row of a flat index. vals_in == nullptr
 // reads the values as the keys' positions (the first pass of an argsort);
 // with mod_out the values are written as value % row_len. base[d]: the
-// number of keys of digits below d. status: the zeroed words of this pass
-// (256 a tile, then the tile counter); next_status: the next pass's, which
-// this pass zeroes (the pass before this one used them), or nullptr.
+// output position of this launch's first key of digit d (the number of keys
+// of digits below d, plus the earlier segments' keys of digit d: Note [Sort
+// segments]); next_base: where the next segment's base is written, or
+// nullptr. first_index: the index of keys_in[0] in the whole input. status:
+// the zeroed words of this launch (256 a tile, then the tile counter);
+// next_status: the next launch's, which this one zeroes as far as its own
+// counter (the launch before this one used them), or nullptr.
 template <class K, bool kPairs, int B, int I, class Digit>
 __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long long* vals_in, long long* vals_out,
-                         long long n, int byte, long long row_len, int mod_out, const unsigned* base,
-                         unsigned* status, unsigned* next_status) {
+                         long long n, long long first_index, int byte, long long row_len, int mod_out,
+                         const unsigned* base, unsigned* next_base, unsigned* status, unsigned* next_status) {
   static_assert(B == 256, "one thread per digit");
   constexpr int W = B / 32;
   constexpr int kTile = B * I;
   constexpr int kSlot = kPairs && sizeof(long long) > sizeof(K) ? (int)sizeof(long long) : (int)sizeof(K);
   __shared__ unsigned s_warp[W * 256];     // per warp and digit: counts, then exclusive offsets
   __shared__ unsigned s_start[256];        // first slot of each digit in the sorted tile
-  __shared__ int s_dest[256];              // output index of slot 0 of each digit's run (n < 2^30)
+  __shared__ unsigned s_dest[256];         // output index of slot 0 of each digit's run, modulo 2^32
   __shared__ unsigned s_count[256];        // the tile's keys of each digit
   __shared__ unsigned s_scan[W];
   __shared__ unsigned s_tile;
@@ -250,7 +275,7 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
     for (int i = 0; i < I; ++i) k[i] = keys_in[first + i * 32];
     if (kPairs) {
 #pragma unroll
-      for (int i = 0; i < I; ++i) v[i] = vals_in != nullptr ? vals_in[first + i * 32] : first + i * 32;
+      for (int i = 0; i < I; ++i) v[i] = vals_in != nullptr ? vals_in[first + i * 32] : first_index + first + i * 32;
     }
   } else {
 #pragma unroll
@@ -259,7 +284,7 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
       v[i] = 0;
       if (warp_first + i * 32 + lane < valid) {
         k[i] = keys_in[first + i * 32];
-        if (kPairs) v[i] = vals_in != nullptr ? vals_in[first + i * 32] : first + i * 32;
+        if (kPairs) v[i] = vals_in != nullptr ? vals_in[first + i * 32] : first_index + first + i * 32;
       }
     }
   }
@@ -349,7 +374,9 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
     }
     store_status(mine, kInclusive | (before + count));
   }
-  s_dest[tid] = (int)(base[tid] + before - start);
+  s_dest[tid] = base[tid] + before - start;
+  // The segment's last tile (it reaches n) gives the next segment its base.
+  if (next_base != nullptr && (long long)tile * kTile + kTile >= n) next_base[tid] = base[tid] + before + count;
   __syncthreads();
 
   // 4. Scatter through shared memory.
@@ -360,15 +387,17 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
     s_digit[place[i]] = (unsigned char)d[i];
   }
   __syncthreads();
-  int dest[I];   // the slots' output indices, read in one unrolled batch
+  // The slots' output indices, read in one unrolled batch; ~0u (never an
+  // index: fewer than 2^32 keys) for the tail's padding.
+  unsigned dest[I];
 #pragma unroll
   for (int i = 0; i < I; ++i) {
     const int j = tid + i * B;
-    dest[i] = j < valid ? s_dest[s_digit[j]] + j : -1;
+    dest[i] = j < valid ? s_dest[s_digit[j]] + (unsigned)j : ~0u;
   }
 #pragma unroll
   for (int i = 0; i < I; ++i)
-    if (dest[i] >= 0) keys_out[dest[i]] = s_keys[tid + i * B];
+    if (dest[i] != ~0u) keys_out[dest[i]] = s_keys[tid + i * B];
   if (kPairs) {
     __syncthreads();
 #pragma unroll
@@ -376,7 +405,7 @@ __device__ void onesweep(Digit digit, const K* keys_in, K* keys_out, const long 
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < I; ++i) {
-      if (dest[i] < 0) continue;
+      if (dest[i] == ~0u) continue;
       const long long x = s_vals[tid + i * B];
       vals_out[dest[i]] = mod_out ? x % row_len : x;
     }

@@ -4,7 +4,9 @@ tile (3840 keys with values, 6144 for keys of up to 4 bytes alone, 2048 for
 complex128), many tiles (look-back chains), every
 dtype, NaNs (every class for complex), -0.0, infinities, stability of ties,
 rows (the (row, key) passes), strided, negative-stride and in-place
-operands, trivial passes (all keys equal, keys differing in one byte)."""
+operands, trivial passes (all keys equal, keys differing in one byte); sorts
+in segments (Note [Sort segments]: small ones set through a private binding,
+and 2^31 - 2^20 keys on a GPU)."""
 import numpy
 import pytest
 
@@ -150,4 +152,137 @@ def test_errors():
         _core._sort_rows(x, None, kiln.zeros((2, 3), numpy.int32))
     with pytest.raises(ValueError, match="shape and dtype"):
         _core._sort_rows(x, kiln.zeros((2, 3), numpy.float64), None)
-    assert _core._sort_max_elements == 2 ** 30 - 2 ** 16
+    assert _core._sort_max_elements == 2 ** 32 - 1
+
+
+# Segments (Note [Sort segments]): sorts of more than 2^30 - 2^16 elements run
+# each pass as one launch per segment. A private binding makes segments
+# small, so small arrays sort in many of them.
+
+SEGMENT_DTYPES = [numpy.bool_, numpy.int8, numpy.uint16, numpy.int32, numpy.int64, numpy.float16,
+                  numpy.float32, numpy.float64, numpy.complex64]
+# A segment shorter than any tile, one not a multiple of the warp, one of two
+# keys-only tiles (6144) and a key.
+SEGMENTS = [1000, 4096 + 7, 6144 * 2 + 1]
+
+
+@pytest.fixture
+def segment():
+    """set(n): later sorts use segments of n elements; the default comes back after the test."""
+    previous = _core._set_sort_segment_elements(0)
+    _core._set_sort_segment_elements(previous)
+    try:
+        yield _core._set_sort_segment_elements
+    finally:
+        _core._set_sort_segment_elements(previous)
+
+
+def duplicates(rng, shape, dtype):
+    """special()'s values, most of them drawn from a pool of 13 (NaN, -0.0 and 0.0 among them for floats)."""
+    x = special(rng, shape, dtype)
+    pool = special(rng, 13, dtype)
+    if numpy.dtype(dtype).kind in "fc":
+        pool[:3] = [numpy.nan, -0.0, 0.0]
+    pick = rng.random(shape) < 0.7
+    x[pick] = pool[rng.integers(0, len(pool), int(pick.sum()))]
+    return x
+
+
+def check_public(x):
+    """kiln.sort and kiln.argsort (stable) of x along its last axis against NumPy's."""
+    ref = numpy.argsort(x, axis=-1, kind="stable")
+    numpy.testing.assert_array_equal(kiln.argsort(kiln.asarray(x), kind="stable").get(), ref)
+    assert_same_bits(kiln.sort(kiln.asarray(x), kind="stable").get(), numpy.take_along_axis(x, ref, axis=-1))
+
+
+def test_segment_setting(segment):
+    assert segment(1000) == 2 ** 30 - 2 ** 16
+    assert segment(1) == 1000
+    assert segment(0) == 1
+    assert segment(0) == 2 ** 30 - 2 ** 16
+    for bad in [-1, 2 ** 30 - 2 ** 16 + 1]:
+        with pytest.raises(ValueError, match="segment"):
+            segment(bad)
+
+
+@pytest.mark.parametrize("seg", SEGMENTS)
+@pytest.mark.parametrize("dtype", SEGMENT_DTYPES, ids=name)
+def test_segments_1d(rng, segment, dtype, seg):
+    """Lengths around the segment and the tiles (3840 with values, 6144 keys alone)."""
+    segment(seg)
+    for n in sorted({seg - 1, seg, seg + 1, 2 * seg + 1, 3839, 3841, 6143, 6145}):
+        check_public(duplicates(rng, n, dtype))
+
+
+@pytest.mark.parametrize("seg", SEGMENTS)
+@pytest.mark.parametrize("dtype", SEGMENT_DTYPES, ids=name)
+def test_segments_rows(rng, segment, dtype, seg):
+    """Rows straddling segments; 300 rows take two row passes."""
+    segment(seg)
+    for shape in [(3, seg + 1), (300, 7), (41, 61)]:
+        check_public(duplicates(rng, shape, dtype))
+
+
+@pytest.mark.parametrize("dtype", SEGMENT_DTYPES, ids=name)
+def test_segments_of_one_element(rng, segment, dtype):
+    segment(1)
+    for shape in [(1,), (2,), (13,), (2, 5)]:
+        check_public(duplicates(rng, shape, dtype))
+
+
+def test_segments_engine_outputs_and_in_place(rng, segment):
+    """The engine's keys-only, index-only and in-place forms in segments; an
+    even and an odd number of passes; every pass trivial."""
+    segment(1000)
+    for dtype in [numpy.int16, numpy.int8, numpy.float64]:
+        x = duplicates(rng, (3, 2500), dtype)
+        check(x, *sort_rows(x, index=False))
+        check(x, *sort_rows(x, keys=False))
+        kx = kiln.asarray(x)
+        _core._sort_rows(kx, kx, None)
+        assert_same_bits(kx.get(), numpy.sort(x, axis=-1, kind="stable"))
+    same = numpy.full((1, 5000), 7, numpy.int64)
+    check(same, *sort_rows(same))
+    check(same, *sort_rows(same, index=False))
+
+
+def test_more_than_the_most_elements_raises():
+    """2^16 (2^16 + 1) > 2^32 - 1 elements, as broadcast views (nothing allocated)."""
+    shape = (2 ** 16, 2 ** 16 + 1)
+    x = kiln.broadcast_to(kiln.zeros((1, 1), numpy.float32), shape)
+    idx = kiln.broadcast_to(kiln.zeros((1, 1), numpy.int64), shape)
+    with pytest.raises(ValueError, match="at most 4294967295 elements a call, got 4295032832"):
+        _core._sort_rows(x, None, idx)
+
+
+def check_hashed_sort(log_k, reps):
+    """Sorts reps 2^log_k float32 keys, each of 2^log_k values reps times
+    (made on the device from a multiplicative hash of the index), and checks
+    sortedness and a sample against NumPy."""
+    k = 2 ** log_k
+    mult, shift = numpy.uint32(2654435761), numpy.float32(k // 2)
+    x = kiln.arange(k * reps, dtype=numpy.uint32)
+    x = (x * mult) & numpy.uint32(k - 1)     # x[i] depends on i mod k only, a permutation of [0, k)
+    x = (x.astype(numpy.float32) - shift) * numpy.float32(0.25)
+    y = kiln.sort(x)
+    del x
+    assert bool((y[1:] >= y[:-1]).all())
+    values = numpy.sort(((numpy.arange(k, dtype=numpy.uint32) * mult) & numpy.uint32(k - 1)).astype(numpy.float32)
+                        - shift) * numpy.float32(0.25)
+    pos = numpy.random.default_rng(5).integers(0, k * reps, 100000)
+    pos[:4] = [0, k * reps - 1, reps, reps - 1]
+    assert_same_bits(y[kiln.asarray(pos)].get(), values[pos // reps])
+
+
+def test_hashed_sort_in_segments(segment):
+    segment(4096 + 7)
+    check_hashed_sort(10, 23)
+
+
+@pytest.mark.skipif(kiln.get_backend() != "cuda", reason="2^31 keys: the cuda backend only")
+def test_two_billion_float32_keys():
+    """2^31 - 2^20 float32 keys (8 GB, three segments of the default size)."""
+    free, _ = kiln.cuda.Device().mem_info
+    if free < 40 << 30:
+        pytest.skip("needs 40 GB of free device memory")
+    check_hashed_sort(20, 2 ** 11 - 1)
