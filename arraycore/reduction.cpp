@@ -54,6 +54,17 @@ std::string reduce_type(const ReductionSpec& spec) {
 // bring the row and full reductions to the bandwidth of copies. Rounding:
 // Note [Reduction rounding] with c the number of terms a thread folds.
 
+// Note [Reduction column vectors]
+// The column kernel (Note [Reduction kernels]) gives each thread one output
+// and reads a row's elements across the threads of a warp: one 4-byte load a
+// thread and row for a float sum. When the outputs are one contiguous run
+// (one kept axis, unit stride, a multiple of V = 16 / itemsize of them) and
+// every reduced row starts 16-byte aligned, a thread takes V adjacent
+// outputs instead and reads them as one 16-byte vector a row, four rows in
+// flight (`_path == 2` in the `_col` kernel): four times the bytes a load.
+// Each output still folds its rows in order, split by split, so the results
+// are the scalar column path's, bit for bit.
+
 // Note [Reduction batches]
 // A thread's elements are consecutive (row paths) or one stride apart
 // (column path) and are combined in order. Loading them one at a time, each
@@ -181,8 +192,38 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
   // values it needs fewer registers, so more blocks of it fit an SM.
   if (vector_path)
     s += "extern \"C\" __global__ void " + nm + "_vec" + params + " {\n  typedef " + nm + "_op Op;\n" + vector_block + "}\n";
+  std::string column_vector_block;
+  if (vector_path) {   // Note [Reduction column vectors]
+    const std::string st = storage_of(in[0]), x0 = "_p_" + spec.params[0].name, D = std::to_string(kVecLoadsInFlight);
+    auto fold_vec = [&](const std::string& w, const std::string& j) {
+      return "#pragma unroll\n        for (int v = 0; v < V; ++v) a[v] = Op::fold(a[v], " + nm + "_map_value(kiln::vec_element<" +
+             st + ">(" + w + ", v), " + j + "));\n";
+    };
+    column_vector_block =
+        "  if (_path == 2) {   // Note [Reduction column vectors]\n"
+        "    constexpr int V = 16 / (int)sizeof(" + st + ");\n"
+        "    for (long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x; g * V < _m; g += (long long)gridDim.x * blockDim.x) {\n"
+        "      long long ko[" + N1 + "];\n      _K.offsets(g * V, ko);\n"
+        "      const char* base = " + x0 + " + ko[0];\n"
+        "      " + rt + " a[V];\n#pragma unroll\n      for (int v = 0; v < V; ++v) a[v] = Op::identity();\n"
+        "      long long j = lo;\n"
+        "      for (; j + " + D + " - 1 < hi; j += " + D + ") {\n"
+        "        kiln::Vec16 w[" + D + "];\n"
+        "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q) {\n"
+        "          long long ro[" + N + "];\n          kiln::reduced_offsets(_R, j + q, ro);\n"
+        "          w[q] = *(const kiln::Vec16*)(base + ro[0]);\n        }\n"
+        "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q)\n" + fold_vec("w[q]", "j + q") +
+        "      }\n"
+        "      for (; j < hi; ++j) {\n        long long ro[" + N + "];\n        kiln::reduced_offsets(_R, j, ro);\n"
+        "        const kiln::Vec16 w0 = *(const kiln::Vec16*)(base + ro[0]);\n" + fold_vec("w0", "j") + "      }\n"
+        "#pragma unroll\n      for (int v = 0; v < V; ++v) {\n"
+        "        if (_splits == 1) {\n          long long kv[" + N1 + "];\n          _K.offsets(g * V + v, kv);\n"
+        "          " + nm + "_store(_p_out, kv[" + N + "], a[v]);\n        } else {\n"
+        "          _part[blockIdx.y * _m + g * V + v] = a[v];\n        }\n      }\n    }\n    return;\n  }\n";
+  }
   s += "extern \"C\" __global__ void " + nm + "_col" + params + " {\n  typedef " + nm + "_op Op;\n"
-       "  const long long cs = (_n + _splits - 1) / _splits, lo = blockIdx.y * cs, hi = lo + cs < _n ? lo + cs : _n;\n"
+       "  const long long cs = (_n + _splits - 1) / _splits, lo = blockIdx.y * cs, hi = lo + cs < _n ? lo + cs : _n;\n" +
+       column_vector_block +
        "  const long long step = 1;\n"
        "  for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < _m; r += (long long)gridDim.x * blockDim.x) {\n"
        "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n      " + rt + " a = Op::identity();\n" + accumulate +
@@ -290,8 +331,15 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
   int64_t splits = 1;
   uint32_t grid_x;
   int warp_rows = 0;
+  // Note [Reduction column vectors]: V adjacent outputs a thread when they
+  // are one 16-byte aligned vector in every reduced row.
+  const int64_t vec_elems = 16 / item;
+  const bool column_vectors =
+      column && !spec.ordered && inputs.size() == 1 && item < 16 && 16 % item == 0 && plan.kept.shape.size() == 1 &&
+      m % vec_elems == 0 && reinterpret_cast<uintptr_t>(inputs[0]->data()) % 16 == 0 &&
+      std::all_of(plan.reduced.strides[0].begin(), plan.reduced.strides[0].end(), [](int64_t st) { return st % 16 == 0; });
   if (column) {
-    grid_x = grid_stride_blocks(m, kBlock);
+    grid_x = grid_stride_blocks(column_vectors ? m / vec_elems : m, kBlock);
     if (grid_x < cap_blocks) splits = std::clamp<int64_t>(cap_blocks / grid_x, 1, std::max<int64_t>(1, n / 32));
   } else if (n <= kWarpRowMax && m > 1) {
     warp_rows = 1;
@@ -310,7 +358,7 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
   splits = std::min<int64_t>(splits, 65535);
   // Note [Reduction vector loads]: a commutative combine over one input whose
   // rows are contiguous and start 16-byte aligned.
-  int path = warp_rows;
+  int path = column_vectors ? 2 : warp_rows;
   if (!column && !warp_rows && !spec.ordered && inputs.size() == 1 && plan.reduced.shape.size() == 1 &&
       plan.reduced.strides[0][0] == item && 16 % item == 0 && reinterpret_cast<uintptr_t>(inputs[0]->data()) % 16 == 0 &&
       std::all_of(plan.kept.strides[0].begin(), plan.kept.strides[0].end(), [](int64_t st) { return st % 16 == 0; }))
@@ -333,7 +381,7 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
                   static_cast<void*>(&R), static_cast<void*>(&lm), static_cast<void*>(&ln), static_cast<void*>(&lsplits),
                   static_cast<void*>(&path)})
     kargs.push_back(p);
-  be.launch(path == 2 ? v.vec : column ? v.col : v.row, {grid_x, static_cast<uint32_t>(splits), 1}, {kBlock, 1, 1}, 0, stream,
+  be.launch(column ? v.col : path == 2 ? v.vec : v.row, {grid_x, static_cast<uint32_t>(splits), 1}, {kBlock, 1, 1}, 0, stream,
             kargs.data());
   if (splits > 1) {
     // Many splits a output: a block each (a thread each would walk them in a

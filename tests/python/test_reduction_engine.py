@@ -305,3 +305,37 @@ def test_vector_loads_and_wide_finish(dtype):
         assert_same_bits(kiln.asnumpy(k.sum(axis=1)), rows.sum(axis=1))
         assert_same_bits(kiln.asnumpy(kiln.argmax(k, axis=1)), numpy.argmax(rows, axis=1))
         assert_same_bits(kiln.asnumpy(k[:, 1:].sum(axis=1)), rows[:, 1:].sum(axis=1))
+
+
+@pytest.mark.parametrize("dtype", [numpy.int8, numpy.float16, numpy.int32, numpy.float32, numpy.int64, numpy.float64,
+                                   numpy.complex64])
+def test_column_vectors(dtype):
+    # Note [Reduction column vectors]: column sums whose outputs are a
+    # multiple of 16 / itemsize, each row 16-byte aligned, take the vector
+    # path (a thread V adjacent outputs); others the scalar column path.
+    # Each output folds its rows in the same order on both: the results must
+    # be the same bits (float data too), and NumPy's for integer-valued data.
+    r = rng()
+    v = 16 // numpy.dtype(dtype).itemsize
+    for rows, cols in ((3000, 8 * v), (37, 2 * v), (70000, v), (5, 4 * v)):
+        h = r.integers(-3, 4, size=(rows, cols + 1)).astype(dtype)
+        if numpy.dtype(dtype).kind in "fc":
+            h = h + r.standard_normal(h.shape).astype(dtype) / 8   # not exact: same order, same bits
+        k = kiln.asarray(h)
+        vec = kiln.asnumpy(k[:, :cols].copy().sum(axis=0))      # contiguous, cols % v == 0: vectors
+        scalar = kiln.asnumpy(k[:, :cols].sum(axis=0))            # rows start cols + 1 apart: scalar
+        assert_same_bits(vec, scalar)
+        exact = h[:, :cols].astype(numpy.complex128 if numpy.dtype(dtype).kind == "c" else numpy.float64).sum(axis=0)
+        numpy.testing.assert_allclose(vec.astype(exact.dtype), exact, rtol=1e-2 if dtype == numpy.float16 else 1e-5,
+                                      atol=rows * 1e-3 if dtype == numpy.float16 else 1e-6 * rows)
+        if numpy.dtype(dtype).kind in "iu":
+            assert_same_bits(vec, h[:, :cols].sum(axis=0))
+        c = kiln.asarray(h[:, :cols].copy())
+        # max, argmax (index ties: few distinct values), keepdims, a strided out=
+        assert_same_bits(kiln.asnumpy(c.max(axis=0)), h[:, :cols].max(axis=0))
+        assert_same_bits(kiln.asnumpy(kiln.argmax(c, axis=0)), numpy.argmax(h[:, :cols], axis=0))
+        assert kiln.asnumpy(c.sum(axis=0, keepdims=True)).shape == (1, cols)
+        out = kiln.zeros((cols, 2), dtype=vec.dtype)
+        kiln.sum(c, axis=0, out=out[:, 1])
+        assert_same_bits(kiln.asnumpy(out[:, 1]), vec)
+        assert not kiln.asnumpy(out[:, 0]).any()
