@@ -22,8 +22,13 @@ _DEVICE_NAMES = {1: "kDLCPU", 2: "kDLCUDA", 3: "kDLCUDAHost", 4: "kDLOpenCL", 7:
                  14: "kDLOneAPI"}
 
 
-def _on_cuda():
-    return _core.get_backend() == "cuda"
+_ON_CUDA = _core.get_backend() == "cuda"   # the backend is chosen once, at import
+
+
+def _check_stream(stream):
+    if stream is not None and (not isinstance(stream, int) or stream == 0):
+        raise ValueError("stream must be None, -1 or a CUDA stream (1: legacy default, 2: per-thread "
+                         "default, or a handle); 0 is disallowed, got %r" % (stream,))
 
 
 def __dlpack_device__(self):
@@ -46,20 +51,23 @@ def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None
     copies; ``dl_device`` may ask for (kDLCPU, 0) from the CUDA backend, which
     exports a host copy (BufferError with copy=False)."""
     versioned = max_version is not None and tuple(max_version)[0] >= 1
+    if dl_device is None and not copy:   # the common call (Numba makes six a launch): straight to the capsule
+        if stream != -1 and _ON_CUDA:
+            _check_stream(stream)
+            _core._stream_wait(1 if stream is None else stream, _core._current_stream_int())
+        return _core._to_dlpack(self, versioned, False)
     here = _core._dlpack_device(self)
     if dl_device is not None and tuple(dl_device) != here:
         dl_device = tuple(dl_device)
-        if dl_device[0] != _CPU or not _on_cuda():
+        if dl_device[0] != _CPU or not _ON_CUDA:
             raise BufferError("kiln cannot export to DLPack device %s (its arrays are on %s)"
                               % (_describe(dl_device), _describe(here)))
         if copy is False:
             raise BufferError("exporting to the host (kDLCPU) needs a copy, and copy=False was given")
         host = self.get()
         return host.__dlpack__(max_version=max_version, copy=False) if versioned else host.__dlpack__()
-    if _on_cuda() and stream != -1:
-        if stream is not None and (not isinstance(stream, int) or stream == 0):
-            raise ValueError("stream must be None, -1 or a CUDA stream (1: legacy default, 2: per-thread "
-                             "default, or a handle); 0 is disallowed, got %r" % (stream,))
+    if _ON_CUDA and stream != -1:
+        _check_stream(stream)
         _core._stream_wait(1 if stream is None else stream, _core._current_stream_int())
     source = self.copy() if copy else self
     return _core._to_dlpack(source, versioned, bool(copy))
@@ -122,9 +130,9 @@ def from_dlpack(x, /, *, device=None, copy=None):
         raise TypeError("kiln.from_dlpack takes an object with __dlpack__ or a DLPack capsule, got '%s'"
                         % type(x).__name__)
     where = tuple(x.__dlpack_device__())
-    if where[0] == _CPU and _on_cuda():
+    if where[0] == _CPU and _ON_CUDA:
         return _from_host(x, copy)
-    stream = _core._current_stream_int() if _on_cuda() and where[0] in (_CUDA, _CUDA_MANAGED) else None
+    stream = _core._current_stream_int() if _ON_CUDA and where[0] in (_CUDA, _CUDA_MANAGED) else None
     try:
         capsule = x.__dlpack__(stream=stream, max_version=(1, 1), copy=copy)
         copy_here = False        # the producer copied if asked to
