@@ -8,6 +8,7 @@ for CuPy, measured in this run; `ratio` is kiln / CuPy (below 1 = kiln faster
 for times in us; above 1 = kiln faster for bandwidths in GB/s). Goals come from the issues; absolute figures from different runs
 are noise, ratios from one run are evidence.
 """
+import os
 import statistics
 import sys
 import time
@@ -760,30 +761,49 @@ def vectorize_branchy():
     return ours, theirs
 
 
+def _row(name, unit, goal, ours, theirs):
+    ratio = "%.2f" % (ours / theirs) if theirs else "-"
+    print("%-30s %9.2f %-4s %9s %-4s %8s   %s" % (
+        name, ours, unit, "%.2f" % theirs if theirs else "-", unit if theirs else "", ratio, goal), flush=True)
+
+
 def main(argv):
+    """Runs the benchmarks whose names contain one of argv[1:] (all without
+    arguments). KILN_BENCH_ROUNDS=N runs the selection N times over (rounds
+    spread the machine's swings in time) and ends with each benchmark's
+    median over the rounds, kiln's and CuPy's taken separately."""
     wanted = argv[1:]
+    rounds = max(1, int(os.environ.get("KILN_BENCH_ROUNDS", "1")))
     print("backend: %s   cupy: %s" % (kiln.get_backend(),
                                        cupy.__version__ if cupy is not None else "absent"))
     print("%-30s %14s %14s %8s   %s" % ("benchmark", "kiln", "cupy", "ratio", "goal"), flush=True)
-    for name, unit, goal, fn in BENCHMARKS:
-        if wanted and not any(w in name for w in wanted):
-            continue
-        try:
-            result = fn()
-        except Exception as e:  # one broken benchmark must not hide the others
-            print("%s failed: %s: %s" % (name, type(e).__name__, e), flush=True)
-            continue
-        if result is None:   # not measurable on this backend
-            continue
-        ours, theirs = result
-        # Each row as soon as it is measured: a benchmark that crashes the
-        # process leaves the rows before it.
-        ratio = "%.2f" % (ours / theirs) if theirs else "-"
-        print("%-30s %9.2f %-4s %9s %-4s %8s   %s" % (
-            name, ours, unit, "%.2f" % theirs if theirs else "-", unit if theirs else "", ratio, goal), flush=True)
-        kiln.get_default_memory_pool().free_all_blocks()
-        if cupy is not None:
-            cupy.get_default_memory_pool().free_all_blocks()
+    seen = {}
+    for r in range(rounds):
+        if rounds > 1:
+            print("-- round %d of %d" % (r + 1, rounds), flush=True)
+        for name, unit, goal, fn in BENCHMARKS:
+            if wanted and not any(w in name for w in wanted):
+                continue
+            try:
+                result = fn()
+            except Exception as e:  # one broken benchmark must not hide the others
+                print("%s failed: %s: %s" % (name, type(e).__name__, e), flush=True)
+                continue
+            if result is None:   # not measurable on this backend
+                continue
+            # Each row as soon as it is measured: a benchmark that crashes the
+            # process leaves the rows before it.
+            _row(name, unit, goal, *result)
+            seen.setdefault(name, (unit, goal, []))[2].append(result)
+            kiln.get_default_memory_pool().free_all_blocks()
+            if cupy is not None:
+                cupy.get_default_memory_pool().free_all_blocks()
+    if rounds > 1:
+        print("-- median of %d rounds" % rounds, flush=True)
+        for name, (unit, goal, results) in seen.items():
+            theirs = [t for _, t in results if t]
+            _row(name, unit, goal, statistics.median(o for o, _ in results),
+                 statistics.median(theirs) if theirs else None)
 
 
 if __name__ == "__main__":

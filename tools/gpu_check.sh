@@ -73,7 +73,8 @@ if [ "$smoke_rc" != 0 ]; then
   fi
 fi
 
-# KILN_GPU_BENCH_ONLY=1 skips the test suite; KILN_BENCH="a b" picks benchmarks;
+# KILN_GPU_BENCH_ONLY=1 skips the test suite; KILN_BENCH="a b" picks benchmarks
+# (KILN_BENCH_ROUNDS=N runs them N times and prints the medians);
 # KILN_GPU_TEST_S=N stops pytest after N seconds (so the benchmarks still run
 # within the device tool's per-call limit).
 if [ "${KILN_GPU_BENCH_ONLY:-0}" = 1 ]; then
