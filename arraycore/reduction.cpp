@@ -138,13 +138,18 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        "    long long off[" + N + "];\n    for (int q = 0; q < " + N + "; ++q) off[q] = ko[q] + ro[q];\n"
        "    a = Op::fold(a, " + nm + "_map(" + ptr_args + "off, j));\n  }\n}\n";
   const std::string accumulate = "      " + nm + "_accumulate<" + U + ">(" + ptr_args + "ko, _R, lo, hi, step, a);\n";
+  // What the vector paths share (Notes [Reduction vector loads] and
+  // [Reduction column vectors]): the input's storage type and pointer, the
+  // loads in flight, and the fold of a loaded vector's V elements into `acc`.
+  const std::string st = vector_path ? storage_of(in[0]) : std::string(),
+                    x0 = vector_path ? "_p_" + spec.params[0].name : std::string(),
+                    D = std::to_string(kVecLoadsInFlight);
+  auto fold_vector = [&](const std::string& acc, const std::string& w, const std::string& index) {
+    return "#pragma unroll\n        for (int v = 0; v < V; ++v)\n          " + acc + " = Op::fold(" + acc + ", " + nm +
+           "_map_value(kiln::vec_element<" + st + ">(" + w + ", v), " + index + "));\n";
+  };
   std::string vector_block;
   if (vector_path) {
-    const std::string st = storage_of(in[0]), x0 = "_p_" + spec.params[0].name, D = std::to_string(kVecLoadsInFlight);
-    auto combine_vec = [&](const std::string& w, const std::string& g) {
-      return "#pragma unroll\n        for (int v = 0; v < V; ++v)\n          a = Op::fold(a, " + nm +
-             "_map_value(kiln::vec_element<" + st + ">(" + w + ", v), (" + g + ") * V + v));\n";
-    };
     vector_block =
         "  {   // Note [Reduction vector loads]\n"
         "    constexpr int V = 16 / (int)sizeof(" + st + ");\n"
@@ -160,9 +165,9 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
         "      for (; g + " + D + " * B - B < gend; g += " + D + " * B) {\n"
         "        kiln::Vec16 w[" + D + "];\n"
         "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q) w[q] = row[g + q * B];\n"
-        "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q)\n" + combine_vec("w[q]", "g + q * B") +
+        "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q)\n" + fold_vector("a", "w[q]", "(g + q * B) * V + v") +
         "      }\n"
-        "      for (; g < gend; g += B) {\n        const kiln::Vec16 w0 = row[g];\n" + combine_vec("w0", "g") + "      }\n"
+        "      for (; g < gend; g += B) {\n        const kiln::Vec16 w0 = row[g];\n" + fold_vector("a", "w0", "g * V + v") + "      }\n"
         "      const long long t = tail + threadIdx.x;\n"
         "      if (t < shi) a = Op::fold(a, " + nm + "_map_value(((const " + st + "*)row)[t], t));\n"
         "      a = kiln::block_reduce<Op>(a);\n"
@@ -194,11 +199,6 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
     s += "extern \"C\" __global__ void " + nm + "_vec" + params + " {\n  typedef " + nm + "_op Op;\n" + vector_block + "}\n";
   std::string column_vector_block;
   if (vector_path) {   // Note [Reduction column vectors]
-    const std::string st = storage_of(in[0]), x0 = "_p_" + spec.params[0].name, D = std::to_string(kVecLoadsInFlight);
-    auto fold_vec = [&](const std::string& w, const std::string& j) {
-      return "#pragma unroll\n        for (int v = 0; v < V; ++v) a[v] = Op::fold(a[v], " + nm + "_map_value(kiln::vec_element<" +
-             st + ">(" + w + ", v), " + j + "));\n";
-    };
     column_vector_block =
         "  if (_path == 2) {   // Note [Reduction column vectors]\n"
         "    constexpr int V = 16 / (int)sizeof(" + st + ");\n"
@@ -212,10 +212,10 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
         "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q) {\n"
         "          long long ro[" + N + "];\n          kiln::reduced_offsets(_R, j + q, ro);\n"
         "          w[q] = *(const kiln::Vec16*)(base + ro[0]);\n        }\n"
-        "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q)\n" + fold_vec("w[q]", "j + q") +
+        "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q)\n" + fold_vector("a[v]", "w[q]", "j + q") +
         "      }\n"
         "      for (; j < hi; ++j) {\n        long long ro[" + N + "];\n        kiln::reduced_offsets(_R, j, ro);\n"
-        "        const kiln::Vec16 w0 = *(const kiln::Vec16*)(base + ro[0]);\n" + fold_vec("w0", "j") + "      }\n"
+        "        const kiln::Vec16 w0 = *(const kiln::Vec16*)(base + ro[0]);\n" + fold_vector("a[v]", "w0", "j") + "      }\n"
         "#pragma unroll\n      for (int v = 0; v < V; ++v) {\n"
         "        if (_splits == 1) {\n          long long kv[" + N1 + "];\n          _K.offsets(g * V + v, kv);\n"
         "          " + nm + "_store(_p_out, kv[" + N + "], a[v]);\n        } else {\n"
@@ -331,13 +331,18 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
   int64_t splits = 1;
   uint32_t grid_x;
   int warp_rows = 0;
+  // Every run the input's `strides` step to starts 16-byte aligned (the
+  // vector paths' condition).
+  auto runs_aligned = [&](const auto& strides) {
+    return reinterpret_cast<uintptr_t>(inputs[0]->data()) % 16 == 0 &&
+           std::all_of(strides.begin(), strides.end(), [](int64_t st) { return st % 16 == 0; });
+  };
   // Note [Reduction column vectors]: V adjacent outputs a thread when they
   // are one 16-byte aligned vector in every reduced row.
   const int64_t vec_elems = 16 / item;
   const bool column_vectors =
       column && !spec.ordered && inputs.size() == 1 && item < 16 && 16 % item == 0 && plan.kept.shape.size() == 1 &&
-      m % vec_elems == 0 && reinterpret_cast<uintptr_t>(inputs[0]->data()) % 16 == 0 &&
-      std::all_of(plan.reduced.strides[0].begin(), plan.reduced.strides[0].end(), [](int64_t st) { return st % 16 == 0; });
+      m % vec_elems == 0 && runs_aligned(plan.reduced.strides[0]);
   if (column) {
     grid_x = grid_stride_blocks(column_vectors ? m / vec_elems : m, kBlock);
     if (grid_x < cap_blocks) splits = std::clamp<int64_t>(cap_blocks / grid_x, 1, std::max<int64_t>(1, n / 32));
@@ -360,8 +365,7 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
   // rows are contiguous and start 16-byte aligned.
   int path = column_vectors ? 2 : warp_rows;
   if (!column && !warp_rows && !spec.ordered && inputs.size() == 1 && plan.reduced.shape.size() == 1 &&
-      plan.reduced.strides[0][0] == item && 16 % item == 0 && reinterpret_cast<uintptr_t>(inputs[0]->data()) % 16 == 0 &&
-      std::all_of(plan.kept.strides[0].begin(), plan.kept.strides[0].end(), [](int64_t st) { return st % 16 == 0; }))
+      plan.reduced.strides[0][0] == item && 16 % item == 0 && runs_aligned(plan.kept.strides[0]))
     path = 2;
   std::optional<NDArray> partial;   // the per-split partials, freed after the finish launch (stream order)
   void* part_ptr = nullptr;
