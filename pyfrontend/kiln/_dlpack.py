@@ -25,10 +25,14 @@ _DEVICE_NAMES = {1: "kDLCPU", 2: "kDLCUDA", 3: "kDLCUDAHost", 4: "kDLOpenCL", 7:
 _ON_CUDA = _core.get_backend() == "cuda"   # the backend is chosen once, at import
 
 
-def _check_stream(stream):
+def _hand_off(stream):
+    """The consumer's stream waits for kiln's current stream (Note [DLPack streams])."""
+    if not _ON_CUDA or stream == -1:
+        return
     if stream is not None and (not isinstance(stream, int) or stream == 0):
         raise ValueError("stream must be None, -1 or a CUDA stream (1: legacy default, 2: per-thread "
                          "default, or a handle); 0 is disallowed, got %r" % (stream,))
+    _core._stream_wait(1 if stream is None else stream, _core._current_stream_int())
 
 
 def __dlpack_device__(self):
@@ -52,9 +56,7 @@ def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None
     exports a host copy (BufferError with copy=False)."""
     versioned = max_version is not None and tuple(max_version)[0] >= 1
     if dl_device is None and not copy:   # the common call (Numba makes six a launch): straight to the capsule
-        if stream != -1 and _ON_CUDA:
-            _check_stream(stream)
-            _core._stream_wait(1 if stream is None else stream, _core._current_stream_int())
+        _hand_off(stream)
         return _core._to_dlpack(self, versioned, False)
     here = _core._dlpack_device(self)
     if dl_device is not None and tuple(dl_device) != here:
@@ -66,9 +68,7 @@ def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None
             raise BufferError("exporting to the host (kDLCPU) needs a copy, and copy=False was given")
         host = self.get()
         return host.__dlpack__(max_version=max_version, copy=False) if versioned else host.__dlpack__()
-    if _ON_CUDA and stream != -1:
-        _check_stream(stream)
-        _core._stream_wait(1 if stream is None else stream, _core._current_stream_int())
+    _hand_off(stream)
     source = self.copy() if copy else self
     return _core._to_dlpack(source, versioned, bool(copy))
 
