@@ -21,6 +21,41 @@ def add(x, y, out):
         out[i] = x[i] + y[i]
 
 
+def protocol_costs(xp, name, calls=20000):
+    """Per-call host cost of the protocol entry points Numba reads, timed
+    without the profiler (which inflates Python-level functions only)."""
+    import timeit
+    a = xp.arange(1024, dtype=xp.float32)
+    cases = {
+        "__dlpack_device__()": lambda: a.__dlpack_device__(),
+        "__dlpack__(stream=None)": lambda: a.__dlpack__(stream=None),
+        "__dlpack__(stream=-1, max_version=(1, 0))": lambda: a.__dlpack__(stream=-1, max_version=(1, 0)),
+        "__dlpack__(stream=1, max_version=(1, 0))": lambda: a.__dlpack__(stream=1, max_version=(1, 0)),
+        "__cuda_array_interface__": lambda: a.__cuda_array_interface__,
+    }
+    for what, f in cases.items():
+        best = min(timeit.repeat(f, number=calls, repeat=5)) / calls * 1e6
+        print(f"{name:5s} {what:45s} {best:6.3f} us", flush=True)
+
+
+def record_kiln_calls():
+    """The arguments Numba passes to kiln's protocol methods in one launch."""
+    seen, originals = [], {}
+    for attr in ("__dlpack__", "__dlpack_device__"):
+        original = originals[attr] = getattr(kiln.ndarray, attr)
+
+        def spy(self, *args, _original=original, _attr=attr, **kwargs):
+            seen.append((_attr, args, kwargs))
+            return _original(self, *args, **kwargs)
+        setattr(kiln.ndarray, attr, spy)
+    a = kiln.arange(1024, dtype=kiln.float32)
+    add[4, 256](a, a, kiln.zeros_like(a))
+    cuda.synchronize()
+    for attr, original in originals.items():
+        setattr(kiln.ndarray, attr, original)
+    print("kiln protocol calls in one launch:", *seen, sep="\n  ", flush=True)
+
+
 def profile(xp, name, calls=3000):
     a = xp.arange(1024, dtype=xp.float32)
     b, out = a * 2, xp.zeros_like(a)
@@ -37,10 +72,14 @@ def profile(xp, name, calls=3000):
 
 
 if __name__ == "__main__":
-    profile(kiln, "kiln")
     try:
         import cupy
     except ImportError:
         cupy = None
-    if cupy is not None:
-        profile(cupy, "cupy")
+    for xp, name in ((kiln, "kiln"), (cupy, "cupy")):
+        if xp is not None:
+            protocol_costs(xp, name)
+    for xp, name in ((kiln, "kiln"), (cupy, "cupy")):
+        if xp is not None:
+            profile(xp, name)
+    record_kiln_calls()
