@@ -51,6 +51,11 @@ arraycore::NDArray upload_host_array(py::handle host, const std::vector<int>& ax
 // Stream argument: None = current stream, else a kiln.cuda.Stream.
 runtime::StreamHandle to_stream(py::handle obj);
 
+// Installs a C function (METH_FASTCALL etc.) as the method def->ml_name of a
+// pybind11 class: the call paths that skip pybind11's dispatcher (Note
+// [Launch fast path]). `def` must outlive the class (a static).
+void install_method(py::handle cls, PyMethodDef* def);
+
 // Sets the Python error for a C++ exception, as the registered translator
 // does (for entry points that bypass pybind11's dispatcher).
 void set_python_error(std::exception_ptr p);

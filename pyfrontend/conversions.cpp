@@ -133,4 +133,10 @@ std::shared_ptr<void> keep_alive(py::object obj) {
   });
 }
 
+void install_method(py::handle cls, PyMethodDef* def) {
+  PyObject* descr = PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(cls.ptr()), def);
+  if (descr == nullptr) throw py::error_already_set();
+  cls.attr(def->ml_name) = py::reinterpret_steal<py::object>(descr);
+}
+
 }  // namespace kiln::py_bind

@@ -1,6 +1,8 @@
 // DLPack capsules: export (ndarray.__dlpack__, toDlpack) and import
-// (kiln.from_dlpack). The protocol's argument handling is Python
-// (kiln/_dlpack.py); the capsule and ownership rules are here.
+// (kiln.from_dlpack). The capsule and ownership rules are here, and so is
+// the common __dlpack__ call (Note [DLPack fast path]); the protocol's other
+// arguments are handled in Python (kiln/_dlpack.py).
+#include <cstring>
 #include <string>
 
 #include "arraycore/dlpack.h"
@@ -109,23 +111,115 @@ py::object import_capsule(py::handle capsule, const char* name, const char* used
   return py::make_tuple(py::cast(std::move(a)), where, readonly);
 }
 
+// The consumer's stream (the protocol's stream=) waits for kiln's current
+// stream (Note [DLPack streams] in kiln/_dlpack.py). Nothing to wait for on
+// the host backend or for -1; the value is checked on every backend, so a
+// program behaves the same on each.
+void hand_off(PyObject* stream) {
+  uintptr_t consumer = 1;  // None: the legacy default stream
+  if (stream != Py_None) {
+    auto bad = [&] {
+      return py::value_error("stream must be None, -1 or a CUDA stream (1: legacy default, 2: per-thread default, "
+                             "or a handle); 0 is disallowed, got " + std::string(py::repr(stream)));
+    };
+    if (!PyLong_Check(stream)) throw bad();
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(stream, &overflow);
+    if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+    if (overflow == 0 && v == -1) return;  // the consumer asked for no synchronization
+    if (overflow < 0 || (overflow == 0 && v <= 0)) throw bad();
+    consumer = overflow > 0 ? PyLong_AsUnsignedLongLong(stream) : static_cast<uintptr_t>(v);
+    if (PyErr_Occurred()) throw py::error_already_set();
+  }
+  if (!on_cuda()) return;
+  stream_wait(stream_from_int(consumer), runtime::current_stream());
+}
+
+// Note [DLPack fast path]
+// Consumers call __dlpack__ on every use: Numba's launches twice per array
+// argument. So the common call (no dl_device, no copy) is a METH_FASTCALL C
+// function, as the kernel launches are (Note [Launch fast path]); with
+// dl_device or copy=True it hands the call to kiln._dlpack._export.
+PyObject* ndarray_dlpack(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  try {
+    if (nargs != 0)
+      throw py::type_error("__dlpack__() takes keyword arguments only (stream, max_version, dl_device, copy), got " +
+                           std::to_string(nargs) + " positional");
+    PyObject* values[4] = {Py_None, Py_None, Py_None, Py_None};  // stream, max_version, dl_device, copy
+    static const char* const names[4] = {"stream", "max_version", "dl_device", "copy"};
+    for (Py_ssize_t i = 0, nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0; i < nk; ++i) {
+      const char* key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+      if (key == nullptr) throw py::error_already_set();
+      int k = 0;
+      while (k < 4 && std::strcmp(key, names[k]) != 0) ++k;
+      if (k == 4) throw py::type_error(std::string("__dlpack__() got an unexpected keyword argument '") + key + "'");
+      values[k] = args[i];
+    }
+    PyObject *stream = values[0], *max_version = values[1];
+    // versioned when max_version allows 1.x; anything but None or a tuple of ints goes the general way
+    int versioned = max_version == Py_None ? 0 : -1;
+    if (PyTuple_Check(max_version) && PyTuple_GET_SIZE(max_version) >= 1 &&
+        PyLong_CheckExact(PyTuple_GET_ITEM(max_version, 0))) {
+      long major = PyLong_AsLong(PyTuple_GET_ITEM(max_version, 0));
+      if (major == -1 && PyErr_Occurred()) PyErr_Clear();
+      else versioned = major >= 1 ? 1 : 0;
+    }
+    const arraycore::NDArray* a = ndarray_of(self);
+    if (a == nullptr || versioned < 0 || values[2] != Py_None || (values[3] != Py_None && values[3] != Py_False)) {
+      py::object general = py::module_::import("kiln._dlpack").attr("_export");
+      return general(py::handle(self), py::handle(stream), py::handle(max_version), py::handle(values[2]),
+                     py::handle(values[3]))
+          .release()
+          .ptr();
+    }
+    hand_off(stream);
+    return to_capsule(*a, versioned == 1, 0).release().ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+  }
+  return nullptr;
+}
+
+PyObject* ndarray_dlpack_device(PyObject* self, PyObject*) {
+  try {
+    const arraycore::NDArray* a = ndarray_of(self);
+    if (a == nullptr) throw py::type_error("__dlpack_device__ needs a kiln.ndarray");
+    dl::DLDevice d = device_of(*a);
+    return py::make_tuple(static_cast<int>(d.device_type), d.device_id).release().ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+  }
+  return nullptr;
+}
+
+PyMethodDef g_dlpack_def = {
+    "__dlpack__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(ndarray_dlpack)),
+    METH_FASTCALL | METH_KEYWORDS,
+    "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"
+    "A DLPack capsule of this array: versioned ('dltensor_versioned', DLPack 1.x) when max_version allows 1.0 "
+    "or later, else legacy ('dltensor'). stream= names the consumer's stream, which then waits on the device for "
+    "kiln's current stream (None: the legacy default stream; -1: no wait). copy=True exports a copy (flagged "
+    "IS_COPIED), copy=False never copies; dl_device may ask for (kDLCPU, 0) from the CUDA backend, which exports "
+    "a host copy (BufferError with copy=False)."};
+PyMethodDef g_dlpack_device_def = {
+    "__dlpack_device__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(ndarray_dlpack_device)),
+    METH_NOARGS,
+    "(device type, device id): (kDLCUDA=2, id) on the CUDA backend, (kDLCPU=1, 0) on the host backend."};
+
 }  // namespace
 
 void register_dlpack(py::module_& m) {
+  install_method(m.attr("ndarray"), &g_dlpack_def);
+  install_method(m.attr("ndarray"), &g_dlpack_device_def);
   m.def(
       "_to_dlpack",
-      [](const arraycore::NDArray& a, bool versioned, bool copied) {
+      [](const arraycore::NDArray& a, bool versioned, bool copied, py::handle stream) {
+        hand_off(stream.ptr());
         return to_capsule(a, versioned, copied ? dl::kFlagIsCopied : 0);
       },
-      py::arg("a"), py::arg("versioned"), py::arg("copied") = false,
-      "A DLPack capsule viewing a (versioned: 'dltensor_versioned', else legacy 'dltensor').");
-  m.def(
-      "_dlpack_device",
-      [](const arraycore::NDArray& a) {
-        dl::DLDevice d = device_of(a);
-        return py::make_tuple(d.device_type, d.device_id);
-      },
-      py::arg("a"));
+      py::arg("a"), py::arg("versioned"), py::arg("copied") = false, py::arg("stream") = -1,
+      "A DLPack capsule viewing a (versioned: 'dltensor_versioned', else legacy 'dltensor'), after the "
+      "consumer's stream (None, -1 for none, or a stream as the protocol names it) waited for kiln's.");
   m.def(
       "_from_dlpack_capsule",
       [](py::handle capsule, bool host_is_device) -> py::object {
@@ -145,12 +239,6 @@ void register_dlpack(py::module_& m) {
       py::arg("capsule"), py::arg("host_is_device") = false,
       "(array or None, (device_type, device_id), read_only): the capsule's tensor as a kiln array "
       "(consuming the capsule), or None (capsule untouched) when kiln cannot view its memory in place.");
-  m.def(
-      "_stream_wait",
-      [](uintptr_t waiter, uintptr_t signaler) { stream_wait(stream_from_int(waiter), stream_from_int(signaler)); },
-      py::arg("waiter"), py::arg("signaler"),
-      "Later work on stream `waiter` waits (on the device) for work queued so far on `signaler` "
-      "(Note [Interop stream values]; 0 is kiln's null stream).");
   m.def("_current_stream_int", [] { return stream_to_int(runtime::current_stream()); },
         "The current stream as the protocols name it (1 for the null stream).");
 }

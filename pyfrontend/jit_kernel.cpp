@@ -515,13 +515,6 @@ PyMethodDef g_kernel_call = {"__call__", reinterpret_cast<PyCFunction>(reinterpr
 PyMethodDef g_launch_call = {"__call__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(jit_launch_call)),
                              METH_FASTCALL | METH_KEYWORDS, "launch with the bound grid and block"};
 
-void install_call(py::module_& m, const char* cls, PyMethodDef* def) {
-  py::object c = m.attr(cls);
-  PyObject* descr = PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(c.ptr()), def);
-  if (!descr) throw py::error_already_set();
-  c.attr("__call__") = py::reinterpret_steal<py::object>(descr);
-}
-
 }  // namespace
 
 void raise_transpile_error(const transpiler::TranspileError& e, const transpiler::Module& m) { raise_diagnostic(e, m); }
@@ -578,8 +571,8 @@ void register_jit(py::module_& m) {
     std::lock_guard<std::mutex> lock(g_source_mutex);
     g_sources.clear();
   }, "Forget generated source held in memory (tests use it to reach the disk cache).");
-  install_call(m, "_JitKernel", &g_kernel_call);
-  install_call(m, "_JitLaunch", &g_launch_call);
+  install_method(m.attr("_JitKernel"), &g_kernel_call);
+  install_method(m.attr("_JitLaunch"), &g_launch_call);
 }
 
 }  // namespace kiln::py_bind

@@ -418,12 +418,7 @@ void register_raw_kernel(py::module_& m) {
         return sizes;
       });
 
-  {
-    py::object cls = m.attr("RawKernel");
-    PyObject* descr = PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(cls.ptr()), &g_raw_kernel_call_def);
-    if (!descr) throw py::error_already_set();
-    cls.attr("__call__") = py::reinterpret_steal<py::object>(descr);
-  }
+  install_method(m.attr("RawKernel"), &g_raw_kernel_call_def);
 
   py::class_<KernelSource, std::shared_ptr<KernelSource>>(m, "_KernelSource");
 

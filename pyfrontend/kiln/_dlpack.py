@@ -25,21 +25,6 @@ _DEVICE_NAMES = {1: "kDLCPU", 2: "kDLCUDA", 3: "kDLCUDAHost", 4: "kDLOpenCL", 7:
 _ON_CUDA = _core.get_backend() == "cuda"   # the backend is chosen once, at import
 
 
-def _hand_off(stream):
-    """The consumer's stream waits for kiln's current stream (Note [DLPack streams])."""
-    if not _ON_CUDA or stream == -1:
-        return
-    if stream is not None and (not isinstance(stream, int) or stream == 0):
-        raise ValueError("stream must be None, -1 or a CUDA stream (1: legacy default, 2: per-thread "
-                         "default, or a handle); 0 is disallowed, got %r" % (stream,))
-    _core._stream_wait(1 if stream is None else stream, _core._current_stream_int())
-
-
-def __dlpack_device__(self):
-    """(device type, device id): (kDLCUDA=2, id) on the CUDA backend, (kDLCPU=1, 0) on the host backend."""
-    return _core._dlpack_device(self)
-
-
 # Note [DLPack streams]
 # The consumer names the stream it will use (stream=): None means CUDA's
 # legacy default stream, -1 asks for no synchronization, 1/2 are the
@@ -48,17 +33,14 @@ def __dlpack_device__(self):
 # current stream (an event: the host never blocks). Importing, kiln passes its
 # current stream, so the producer orders its work the same way. On the host
 # backend (kDLCPU) all work is finished when a call returns: no stream.
-def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-    """A DLPack capsule of this array: versioned ('dltensor_versioned', DLPack
-    1.x) when ``max_version`` allows 1.0 or later, else legacy ('dltensor').
-    ``copy=True`` exports a copy (flagged IS_COPIED), ``copy=False`` never
-    copies; ``dl_device`` may ask for (kDLCPU, 0) from the CUDA backend, which
-    exports a host copy (BufferError with copy=False)."""
+#
+# ndarray.__dlpack__ and __dlpack_device__ are C functions
+# (pyfrontend/dlpack_binding.cpp, Note [DLPack fast path]); __dlpack__ hands
+# the calls with dl_device or a copy to _export.
+def _export(self, stream, max_version, dl_device, copy):
+    """ndarray.__dlpack__ with any arguments (its docstring has them)."""
     versioned = max_version is not None and tuple(max_version)[0] >= 1
-    if dl_device is None and not copy:   # the common call (Numba makes six a launch): straight to the capsule
-        _hand_off(stream)
-        return _core._to_dlpack(self, versioned, False)
-    here = _core._dlpack_device(self)
+    here = self.__dlpack_device__()
     if dl_device is not None and tuple(dl_device) != here:
         dl_device = tuple(dl_device)
         if dl_device[0] != _CPU or not _ON_CUDA:
@@ -68,9 +50,8 @@ def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None
             raise BufferError("exporting to the host (kDLCPU) needs a copy, and copy=False was given")
         host = self.get()
         return host.__dlpack__(max_version=max_version, copy=False) if versioned else host.__dlpack__()
-    _hand_off(stream)
     source = self.copy() if copy else self
-    return _core._to_dlpack(source, versioned, bool(copy))
+    return _core._to_dlpack(source, versioned, bool(copy), stream)
 
 
 def toDlpack(self):
@@ -167,6 +148,4 @@ def _is_kiln_device(device):
     return isinstance(device, Device) or device == "gpu"
 
 
-ndarray.__dlpack__ = __dlpack__
-ndarray.__dlpack_device__ = __dlpack_device__
 ndarray.toDlpack = toDlpack

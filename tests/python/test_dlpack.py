@@ -231,14 +231,28 @@ def test_dl_device_and_stream_arguments():
         numpy.testing.assert_array_equal(host, [0.0, 1.0, 2.0])
         with pytest.raises(BufferError, match="copy=False"):
             a.__dlpack__(dl_device=(1, 0), copy=False)
-        with pytest.raises(ValueError, match="0 is disallowed"):
-            a.__dlpack__(stream=0)
         other = kiln.cuda.Stream(non_blocking=True)
         for stream in (None, -1, 1, 2, other.ptr):
             assert kiln.from_dlpack(a.__dlpack__(stream=stream)).data.ptr == a.data.ptr
     else:
         with pytest.raises(BufferError, match="kDLCUDA"):
             a.__dlpack__(dl_device=(2, 0))
+    # The stream is checked on every backend (the host backend has nothing to wait for).
+    for bad in (0, -2, "1", 1.0):
+        with pytest.raises(ValueError, match="0 is disallowed"):
+            a.__dlpack__(stream=bad)
+    for bad in (0, -2):
+        with pytest.raises(ValueError, match="0 is disallowed"):
+            a.__dlpack__(stream=bad, copy=True)
+    with pytest.raises(TypeError, match="keyword arguments only"):
+        a.__dlpack__(None)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'strem'"):
+        a.__dlpack__(strem=1)
+    assert kiln.from_dlpack(a.__dlpack__(stream=-1, max_version=(1, 3))).data.ptr == a.data.ptr
+    # max_version: legacy below 1.0, versioned from 1.0 on, any sequence of ints
+    assert "dltensor_versioned" not in repr(a.__dlpack__(max_version=(0, 8)))
+    assert "dltensor_versioned" in repr(a.__dlpack__(max_version=[1, 0]))
+    assert "dltensor_versioned" in repr(a.__dlpack__(max_version=(2, 0)))
 
 
 def test_from_dlpack_argument_errors():
