@@ -61,9 +61,14 @@ std::string reduce_type(const ReductionSpec& spec) {
 // (one kept axis, unit stride, a multiple of V = 16 / itemsize of them) and
 // every reduced row starts 16-byte aligned, a thread takes V adjacent
 // outputs instead and reads them as one 16-byte vector a row, four rows in
-// flight (`_path == 2` in the `_col` kernel): four times the bytes a load.
-// Each output still folds its rows in order, split by split, so the results
-// are the scalar column path's, bit for bit.
+// flight (the `_colvec` kernel): four times the bytes a load.
+// The W = 8 warps of a block share 32 such vectors of outputs: warp w folds
+// rows w, w + W, w + 2W, ... of the block's piece in order, and the warps'
+// results meet in warp order through shared memory. So a piece is W rows
+// wide in flight, and the pieces can be W times longer, which leaves the
+// finish pass W times fewer partials. Only unordered specs take this path;
+// the rounding is Note [Reduction rounding]'s column case with the terms of
+// a piece in W interleaved runs.
 
 // Note [Reduction batches]
 // A thread's elements are consecutive (row paths) or one stride apart
@@ -199,31 +204,52 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
     s += "extern \"C\" __global__ void " + nm + "_vec" + params + " {\n  typedef " + nm + "_op Op;\n" + vector_block + "}\n";
   std::string column_vector_block;
   if (vector_path) {   // Note [Reduction column vectors]
+    const std::string W = std::to_string(kBlock / 32);
     column_vector_block =
-        "  if (_path == 2) {   // Note [Reduction column vectors]\n"
-        "    constexpr int V = 16 / (int)sizeof(" + st + ");\n"
-        "    for (long long g = (long long)blockIdx.x * blockDim.x + threadIdx.x; g * V < _m; g += (long long)gridDim.x * blockDim.x) {\n"
-        "      long long ko[" + N1 + "];\n      _K.offsets(g * V, ko);\n"
-        "      const char* base = " + x0 + " + ko[0];\n"
+        "  {   // Note [Reduction column vectors]\n"
+        "    constexpr int V = 16 / (int)sizeof(" + st + "), W = " + W + ";\n"
+        "    __shared__ __align__(16) unsigned char _sh_raw[W * 32 * sizeof(" + rt + ")];\n"
+        "    " + rt + "* _sh = reinterpret_cast<" + rt + "*>(_sh_raw);\n"
+        "    const int lane = threadIdx.x & 31, wy = threadIdx.x >> 5;\n"
+        "    for (long long gb = (long long)blockIdx.x * 32; gb * V < _m; gb += (long long)gridDim.x * 32) {\n"
+        "      const long long g = gb + lane;\n"
         "      " + rt + " a[V];\n#pragma unroll\n      for (int v = 0; v < V; ++v) a[v] = Op::identity();\n"
-        "      long long j = lo;\n"
-        "      for (; j + " + D + " - 1 < hi; j += " + D + ") {\n"
-        "        kiln::Vec16 w[" + D + "];\n"
-        "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q) {\n"
-        "          long long ro[" + N + "];\n          kiln::reduced_offsets(_R, j + q, ro);\n"
-        "          w[q] = *(const kiln::Vec16*)(base + ro[0]);\n        }\n"
-        "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q)\n" + fold_vector("a[v]", "w[q]", "j + q") +
+        "      long long ko[" + N1 + "];\n"
+        "      if (g * V < _m) {\n"
+        "        _K.offsets(g * V, ko);\n"
+        "        const char* base = " + x0 + " + ko[0];\n"
+        "        long long j = lo + wy;\n"
+        "        for (; j + (" + D + " - 1) * W < hi; j += " + D + " * W) {\n"
+        "          kiln::Vec16 w[" + D + "];\n"
+        "#pragma unroll\n          for (int q = 0; q < " + D + "; ++q) {\n"
+        "            long long ro[" + N + "];\n            kiln::reduced_offsets(_R, j + q * W, ro);\n"
+        "            w[q] = *(const kiln::Vec16*)(base + ro[0]);\n          }\n"
+        "#pragma unroll\n          for (int q = 0; q < " + D + "; ++q)\n" + fold_vector("a[v]", "w[q]", "j + q * W") +
+        "        }\n"
+        "        for (; j < hi; j += W) {\n          long long ro[" + N + "];\n          kiln::reduced_offsets(_R, j, ro);\n"
+        "          const kiln::Vec16 w0 = *(const kiln::Vec16*)(base + ro[0]);\n" + fold_vector("a[v]", "w0", "j") +
+        "        }\n"
         "      }\n"
-        "      for (; j < hi; ++j) {\n        long long ro[" + N + "];\n        kiln::reduced_offsets(_R, j, ro);\n"
-        "        const kiln::Vec16 w0 = *(const kiln::Vec16*)(base + ro[0]);\n" + fold_vector("a[v]", "w0", "j") + "      }\n"
+        "      // the warps' results for output v, one output at a time (V * W * 32 of them can pass 48 KiB)\n"
         "#pragma unroll\n      for (int v = 0; v < V; ++v) {\n"
-        "        if (_splits == 1) {\n          long long kv[" + N1 + "];\n          _K.offsets(g * V + v, kv);\n"
-        "          " + nm + "_store(_p_out, kv[" + N + "], a[v]);\n        } else {\n"
-        "          _part[blockIdx.y * _m + g * V + v] = a[v];\n        }\n      }\n    }\n    return;\n  }\n";
+        "        __syncthreads();   // the previous readers are done with _sh\n"
+        "        _sh[wy * 32 + lane] = a[v];\n"
+        "        __syncthreads();\n"
+        "        if (wy == 0)\n          for (int k = 1; k < W; ++k) a[v] = Op::combine(a[v], _sh[k * 32 + lane]);\n"
+        "      }\n"
+        "      if (wy == 0 && g * V < _m) {\n"
+        "#pragma unroll\n        for (int v = 0; v < V; ++v) {\n"
+        "          if (_splits == 1) {\n            long long kv[" + N1 + "];\n            _K.offsets(g * V + v, kv);\n"
+        "            " + nm + "_store(_p_out, kv[" + N + "], a[v]);\n          } else {\n"
+        "            _part[blockIdx.y * _m + g * V + v] = a[v];\n          }\n        }\n      }\n    }\n  }\n";
   }
+  // Its own kernel too, for the same reason as _vec.
+  if (vector_path)
+    s += "extern \"C\" __global__ void " + nm + "_colvec" + params + " {\n  typedef " + nm + "_op Op;\n"
+         "  const long long cs = (_n + _splits - 1) / _splits, lo = blockIdx.y * cs, hi = lo + cs < _n ? lo + cs : _n;\n" +
+         column_vector_block + "}\n";
   s += "extern \"C\" __global__ void " + nm + "_col" + params + " {\n  typedef " + nm + "_op Op;\n"
-       "  const long long cs = (_n + _splits - 1) / _splits, lo = blockIdx.y * cs, hi = lo + cs < _n ? lo + cs : _n;\n" +
-       column_vector_block +
+       "  const long long cs = (_n + _splits - 1) / _splits, lo = blockIdx.y * cs, hi = lo + cs < _n ? lo + cs : _n;\n"
        "  const long long step = 1;\n"
        "  for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < _m; r += (long long)gridDim.x * blockDim.x) {\n"
        "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n      " + rt + " a = Op::identity();\n" + accumulate +
@@ -254,7 +280,7 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
 
 struct Variant {
   std::shared_ptr<runtime::LoadedModule> module;
-  runtime::FunctionHandle row = nullptr, col = nullptr, finish = nullptr, vec = nullptr;
+  runtime::FunctionHandle row = nullptr, col = nullptr, finish = nullptr, vec = nullptr, colvec = nullptr;
 };
 
 std::string spec_key(const ReductionSpec& spec) {
@@ -293,7 +319,10 @@ const Variant& variant_for(const ReductionSpec& spec, std::span<const NDArray* c
   v.row = v.module->function(spec.name + "_row").handle;
   v.col = v.module->function(spec.name + "_col").handle;
   v.finish = v.module->function(spec.name + "_finish").handle;
-  if (!spec.ordered && inputs.size() == 1) v.vec = v.module->function(spec.name + "_vec").handle;
+  if (!spec.ordered && inputs.size() == 1) {
+    v.vec = v.module->function(spec.name + "_vec").handle;
+    v.colvec = v.module->function(spec.name + "_colvec").handle;
+  }
   lock.lock();
   return variants.emplace(key, std::move(v)).first->second;
 }
@@ -343,8 +372,18 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
   const bool column_vectors =
       column && !spec.ordered && inputs.size() == 1 && item < 16 && 16 % item == 0 && plan.kept.shape.size() == 1 &&
       m % vec_elems == 0 && runs_aligned(plan.reduced.strides[0]);
-  if (column) {
-    grid_x = grid_stride_blocks(column_vectors ? m / vec_elems : m, kBlock);
+  if (column_vectors) {
+    // A block's warps share 32 vectors of outputs and take its rows in turn;
+    // pieces for two rounds of the resident blocks (an H100's (32768, 8192)
+    // float32 column sum: 2949 GB/s with them, 2796 with a warp a row piece
+    // and one round: finer pieces balance better, and fewer partials cost
+    // the finish pass less).
+    const int64_t groups = (m / vec_elems + 31) / 32;
+    grid_x = static_cast<uint32_t>(std::clamp<int64_t>(groups, 1, cap_blocks));
+    if (grid_x < 2 * cap_blocks)
+      splits = std::clamp<int64_t>(2 * cap_blocks / grid_x, 1, std::max<int64_t>(1, n / (4 * kBlock)));
+  } else if (column) {
+    grid_x = grid_stride_blocks(m, kBlock);
     if (grid_x < cap_blocks) splits = std::clamp<int64_t>(cap_blocks / grid_x, 1, std::max<int64_t>(1, n / 32));
   } else if (n <= kWarpRowMax && m > 1) {
     warp_rows = 1;
@@ -363,7 +402,7 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
   splits = std::min<int64_t>(splits, 65535);
   // Note [Reduction vector loads]: a commutative combine over one input whose
   // rows are contiguous and start 16-byte aligned.
-  int path = column_vectors ? 2 : warp_rows;
+  int path = warp_rows;
   if (!column && !warp_rows && !spec.ordered && inputs.size() == 1 && plan.reduced.shape.size() == 1 &&
       plan.reduced.strides[0][0] == item && 16 % item == 0 && runs_aligned(plan.kept.strides[0]))
     path = 2;
@@ -385,7 +424,7 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
                   static_cast<void*>(&R), static_cast<void*>(&lm), static_cast<void*>(&ln), static_cast<void*>(&lsplits),
                   static_cast<void*>(&path)})
     kargs.push_back(p);
-  be.launch(column ? v.col : path == 2 ? v.vec : v.row, {grid_x, static_cast<uint32_t>(splits), 1}, {kBlock, 1, 1}, 0, stream,
+  be.launch(column_vectors ? v.colvec : column ? v.col : path == 2 ? v.vec : v.row, {grid_x, static_cast<uint32_t>(splits), 1}, {kBlock, 1, 1}, 0, stream,
             kargs.data());
   if (splits > 1) {
     // Many splits a output: a block each (a thread each would walk them in a

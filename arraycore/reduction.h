@@ -75,7 +75,10 @@
 //    the device, and then at most n / 4096.
 //  - column: each output sums its L = ceil(n / splits) terms per piece in
 //    order, and the pieces in order: d = (L - 1) + f (f as above), sequential
-//    as NumPy's own sums along a non-contiguous axis are.
+//    as NumPy's own sums along a non-contiguous axis are. With column vectors
+//    (Note [Reduction column vectors] in reduction.cpp) a piece's terms are
+//    W = 8 interleaved runs of at most ceil(L / 8), each summed in order,
+//    then added in run order: d = (ceil(L / 8) - 1) + 7 + f.
 // The computed sum s' of terms x_i then has |s' - s| <= d * u * sum|x_i| to
 // first order (u the unit roundoff of reduce_type): products likewise, with
 // relative error d * u. Integer, bool, bitwise, maximum and minimum results
