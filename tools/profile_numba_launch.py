@@ -38,6 +38,26 @@ def protocol_costs(xp, name, calls=20000):
         print(f"{name:5s} {what:45s} {best:6.3f} us", flush=True)
 
 
+def alternating_launch_costs(libraries, rounds=4, calls=5000):
+    """The benchmark's launch, timed in alternating rounds (kiln, CuPy,
+    kiln, ...), to tell a real difference from an order or drift effect."""
+    import time
+    setups = {}
+    for xp, name in libraries:
+        a = xp.arange(1024, dtype=xp.float32)
+        setups[name] = (a, a * 2, xp.zeros_like(a))
+        add[4, 256](*setups[name])
+    cuda.synchronize()
+    for r in range(rounds):
+        for _, name in libraries:
+            args = setups[name]
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                add[4, 256](*args)
+            cuda.synchronize()
+            print(f"round {r} {name:5s} launch {(time.perf_counter() - t0) / calls * 1e6:7.2f} us", flush=True)
+
+
 def record_kiln_calls():
     """The arguments Numba passes to kiln's protocol methods in one launch."""
     seen, originals = [], {}
@@ -79,7 +99,9 @@ if __name__ == "__main__":
     for xp, name in ((kiln, "kiln"), (cupy, "cupy")):
         if xp is not None:
             protocol_costs(xp, name)
-    for xp, name in ((kiln, "kiln"), (cupy, "cupy")):
-        if xp is not None:
-            profile(xp, name)
+    libraries = [(xp, name) for xp, name in ((kiln, "kiln"), (cupy, "cupy")) if xp is not None]
+    alternating_launch_costs(libraries)
+    alternating_launch_costs(libraries[::-1])
+    for xp, name in libraries:
+        profile(xp, name)
     record_kiln_calls()
