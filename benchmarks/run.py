@@ -469,6 +469,18 @@ def sort_f32():
     return ours, theirs
 
 
+@benchmark("randn_f32_GBps", "GB/s", ">= 2000 (CuPy 14.2: 260) kiln.random.randn(2^28, dtype=float32), bytes written")
+def randn_f32():
+    n = (1 << 28) if kiln.get_backend() == "cuda" else (1 << 20)
+    kiln.random.seed(1)
+    ours = gb_per_s(4 * n, lambda: kiln.random.randn(n, dtype=kiln.float32), sync=sync_kiln)
+    theirs = None
+    if cupy is not None:
+        cupy.random.seed(1)
+        theirs = gb_per_s(4 * n, lambda: cupy.random.randn(n, dtype=cupy.float32), sync=sync_cupy)
+    return ours, theirs
+
+
 def _importable(name):
     try:
         return __import__(name)

@@ -53,6 +53,7 @@ from kiln._reductions import (  # noqa: A004  (kiln.sum, kiln.max, ... are NumPy
     nanargmax, nanargmin, nanmean, nanvar, nanstd, count_nonzero, ptp, average, trace)
 from kiln import cuda
 from kiln import jit
+from kiln import random
 from kiln.cuda.memory import MemoryPool, PinnedMemoryPool
 
 __version__ = _core.__version__

@@ -1,0 +1,408 @@
+"""kiln.random.Generator (NumPy's new API) and the distributions it shares
+with the legacy RandomState (_legacy.py). Argument checking and shapes here;
+the numbers come from _kernels.py.
+
+    rng = kiln.random.default_rng(42)
+    x = rng.standard_normal((2, 3), dtype=kiln.float32)
+    k = rng.integers(0, 10, size=5)
+    y = rng.normal(loc=kiln.arange(3.0), scale=0.1)     # broadcast parameters
+
+Differs from NumPy: every result is a kiln array (a 0-d one for size=None),
+floating-point distributions take ``dtype`` (float32 or float64), and the
+numbers are Philox4x32's, not NumPy's (the same on every kiln backend).
+"""
+import numbers
+import operator
+
+import numpy
+
+from kiln import _core
+from kiln import _creation
+from kiln._core import ndarray
+from kiln.random import _kernels
+from kiln.random._philox import Philox
+
+
+def _shape_of(size):
+    if size is None:
+        return None
+    if isinstance(size, numbers.Integral):
+        size = (size,)
+    shape = tuple(operator.index(s) for s in size)
+    if any(s < 0 for s in shape):
+        raise ValueError("negative dimensions are not allowed")
+    return shape
+
+
+def _param(x):
+    """A Python scalar, or a kiln array for array-like parameters."""
+    if isinstance(x, ndarray):
+        return x
+    if isinstance(x, (numpy.ndarray, list, tuple)):
+        a = numpy.asarray(x)
+        return a.item() if a.ndim == 0 else _creation.asarray(a)
+    if isinstance(x, numpy.generic):
+        return x.item()
+    return x
+
+
+def _output_shape(size, params):
+    shape = _shape_of(size)
+    arrays = [p.shape for p in params if isinstance(p, ndarray)]
+    if not arrays:
+        return () if shape is None else shape
+    from kiln._manipulation import broadcast_shapes
+    common = broadcast_shapes(*arrays)
+    if shape is None:
+        return common
+    if broadcast_shapes(common, shape) != shape:
+        raise ValueError("shape mismatch: parameters of shape %s cannot be broadcast to size %s"
+                         % (common, shape))
+    return shape
+
+
+def _violates(p, bad):
+    """Whether bad(p) holds for scalar p or for any element of array p."""
+    if isinstance(p, ndarray):
+        return bool(bad(p).any())
+    return bool(bad(p))
+
+
+def _any(condition):
+    """A Python bool of a scalar or kiln array condition (true anywhere)."""
+    return bool(condition.any()) if isinstance(condition, ndarray) else bool(condition)
+
+
+def _check(p, bad, message):
+    if _violates(p, bad):
+        raise ValueError(message)
+
+
+def _nonneg(p, name):
+    _check(p, lambda v: v < 0, "%s < 0" % name)
+
+
+def _positive(p, name):
+    _check(p, lambda v: v <= 0, "%s <= 0" % name)
+
+
+class _Sampler:
+    """What Generator and RandomState share: a Philox bit generator and the
+    distributions whose signatures are the same in NumPy's two APIs."""
+
+    def __init__(self, bit_generator):
+        self._bit_generator = bit_generator
+
+    def _draw(self, dist, size, dtype, *params):
+        params = tuple(_param(p) for p in params)
+        return _kernels.launch(self._bit_generator, dist, _output_shape(size, params), dtype, params)
+
+    # ---- continuous ----
+    def standard_normal(self, size=None, dtype=numpy.float64):
+        """Standard normal samples (Box-Muller on Philox uniforms)."""
+        return self._draw("standard_normal", size, dtype)
+
+    def normal(self, loc=0.0, scale=1.0, size=None, dtype=numpy.float64):
+        """Normal samples; ``loc`` and ``scale`` broadcast."""
+        loc, scale = _param(loc), _param(scale)
+        _nonneg(scale, "scale")
+        return self._draw("normal", size, dtype, loc, scale)
+
+    def uniform(self, low=0.0, high=1.0, size=None, dtype=numpy.float64):
+        """Samples of [low, high): low + (high - low) * U[0, 1)."""
+        low, high = _param(low), _param(high)
+        return self._draw("uniform", size, dtype, low, high)
+
+    def standard_exponential(self, size=None, dtype=numpy.float64):
+        """Exponential samples of scale 1 (inversion: -log U)."""
+        return self._draw("standard_exponential", size, dtype)
+
+    def exponential(self, scale=1.0, size=None, dtype=numpy.float64):
+        """Exponential samples of mean ``scale``."""
+        scale = _param(scale)
+        _nonneg(scale, "scale")
+        return self._draw("exponential", size, dtype, scale)
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None, dtype=numpy.float64):
+        """exp of normal samples of ``mean`` and ``sigma``."""
+        mean, sigma = _param(mean), _param(sigma)
+        _nonneg(sigma, "sigma")
+        return self._draw("lognormal", size, dtype, mean, sigma)
+
+    def laplace(self, loc=0.0, scale=1.0, size=None, dtype=numpy.float64):
+        """Laplace (double exponential) samples."""
+        loc, scale = _param(loc), _param(scale)
+        _nonneg(scale, "scale")
+        return self._draw("laplace", size, dtype, loc, scale)
+
+    def logistic(self, loc=0.0, scale=1.0, size=None, dtype=numpy.float64):
+        """Logistic samples."""
+        loc, scale = _param(loc), _param(scale)
+        _nonneg(scale, "scale")
+        return self._draw("logistic", size, dtype, loc, scale)
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None, dtype=numpy.float64):
+        """Gumbel (extreme value type I) samples."""
+        loc, scale = _param(loc), _param(scale)
+        _nonneg(scale, "scale")
+        return self._draw("gumbel", size, dtype, loc, scale)
+
+    def rayleigh(self, scale=1.0, size=None, dtype=numpy.float64):
+        """Rayleigh samples."""
+        scale = _param(scale)
+        _nonneg(scale, "scale")
+        return self._draw("rayleigh", size, dtype, scale)
+
+    def weibull(self, a, size=None, dtype=numpy.float64):
+        """Weibull samples of shape ``a`` (scale 1)."""
+        a = _param(a)
+        _nonneg(a, "a")
+        return self._draw("weibull", size, dtype, a)
+
+    def pareto(self, a, size=None, dtype=numpy.float64):
+        """Pareto II (Lomax) samples of shape ``a``, as NumPy's pareto."""
+        a = _param(a)
+        _positive(a, "a")
+        return self._draw("pareto", size, dtype, a)
+
+    def standard_cauchy(self, size=None, dtype=numpy.float64):
+        """Standard Cauchy samples."""
+        return self._draw("standard_cauchy", size, dtype)
+
+    def triangular(self, left, mode, right, size=None, dtype=numpy.float64):
+        """Triangular samples on [left, right] with peak at ``mode``."""
+        left, mode, right = _param(left), _param(mode), _param(right)
+        if _any(left > mode):
+            raise ValueError("left > mode")
+        if _any(mode > right):
+            raise ValueError("mode > right")
+        if _any(left == right):
+            raise ValueError("left == right")
+        return self._draw("triangular", size, dtype, left, mode, right)
+
+    def standard_gamma(self, shape, size=None, dtype=numpy.float64):
+        """Gamma samples of scale 1 (Marsaglia-Tsang)."""
+        shape = _param(shape)
+        _nonneg(shape, "shape")
+        return self._draw("standard_gamma", size, dtype, shape)
+
+    def gamma(self, shape, scale=1.0, size=None, dtype=numpy.float64):
+        """Gamma samples of ``shape`` and ``scale`` (Marsaglia-Tsang)."""
+        shape, scale = _param(shape), _param(scale)
+        _nonneg(shape, "shape")
+        _nonneg(scale, "scale")
+        return self._draw("gamma", size, dtype, shape, scale)
+
+    def beta(self, a, b, size=None, dtype=numpy.float64):
+        """Beta samples (Johnk's method for a, b <= 1, else two gammas)."""
+        a, b = _param(a), _param(b)
+        _positive(a, "a")
+        _positive(b, "b")
+        return self._draw("beta", size, dtype, a, b)
+
+    def chisquare(self, df, size=None, dtype=numpy.float64):
+        """Chi-square samples with ``df`` degrees of freedom."""
+        df = _param(df)
+        _positive(df, "df")
+        return self._draw("chisquare", size, dtype, df)
+
+    def standard_t(self, df, size=None, dtype=numpy.float64):
+        """Student's t samples with ``df`` degrees of freedom."""
+        df = _param(df)
+        _positive(df, "df")
+        return self._draw("standard_t", size, dtype, df)
+
+    # ---- discrete (int64, as NumPy) ----
+    def poisson(self, lam=1.0, size=None):
+        """Poisson samples (int64): multiplication below lam = 10, PTRS above."""
+        lam = _param(lam)
+        _nonneg(lam, "lam")
+        _check(lam, lambda v: v > 1e18, "lam value too large")
+        return self._draw("poisson", size, numpy.int64, lam)
+
+    def binomial(self, n, p, size=None):
+        """Binomial samples (int64): inversion while n min(p, 1-p) < 10, BTRD above."""
+        n, p = _param(n), _param(p)
+        _nonneg(n, "n")
+        _nonneg(p, "p")
+        _check(p, lambda v: v > 1, "p > 1")
+        _check(p, lambda v: v != v, "p is nan")
+        return self._draw("binomial", size, numpy.int64, n, p)
+
+    def geometric(self, p, size=None):
+        """Geometric samples (int64): trials up to the first success, >= 1."""
+        p = _param(p)
+        _check(p, lambda v: (v <= 0) | (v > 1) if isinstance(v, ndarray) else not 0 < v <= 1,
+               "p must be in (0, 1]")
+        return self._draw("geometric", size, numpy.int64, p)
+
+    # ---- integers, choice, permutations ----
+    def _integers(self, low, high, size, dtype, endpoint):
+        dtype = numpy.dtype(dtype)
+        if dtype == numpy.bool_:
+            lo_limit, hi_limit = 0, 1
+        elif dtype.kind in "iu":
+            info = numpy.iinfo(dtype)
+            lo_limit, hi_limit = int(info.min), int(info.max)
+        else:
+            raise TypeError("Unsupported dtype %s for integers" % dtype)
+        if high is None:
+            low, high = 0, low
+        if isinstance(low, (ndarray, numpy.ndarray, list, tuple)) or \
+                isinstance(high, (ndarray, numpy.ndarray, list, tuple)):
+            raise NotImplementedError("kiln.random: array bounds for integers are not supported; "
+                                      "pass Python integers")
+        low, high = operator.index(low), operator.index(high)
+        top = high if endpoint else high - 1
+        if low > top:
+            raise ValueError("low > high" if endpoint else "low >= high")
+        if low < lo_limit:
+            raise ValueError("low is out of bounds for %s" % dtype.name)
+        if top > hi_limit:
+            raise ValueError("high is out of bounds for %s" % dtype.name)
+        shape = _shape_of(size)
+        return _kernels.integers(self._bit_generator, () if shape is None else shape, dtype, low,
+                                 top - low)
+
+    def _permutation_indices(self, n):
+        if n == 0:
+            return _creation.empty((0,), dtype=numpy.int64)
+        from kiln._sorting import argsort
+        return argsort(_kernels.raw_words(self._bit_generator, (n,), numpy.uint64))
+
+    def permutation(self, x):
+        """A random permutation of ``range(x)`` for an int ``x``, else a
+        shuffled copy of ``x`` along its first axis (argsort of 64-bit
+        random keys)."""
+        if isinstance(x, numbers.Integral):
+            return self._permutation_indices(operator.index(x))
+        x = x if isinstance(x, ndarray) else _creation.asarray(x)
+        if x.ndim == 0:
+            raise ValueError("x must be an integer or at least 1-dimensional")
+        return x[self._permutation_indices(x.shape[0])]
+
+    def shuffle(self, x):
+        """Shuffles the kiln array ``x`` in place along its first axis."""
+        if not isinstance(x, ndarray):
+            raise TypeError("The array to shuffle must be a kiln.ndarray, got %s" % type(x).__name__)
+        if x.ndim == 0:
+            raise TypeError("shuffle needs an array of at least 1 dimension")
+        if x.shape[0] > 1:
+            from kiln._copyto import copyto
+            copyto(x, x[self._permutation_indices(x.shape[0])])
+
+    def _choice(self, a, size, replace, p):
+        if isinstance(a, numbers.Integral):
+            n = operator.index(a)
+            if n < 0:
+                raise ValueError("a must be a positive integer unless no samples are taken")
+            pool = None
+        else:
+            pool = a if isinstance(a, ndarray) else _creation.asarray(a)
+            if pool.ndim != 1:
+                raise ValueError("a must be 1-dimensional")
+            n = pool.shape[0]
+        shape = _shape_of(size)
+        count = 1 if shape is None else int(numpy.prod(shape, dtype=numpy.int64))
+        if n == 0 and count:
+            raise ValueError("a cannot be empty unless no samples are taken")
+        if p is not None:
+            p = (p if isinstance(p, ndarray) else _creation.asarray(numpy.asarray(p, dtype=numpy.float64)))
+            p = p.astype(numpy.float64)
+            if p.ndim != 1:
+                raise ValueError("p must be 1-dimensional")
+            if p.shape[0] != n:
+                raise ValueError("a and p must have same size")
+            host_p = p.get()
+            if (host_p < 0).any() or not numpy.isfinite(host_p).all():
+                raise ValueError("probabilities are not non-negative")
+            if abs(float(host_p.sum()) - 1.0) > numpy.sqrt(numpy.finfo(numpy.float64).eps):
+                raise ValueError("probabilities do not sum to 1")
+        if replace:
+            if p is None:
+                idx = self._integers(0, n, (count,), numpy.int64, False) if count else \
+                    _creation.empty((0,), dtype=numpy.int64)
+            else:
+                from kiln._counting import searchsorted
+                from kiln._scans import cumsum
+                cdf = cumsum(p)
+                cdf /= cdf[-1]
+                u = self._draw("random", (count,), numpy.float64)
+                idx = searchsorted(cdf, u, side="right")
+                idx = _core._ufuncs["minimum"](idx, n - 1)
+        else:
+            if count > n:
+                raise ValueError("Cannot take a larger sample than population when replace is False")
+            if p is None:
+                idx = self._permutation_indices(n)[:count]
+            else:
+                if int((host_p > 0).sum()) < count:
+                    raise ValueError("Fewer non-zero entries in p than size")
+                # Efraimidis-Spirakis: the count smallest E_i / p_i, E_i exponential.
+                from kiln._sorting import argsort
+                keys = self._draw("standard_exponential", (n,), numpy.float64) / p
+                idx = argsort(keys)[:count]
+        if pool is not None:
+            idx = pool[idx]
+        return idx.reshape(() if shape is None else shape)
+
+
+class Generator(_Sampler):
+    """NumPy's ``numpy.random.Generator`` over kiln's Philox bit generator.
+
+    ``Generator(bit_generator)``; ``kiln.random.default_rng(seed)`` makes one.
+    Every method returns a kiln array (0-d for ``size=None``); floating-point
+    methods take ``dtype`` (float32 or float64)."""
+
+    def __init__(self, bit_generator=None):
+        if bit_generator is None:
+            bit_generator = Philox()
+        if not isinstance(bit_generator, Philox):
+            raise TypeError("kiln.random.Generator takes a kiln.random.Philox bit generator")
+        _Sampler.__init__(self, bit_generator)
+
+    def __repr__(self):
+        return "Generator(Philox)"
+
+    @property
+    def bit_generator(self):
+        return self._bit_generator
+
+    def random(self, size=None, dtype=numpy.float64, out=None):
+        """Uniform samples of [0, 1): the top 24 (float32) or 53 (float64)
+        bits of the words, exact on every backend."""
+        r = self._draw("random", size if out is None else out.shape, dtype)
+        if out is None:
+            return r
+        out[...] = r
+        return out
+
+    def integers(self, low, high=None, size=None, dtype=numpy.int64, endpoint=False):
+        """Uniform integers of [low, high) ([low, high] with endpoint=True),
+        without modulo bias (Lemire's multiply-and-reject); bounds are Python
+        integers."""
+        return self._integers(low, high, size, dtype, endpoint)
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+        """Samples of ``a`` (an int n: of range(n)) with or without
+        replacement, with probabilities ``p``; axis 0 only."""
+        if axis != 0:
+            raise NotImplementedError("kiln.random.Generator.choice: only axis=0")
+        return self._choice(a, size, replace, p)
+
+    def permutation(self, x, axis=0):
+        if axis != 0:
+            raise NotImplementedError("kiln.random.Generator.permutation: only axis=0")
+        return _Sampler.permutation(self, x)
+
+    permutation.__doc__ = _Sampler.permutation.__doc__
+
+
+def default_rng(seed=None):
+    """A Generator over Philox keyed from ``seed`` (an int, a sequence of
+    ints, None for fresh entropy, or a Generator / Philox to use as is)."""
+    if isinstance(seed, Generator):
+        return seed
+    if isinstance(seed, Philox):
+        return Generator(seed)
+    return Generator(Philox(seed))

@@ -1,0 +1,213 @@
+"""The kernels behind kiln.random: one table of distributions, each made
+into ElementwiseKernels (kiln/_elementwise_kernel.py) over the device
+functions of stdlib_kernels/kiln/philox.h and random_distributions.h.
+
+A distribution is of one of four kinds (Note [Random counters]):
+- "co"/"oo": a map of one uniform u in [0, 1) or (0, 1);
+- "normal": a map of one standard normal z (Box-Muller pairs);
+- "stream": a sampler with its own Stream `s` per element (rejection).
+The first three take a whole block of 4 words per unit: 4 float or 2 double
+outputs. With scalar parameters one thread makes a unit's outputs and stores
+them at once (the "unit" kernel); with array parameters each element finds
+its unit and lane and computes the same value (the "element" kernel), so the
+numbers do not depend on how the parameters were given.
+"""
+import collections
+
+import numpy
+
+from kiln import _creation
+from kiln._core import ndarray
+from kiln._elementwise_kernel import ElementwiseKernel, _CTYPES
+
+Dist = collections.namedtuple("Dist", "kind params expr out")
+Dist.__doc__ = """kind: co, oo, normal or stream; params: parameter names, in
+the kernel's order; expr: C++ of the value (u, z or s, and the params, all of
+the arithmetic type F); out: the output dtype, or None for the float dtype
+asked for. Integer-valued distributions compute in double."""
+
+_F = "kiln::random::"
+DISTS = {
+    "random": Dist("co", (), "u", None),
+    "uniform": Dist("co", ("low", "high"), _F + "uniform(u, low, high)", None),
+    "standard_normal": Dist("normal", (), "z", None),
+    "normal": Dist("normal", ("loc", "scale"), "loc + scale * z", None),
+    "lognormal": Dist("normal", ("mean", "sigma"), "::exp(mean + sigma * z)", None),
+    "standard_exponential": Dist("oo", (), "-::log(u)", None),
+    "exponential": Dist("oo", ("scale",), _F + "exponential(u, scale)", None),
+    "laplace": Dist("oo", ("loc", "scale"), _F + "laplace(u, loc, scale)", None),
+    "logistic": Dist("oo", ("loc", "scale"), _F + "logistic(u, loc, scale)", None),
+    "gumbel": Dist("oo", ("loc", "scale"), _F + "gumbel(u, loc, scale)", None),
+    "rayleigh": Dist("oo", ("scale",), _F + "rayleigh(u, scale)", None),
+    "weibull": Dist("oo", ("a",), _F + "weibull(u, a)", None),
+    "pareto": Dist("oo", ("a",), _F + "pareto(u, a)", None),
+    "standard_cauchy": Dist("oo", (), _F + "standard_cauchy(u)", None),
+    "triangular": Dist("co", ("left", "mode", "right"), _F + "triangular(u, left, mode, right)", None),
+    "geometric": Dist("oo", ("p",), _F + "geometric(u, p)", numpy.dtype(numpy.int64)),
+    "standard_gamma": Dist("stream", ("shape",), _F + "gamma<F>(s, shape)", None),
+    "gamma": Dist("stream", ("shape", "scale"), _F + "gamma<F>(s, shape) * scale", None),
+    "beta": Dist("stream", ("a", "b"), _F + "beta<F>(s, a, b)", None),
+    "chisquare": Dist("stream", ("df",), _F + "chisquare<F>(s, df)", None),
+    "standard_t": Dist("stream", ("df",), _F + "standard_t<F>(s, df)", None),
+    "poisson": Dist("stream", ("lam",), _F + "poisson(s, lam)", numpy.dtype(numpy.int64)),
+    "binomial": Dist("stream", ("n", "p"), _F + "binomial(s, (long long)n, p)", numpy.dtype(numpy.int64)),
+}
+
+_FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+_PREAMBLE = "#include <kiln/random_distributions.h>\n"
+_KEY_PARAMS = "uint32 key0, uint32 key1, uint64 ctr_lo, uint64 ctr_hi"
+# Note [Exact floating point] (arraycore/elementwise.h): uniform's
+# low + (high - low) * u must not become an FMA on one backend only.
+_EXACT = ("--fmad=false",)
+
+
+def per_unit(dist, ftype):
+    """Outputs one unit makes (4 float or 2 double from a block; 1 for
+    stream samplers)."""
+    if DISTS[dist].kind == "stream":
+        return 1
+    return 4 if ftype == numpy.float32 else 2
+
+
+def compute_type(dist, dtype):
+    """(F, output dtype) of `dist` asked for in `dtype`."""
+    d = DISTS[dist]
+    if d.out is not None:
+        return numpy.dtype(numpy.float64), d.out
+    dtype = numpy.dtype(dtype)
+    if dtype not in _FLOATS:
+        raise TypeError("kiln.random: dtype must be float32 or float64, got %s" % dtype)
+    return dtype, dtype
+
+
+_kernels = {}
+
+
+def _value(kind):
+    if kind == "normal":
+        return "kiln::random::normals<F>(x_, w_);\n", "z"
+    return "kiln::random::uniforms_%s<F>(x_, w_);\n" % kind, "u"
+
+
+def unit_kernel(dist, ftype, out_dtype):
+    """ElementwiseKernel(key..., n, params..., raw out) over units."""
+    key = ("unit", dist, ftype, out_dtype)
+    k = _kernels.get(key)
+    if k is None:
+        d = DISTS[dist]
+        f, t, per = _CTYPES[ftype], _CTYPES[out_dtype], per_unit(dist, ftype)
+        fill, var = _value(d.kind)
+        params = "".join(", %s %s" % (ftype.name, p) for p in d.params)
+        op = ("typedef %s F;\nunsigned x_[4];\n"
+              "kiln::random::block(x_, key0, key1, ctr_lo, ctr_hi, (unsigned long long)i, 0ull);\n"
+              "F w_[%d];\n%s%s v_[%d];\n"
+              "#pragma unroll\nfor (int k_ = 0; k_ < %d; ++k_) { const F %s = w_[k_]; v_[k_] = (%s)(%s); }\n"
+              "kiln::random::store<%s, %d>(out.data, n, i, v_);\n"
+              % (f, per, fill, t, per, per, var, t, d.expr, t, per))
+        k = ElementwiseKernel(_KEY_PARAMS + ", int64 n" + params, "raw %s out" % out_dtype.name, op,
+                              "kiln_random_%s_units" % dist, preamble=_PREAMBLE,
+                              options=_EXACT if d.kind == "co" else ())
+        _kernels[key] = k
+    return k
+
+
+def element_kernel(dist, ftype, out_dtype):
+    """ElementwiseKernel(key..., params..., out) over elements: params
+    broadcast; the value of element i is the unit kernel's."""
+    key = ("element", dist, ftype, out_dtype)
+    k = _kernels.get(key)
+    if k is None:
+        d = DISTS[dist]
+        f, t, per = _CTYPES[ftype], _CTYPES[out_dtype], per_unit(dist, ftype)
+        params = "".join(", %s %s" % (ftype.name, p) for p in d.params)
+        if d.kind == "stream":
+            op = ("typedef %s F;\n"
+                  "kiln::random::Stream s(key0, key1, ctr_lo, ctr_hi, (unsigned long long)i);\n"
+                  "out = (%s)(%s);\n" % (f, t, d.expr))
+        else:
+            fill, var = _value(d.kind)
+            op = ("typedef %s F;\nunsigned x_[4];\n"
+                  "kiln::random::block(x_, key0, key1, ctr_lo, ctr_hi, (unsigned long long)(i / %d), 0ull);\n"
+                  "F w_[%d];\n%sconst F %s = w_[i %% %d];\nout = (%s)(%s);\n"
+                  % (f, per, per, fill, var, per, t, d.expr))
+        k = ElementwiseKernel(_KEY_PARAMS + params, "%s out" % out_dtype.name, op,
+                              "kiln_random_%s" % dist, preamble=_PREAMBLE,
+                              options=_EXACT if d.kind == "co" else ())
+        _kernels[key] = k
+    return k
+
+
+def launch(bitgen, dist, shape, dtype, params):
+    """A new array of `shape` drawn from `dist`; `params` are Python
+    scalars (already checked) or kiln arrays broadcastable to `shape`.
+    Moves bitgen's counter past the units used."""
+    ftype, out_dtype = compute_type(dist, dtype)
+    out = _creation.empty(shape, dtype=out_dtype)
+    n = out.size
+    if n == 0:
+        return out
+    per = per_unit(dist, ftype)
+    units = -(-n // per)
+    key = bitgen._take(units)
+    if per > 1 and not any(isinstance(p, ndarray) for p in params):
+        args = [ftype.type(p) for p in params]
+        unit_kernel(dist, ftype, out_dtype)(*key, n, *args, out, size=units)
+        return out
+    args = [p.astype(ftype, copy=False) if isinstance(p, ndarray) else ftype.type(p) for p in params]
+    element_kernel(dist, ftype, out_dtype)(*key, *args, out)
+    return out
+
+
+_words = {}
+
+
+def _words_kernel(dtype):
+    """Raw words: uint32 (4 a block) or uint64 (2 a block, high word first)."""
+    k = _words.get(dtype)
+    if k is None:
+        if dtype == numpy.uint32:
+            op = ("unsigned x_[4];\n"
+                  "kiln::random::block(x_, key0, key1, ctr_lo, ctr_hi, (unsigned long long)i, 0ull);\n"
+                  "kiln::random::store<unsigned int, 4>(out.data, n, i, x_);\n")
+        else:
+            op = ("unsigned x_[4];\n"
+                  "kiln::random::block(x_, key0, key1, ctr_lo, ctr_hi, (unsigned long long)i, 0ull);\n"
+                  "unsigned long long v_[2] = {((unsigned long long)x_[0] << 32) | x_[1],"
+                  " ((unsigned long long)x_[2] << 32) | x_[3]};\n"
+                  "kiln::random::store<unsigned long long, 2>(out.data, n, i, v_);\n")
+        k = ElementwiseKernel(_KEY_PARAMS + ", int64 n", "raw %s out" % numpy.dtype(dtype).name, op,
+                              "kiln_random_words%d" % (8 * numpy.dtype(dtype).itemsize), preamble=_PREAMBLE)
+        _words[dtype] = k
+    return k
+
+
+def raw_words(bitgen, size, dtype=numpy.uint32):
+    """Philox words as they come, uint32 (or uint64 from pairs)."""
+    shape = () if size is None else size
+    out = _creation.empty(shape, dtype=dtype)
+    if out.size:
+        per = 4 if out.dtype == numpy.uint32 else 2
+        units = -(-out.size // per)
+        _words_kernel(out.dtype)(*bitgen._take(units), out.size, out, size=units)
+    return out
+
+
+_integer_kernels = {}
+
+
+def integers(bitgen, shape, dtype, low, span):
+    """Uniform integers low + [0, span] (span = high - low, at most 2^64 - 1)
+    in `dtype`, without bias (kiln::random::bounded); low is taken mod 2^64
+    and the sum wraps into dtype as two's complement."""
+    dtype = numpy.dtype(dtype)
+    k = _integer_kernels.get(dtype)
+    if k is None:
+        op = ("kiln::random::Stream s(key0, key1, ctr_lo, ctr_hi, (unsigned long long)i);\n"
+              "out = (%s)(low + kiln::random::bounded(s, span));\n" % _CTYPES[dtype])
+        k = ElementwiseKernel(_KEY_PARAMS + ", uint64 low, uint64 span", "%s out" % dtype.name, op,
+                              "kiln_random_integers", preamble=_PREAMBLE)
+        _integer_kernels[dtype] = k
+    out = _creation.empty(shape, dtype=dtype)
+    if out.size:
+        k(*bitgen._take(out.size), numpy.uint64(low % (1 << 64)), numpy.uint64(span), out)
+    return out

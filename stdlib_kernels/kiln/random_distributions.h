@@ -1,0 +1,238 @@
+// kiln.random's distributions on top of kiln/philox.h: maps of one uniform
+// (u in (0, 1) unless said) and samplers that draw from an element's own
+// Stream (rejection loops). F is float or double: the arithmetic type; the
+// integer-valued ones compute in double.
+//
+//   double e = kiln::random::exponential(u, 2.0);              // scale 2
+//   kiln::random::Stream s(k0, k1, ctr_lo, ctr_hi, i);
+//   float g = kiln::random::gamma<float>(s, 0.5f);            // shape 0.5, scale 1
+//   long long k = kiln::random::poisson(s, 30.0);
+#pragma once
+
+#include "kiln/philox.h"
+
+namespace kiln {
+namespace random {
+
+// ---- maps of one uniform ----
+template <class F>
+KILN_DEVICE F uniform(F u, F low, F high) {   // u in [0, 1)
+  return low + (high - low) * u;
+}
+template <class F>
+KILN_DEVICE F exponential(F u, F scale) {
+  return -scale * ::log(u);
+}
+template <class F>
+KILN_DEVICE F laplace(F u, F loc, F scale) {
+  return u < F(0.5) ? loc + scale * ::log(F(2) * u) : loc - scale * ::log(F(2) * (F(1) - u));
+}
+template <class F>
+KILN_DEVICE F logistic(F u, F loc, F scale) {
+  return loc + scale * ::log(u / (F(1) - u));
+}
+template <class F>
+KILN_DEVICE F gumbel(F u, F loc, F scale) {
+  return loc - scale * ::log(-::log(u));
+}
+template <class F>
+KILN_DEVICE F rayleigh(F u, F scale) {
+  return scale * ::sqrt(F(-2) * ::log(u));
+}
+template <class F>
+KILN_DEVICE F weibull(F u, F a) {
+  return a == F(0) ? F(0) : ::pow(-::log(u), F(1) / a);
+}
+// NumPy's pareto is the Lomax (Pareto II) distribution: U^(-1/a) - 1.
+template <class F>
+KILN_DEVICE F pareto(F u, F a) {
+  return ::expm1(-::log(u) / a);
+}
+template <class F>
+KILN_DEVICE F standard_cauchy(F u) {   // tan of a uniform angle, in double near the poles
+  return static_cast<F>(::tan(3.141592653589793 * (static_cast<double>(u) - 0.5)));
+}
+// Failures up to and including the first success: ceil(log U / log(1 - p)).
+KILN_DEVICE long long geometric(double u, double p) {
+  if (p >= 1.0) return 1;
+  const double k = ::ceil(::log(u) / ::log1p(-p));
+  return k < 9.2e18 ? (k < 1.0 ? 1 : static_cast<long long>(k)) : 9200000000000000000LL;
+}
+template <class F>
+KILN_DEVICE F triangular(F u, F left, F mode, F right) {   // u in [0, 1)
+  const F width = right - left;
+  if (u * width <= mode - left) return left + ::sqrt(u * width * (mode - left));
+  return right - ::sqrt((F(1) - u) * width * (right - mode));
+}
+
+// ---- samplers with rejection: each element's own Stream ----
+
+// Gamma(a, 1) by Marsaglia and Tsang ("A simple method for generating gamma
+// variables", 2000); a < 1 through Gamma(a + 1) * U^(1/a).
+template <class F>
+KILN_DEVICE F gamma(Stream& s, F a) {
+  if (a <= F(0)) return F(0);
+  const bool boost = a < F(1);
+  const F d = (boost ? a + F(1) : a) - F(1) / F(3);
+  const F c = F(1) / ::sqrt(F(9) * d);
+  F g;
+  for (;;) {
+    F x, v;
+    do {
+      x = s.normal<F>();
+      v = F(1) + c * x;
+    } while (v <= F(0));
+    v = v * v * v;
+    const F u = s.uniform_oo<F>();
+    const F x2 = x * x;
+    if (u < F(1) - F(0.0331) * x2 * x2 || ::log(u) < F(0.5) * x2 + d * (F(1) - v + ::log(v))) {
+      g = d * v;
+      break;
+    }
+  }
+  if (boost) g *= ::pow(s.uniform_oo<F>(), F(1) / a);
+  return g;
+}
+
+// Beta(a, b): Johnk's method when both are at most 1 (in logarithms when the
+// powers underflow), else X / (X + Y) of two gammas.
+template <class F>
+KILN_DEVICE F beta(Stream& s, F a, F b) {
+  if (a <= F(1) && b <= F(1)) {
+    for (;;) {
+      const F u = s.uniform_oo<F>(), v = s.uniform_oo<F>();
+      const F x = ::pow(u, F(1) / a), y = ::pow(v, F(1) / b);
+      if (x + y <= F(1)) {
+        if (x + y > F(0)) return x / (x + y);
+        F lx = ::log(u) / a, ly = ::log(v) / b;
+        const F lm = lx > ly ? lx : ly;
+        lx -= lm;
+        ly -= lm;
+        return ::exp(lx - ::log(::exp(lx) + ::exp(ly)));
+      }
+    }
+  }
+  const F x = gamma<F>(s, a), y = gamma<F>(s, b);
+  return x / (x + y);
+}
+
+template <class F>
+KILN_DEVICE F chisquare(Stream& s, F df) {
+  return F(2) * gamma<F>(s, df / F(2));
+}
+
+template <class F>
+KILN_DEVICE F standard_t(Stream& s, F df) {
+  const F z = s.normal<F>();
+  return z / ::sqrt(chisquare<F>(s, df) / df);
+}
+
+// Poisson(lam): multiplication of uniforms below 10, else Hormann's
+// transformed rejection PTRS ("The transformed rejection method for
+// generating Poisson random variables", 1993).
+KILN_DEVICE long long poisson(Stream& s, double lam) {
+  if (lam <= 0.0) return 0;
+  if (lam < 10.0) {
+    const double limit = ::exp(-lam);
+    long long k = 0;
+    double prod = s.uniform_oo<double>();
+    while (prod > limit) {
+      ++k;
+      prod *= s.uniform_oo<double>();
+    }
+    return k;
+  }
+  const double slam = ::sqrt(lam), loglam = ::log(lam);
+  const double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+  const double inv_alpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2.0);
+  for (;;) {
+    const double u = s.uniform_oo<double>() - 0.5, v = s.uniform_oo<double>();
+    const double us = 0.5 - ::fabs(u);
+    const double k = ::floor((2.0 * a / us + b) * u + lam + 0.43);
+    if (us >= 0.07 && v <= vr) return static_cast<long long>(k);
+    if (k < 0.0 || (us < 0.013 && v > us)) continue;
+    if (::log(v) + ::log(inv_alpha) - ::log(a / (us * us) + b) <= -lam + k * loglam - ::lgamma(k + 1.0))
+      return static_cast<long long>(k);
+  }
+}
+
+// log(k!) - [(k + 1/2) log(k + 1) - (k + 1) + log(2 pi) / 2]: Stirling's
+// remainder, by its series from k = 10 on.
+KILN_DEVICE double stirling_remainder(double k) {
+  if (k < 10.0) return ::lgamma(k + 1.0) - ((k + 0.5) * ::log(k + 1.0) - (k + 1.0) + 0.9189385332046728);
+  const double x = k + 1.0, x2 = x * x;
+  return (1.0 / 12.0 - (1.0 / 360.0 - 1.0 / (1260.0 * x2)) / x2) / x;
+}
+
+// Binomial(n, p), p <= 1/2: inversion by the pmf's recurrence while
+// n p < 10, else Hormann's BTRD ("The generation of binomial random
+// variates", 1993).
+KILN_DEVICE long long binomial_low(Stream& s, long long n, double p) {
+  const double q = 1.0 - p;
+  if (n * p < 10.0) {
+    const double ratio = p / q, a = (n + 1) * ratio, first = ::pow(q, static_cast<double>(n));
+    for (;;) {
+      double u = s.uniform_co<double>(), r = first;
+      long long x = 0;
+      while (u > r && x <= n) {
+        u -= r;
+        ++x;
+        r *= a / x - ratio;
+      }
+      if (x <= n) return x;
+    }
+  }
+  const double np = n * p, npq = np * q, spq = ::sqrt(npq);
+  const double b = 1.15 + 2.53 * spq, a = -0.0873 + 0.0248 * b + 0.01 * p, c = np + 0.5;
+  const double alpha = (2.83 + 5.1 / b) * spq, vr = 0.92 - 4.2 / b, urvr = 0.86 * vr;
+  const double m = ::floor((n + 1) * p), r = p / q, nr = (n + 1) * r;
+  for (;;) {
+    double v = s.uniform_oo<double>(), u;
+    if (v <= urvr) {
+      u = v / vr - 0.43;
+      return static_cast<long long>(::floor((2.0 * a / (0.5 - ::fabs(u)) + b) * u + c));
+    }
+    if (v >= vr) {
+      u = s.uniform_oo<double>() - 0.5;
+    } else {
+      u = v / vr - 0.93;
+      u = (u < 0.0 ? -0.5 : 0.5) - u;
+      v = s.uniform_oo<double>() * vr;
+    }
+    const double us = 0.5 - ::fabs(u);
+    const double k = ::floor((2.0 * a / us + b) * u + c);
+    if (k < 0.0 || k > static_cast<double>(n)) continue;
+    v = v * alpha / (a / (us * us) + b);
+    const double km = ::fabs(k - m);
+    if (km <= 15.0) {
+      double f = 1.0;
+      if (m < k) {
+        for (double i = m + 1.0; i <= k; i += 1.0) f *= nr / i - r;
+      } else {
+        for (double i = k + 1.0; i <= m; i += 1.0) v *= nr / i - r;
+      }
+      if (v <= f) return static_cast<long long>(k);
+      continue;
+    }
+    v = ::log(v);
+    const double rho = (km / npq) * (((km / 3.0 + 0.625) * km + 1.0 / 6.0) / npq + 0.5);
+    const double t = -km * km / (2.0 * npq);
+    if (v < t - rho) return static_cast<long long>(k);
+    if (v > t + rho) continue;
+    const double nm = n - m + 1.0;
+    const double h = (m + 0.5) * ::log((m + 1.0) / (r * nm)) + stirling_remainder(m) + stirling_remainder(n - m);
+    const double nk = n - k + 1.0;
+    if (v <= h + (n + 1.0) * ::log(nm / nk) + (k + 0.5) * ::log(nk * r / (k + 1.0)) - stirling_remainder(k) -
+                 stirling_remainder(n - k))
+      return static_cast<long long>(k);
+  }
+}
+
+KILN_DEVICE long long binomial(Stream& s, long long n, double p) {
+  if (n <= 0 || p <= 0.0) return 0;
+  if (p >= 1.0) return n;
+  return p <= 0.5 ? binomial_low(s, n, p) : n - binomial_low(s, n, 1.0 - p);
+}
+
+}  // namespace random
+}  // namespace kiln

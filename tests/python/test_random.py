@@ -1,0 +1,530 @@
+"""kiln.random: Philox bits against the published known answers and a
+Python model of kiln's counters (so every backend is checked for the same
+bits), API shapes and errors, and each distribution's moments and
+Kolmogorov-Smirnov (continuous) or chi-square (discrete) statistic against
+its exact CDF or pmf, written here (no SciPy on the GPU machine).
+
+Note [Random test thresholds]
+Seeds are fixed, so each statistical test is deterministic. Thresholds are
+at the 0.1% level: KS D < 1.95 / sqrt(n); chi-square below the 99.9%
+quantile (Wilson-Hilferty); the mean within 5 standard errors. A wrong
+scale, shape or location of a few percent exceeds them at these sizes."""
+import math
+
+import numpy
+import pytest
+
+import kiln
+
+N = 20000
+MASK32 = (1 << 32) - 1
+MASK64 = (1 << 64) - 1
+
+
+# ---- a Python model of Philox4x32-10 and kiln's counters ----
+def philox(c, k0, k1):
+    c = list(c)
+    for _ in range(10):
+        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
+        c = [((p1 >> 32) ^ c[1] ^ k0) & MASK32, p1 & MASK32, ((p0 >> 32) ^ c[3] ^ k1) & MASK32,
+             p0 & MASK32]
+        k0, k1 = (k0 + 0x9E3779B9) & MASK32, (k1 + 0xBB67AE85) & MASK32
+    return c
+
+
+def block(key, counter, unit, draw=0):
+    ctr = (counter + unit + (draw << 64)) & ((1 << 128) - 1)
+    return philox([(ctr >> (32 * j)) & MASK32 for j in range(4)], key & MASK32, key >> 32)
+
+
+def model_words(key, counter, n):
+    words = []
+    for u in range((n + 3) // 4):
+        words += block(key, counter, u)
+    return words[:n]
+
+
+# ---- exact bits ----
+# Random123's known-answer vectors for philox4x32 with 10 rounds (kat_vectors):
+# counter words, key words, output words.
+KAT = [((0, 0, 0, 0), (0, 0), (0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8)),
+       ((MASK32,) * 4, (MASK32,) * 2, (0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd)),
+       ((0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344), (0xa4093822, 0x299f31d0),
+        (0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1))]
+
+
+@pytest.mark.parametrize("case", range(len(KAT)))
+def test_philox_known_answers(case):
+    ctr, key, expected = KAT[case]
+    counter = sum(w << (32 * j) for j, w in enumerate(ctr))
+    bg = kiln.random.Philox(key=key[0] | key[1] << 32, counter=counter)
+    words = bg.random_raw(4)
+    assert words.dtype == numpy.uint32
+    assert words.get().tolist() == list(expected)
+    assert philox(list(ctr), *key) == list(expected)   # the model too
+
+
+def test_raw_words_follow_the_counter():
+    bg = kiln.random.Philox(key=12345, counter=(1 << 64) - 2)   # crosses the 64-bit carry
+    first = bg.random_raw(10).get().tolist()   # 3 blocks: 12 words drawn, 10 kept
+    second = bg.random_raw(5).get().tolist()
+    assert first == model_words(12345, (1 << 64) - 2, 10)
+    assert second == model_words(12345, (1 << 64) + 1, 5)
+    assert bg.state["state"]["counter"] == (1 << 64) + 3
+
+
+def test_random_bits_match_the_model():
+    rng = kiln.random.default_rng(2024)
+    x64 = rng.random(7).get()
+    x32 = rng.random(9, dtype=kiln.float32).get()
+    words = model_words(2024, 0, 16)   # 7 doubles: 4 blocks
+    want64 = [((words[2 * j] << 32 | words[2 * j + 1]) >> 11) * 2.0 ** -53 for j in range(7)]
+    assert x64.tolist() == want64
+    words = model_words(2024, 4, 9)
+    assert x32.tolist() == [numpy.float32((w >> 8) * 2.0 ** -24) for w in words]
+
+
+def test_uniform_bits_match_the_model():
+    rng = kiln.random.default_rng(7)
+    got = rng.uniform(-3.0, 5.0, 3, dtype=kiln.float32).get()
+    words = model_words(7, 0, 3)
+    u = [numpy.float32((w >> 8) * 2.0 ** -24) for w in words]
+    low, high = numpy.float32(-3.0), numpy.float32(5.0)
+    assert got.tolist() == [low + (high - low) * v for v in u]
+
+
+def lemire(words, span):
+    """Model of kiln::random::bounded for span < 2^32 - 1."""
+    r = span + 1
+    it = iter(words)
+    prod = next(it) * r
+    if prod & MASK32 < r:
+        threshold = (2 ** 32 - r) % r
+        while prod & MASK32 < threshold:
+            prod = next(it) * r
+    return prod >> 32
+
+
+def test_integer_bits_match_the_model():
+    rng = kiln.random.default_rng(99)
+    got = rng.integers(10, 10 + 1000003, size=6).get().tolist()
+    want = []
+    for e in range(6):
+        stream = [w for d in range(4) for w in block(99, 0, e, d)]
+        want.append(10 + lemire(stream, 1000002))
+    assert got == want
+
+
+# ---- seeds, state, shapes ----
+def test_same_seed_same_numbers_different_seed_different():
+    a = kiln.random.default_rng(5).standard_normal(1000).get()
+    b = kiln.random.default_rng(5).standard_normal(1000).get()
+    c = kiln.random.default_rng(6).standard_normal(1000).get()
+    assert numpy.array_equal(a, b)
+    assert not numpy.array_equal(a, c)
+
+
+def test_consecutive_calls_give_fresh_numbers():
+    rng = kiln.random.default_rng(1)
+    a, b = rng.random(1001).get(), rng.random(1001).get()
+    assert len(numpy.intersect1d(a, b)) == 0
+    rng2 = kiln.random.default_rng(1)
+    assert numpy.array_equal(numpy.concatenate([a, b]),
+                             numpy.concatenate([rng2.random(1001).get(), rng2.random(1001).get()]))
+
+
+def test_seed_forms():
+    assert kiln.random.Philox(3).state["state"]["key"] == 3
+    big = kiln.random.Philox(1 << 70).state["state"]["key"]
+    arr = kiln.random.Philox(numpy.array([1, 2, 3, 4, 5])).state["state"]["key"]
+    assert big != arr and 0 <= big < 1 << 64 and 0 <= arr < 1 << 64
+    assert kiln.random.Philox([1, 2, 3, 4, 5]).state == kiln.random.Philox(numpy.array([1, 2, 3, 4, 5])).state
+    with pytest.raises(ValueError):
+        kiln.random.Philox(-1)
+    with pytest.raises(TypeError):
+        kiln.random.Philox(1.5)
+    assert kiln.random.Philox().state["state"]["key"] != kiln.random.Philox().state["state"]["key"]
+
+
+def test_legacy_seed_and_random_state():
+    kiln.random.seed(11)
+    a = kiln.random.rand(5).get()
+    kiln.random.seed(11)
+    assert numpy.array_equal(kiln.random.rand(5).get(), a)
+    assert numpy.array_equal(kiln.random.RandomState(11).rand(5).get(), a)
+    rs = kiln.random.RandomState(seed=numpy.array([1, 2, 3, 4, 5]))
+    state = rs.get_state()
+    x = rs.randn(4).get()
+    rs.set_state(state)
+    assert numpy.array_equal(rs.randn(4).get(), x)
+
+
+@pytest.mark.parametrize("size,shape", [(None, ()), (3, (3,)), ((2, 3), (2, 3)), ((0,), (0,)),
+                                        ((2, 0, 3), (2, 0, 3))])
+def test_shapes(size, shape):
+    rng = kiln.random.default_rng(0)
+    for x in (rng.random(size), rng.standard_normal(size, dtype=kiln.float32), rng.integers(5, size=size),
+              rng.gamma(2.0, size=size), rng.poisson(3.0, size)):
+        assert isinstance(x, kiln.ndarray) and x.shape == shape
+
+
+def test_dtypes():
+    rng = kiln.random.default_rng(0)
+    assert rng.random(3, dtype=kiln.float32).dtype == numpy.float32
+    assert rng.normal(size=3).dtype == numpy.float64
+    assert rng.integers(0, 5, 3, dtype=kiln.uint8).dtype == numpy.uint8
+    assert rng.poisson(2.0, 3).dtype == numpy.int64
+    assert rng.integers(0, 2, 4, dtype=kiln.bool_).dtype == numpy.bool_
+    with pytest.raises(TypeError):
+        rng.random(3, dtype=kiln.int32)
+    with pytest.raises(TypeError):
+        rng.integers(0, 5, 3, dtype=kiln.float32)
+
+
+def test_seed_examples():
+    """The seeds' calls: CuPy's dtype= on randn, random(shape), uniform(low=, high=, size=)."""
+    x = kiln.random.randn(dtype=numpy.float32)
+    assert x.shape == () and x.dtype == numpy.float32
+    arr = kiln.random.randn(1, 2, 3, 4).astype(kiln.float32)
+    assert arr.shape == (1, 2, 3, 4)
+    assert kiln.random.randn(3, dtype=kiln.float32).dtype == numpy.float32
+    a = kiln.random.random((4, 5, 6))
+    assert a.shape == (4, 5, 6) and 0.0 <= float(a.min()) and float(a.max()) < 1.0
+    assert kiln.random.random(10, dtype=kiln.float64).dtype == numpy.float64
+    u = kiln.random.uniform(low=-1., high=1., size=(64, 64)).astype(kiln.float32)
+    assert u.shape == (64, 64) and -1.0 <= float(u.min()) and float(u.max()) < 1.0
+    rs = kiln.random.RandomState(seed=numpy.array([1, 2, 3, 4, 5]))
+    assert rs.random_sample(3).shape == (3,)
+
+
+def test_bad_parameters_raise():
+    rng = kiln.random.default_rng(0)
+    for call in (lambda: rng.normal(0, -1), lambda: rng.exponential(-2.0), lambda: rng.gamma(-1.0),
+                 lambda: rng.beta(0.0, 1.0), lambda: rng.poisson(-1.0), lambda: rng.binomial(5, 1.5),
+                 lambda: rng.geometric(0.0), lambda: rng.chisquare(0), lambda: rng.triangular(2, 1, 3),
+                 lambda: rng.integers(5, 5), lambda: rng.integers(-1, 5, dtype=kiln.uint8),
+                 lambda: rng.integers(0, 300, dtype=kiln.uint8), lambda: rng.random(-1),
+                 lambda: rng.normal(kiln.zeros(3), kiln.asarray(numpy.array([1.0, -1.0, 1.0]))),
+                 lambda: rng.choice(3, 4, replace=False), lambda: rng.choice(3, p=[0.5, 0.2, 0.2])):
+        with pytest.raises(ValueError):
+            call()
+
+
+def test_broadcast_parameters():
+    rng = kiln.random.default_rng(3)
+    loc = kiln.asarray(numpy.array([0.0, 100.0, -100.0]))
+    x = rng.normal(loc=loc, scale=0.5, size=(2000, 3)).get()
+    assert x.shape == (2000, 3)
+    numpy.testing.assert_allclose(x.mean(axis=0), [0.0, 100.0, -100.0], atol=0.05)
+    numpy.testing.assert_allclose(x.std(axis=0), 0.5, rtol=0.05)
+    y = rng.uniform(kiln.zeros(4), kiln.asarray(numpy.arange(1.0, 5.0))).get()
+    assert y.shape == (4,) and (y >= 0).all() and (y < numpy.arange(1.0, 5.0)).all()
+    with pytest.raises(ValueError):
+        rng.normal(loc=kiln.zeros(3), size=(2, 4))
+    # array and scalar parameters give the same numbers for the same counter
+    a = kiln.random.default_rng(8).exponential(2.0, size=10).get()
+    b = kiln.random.default_rng(8).exponential(kiln.full((10,), 2.0)).get()
+    assert numpy.array_equal(a, b)
+
+
+def test_integers_bounds_and_endpoint():
+    rng = kiln.random.default_rng(4)
+    x = rng.integers(-3, 4, size=5000).get()
+    assert x.min() == -3 and x.max() == 3
+    y = rng.integers(-3, 4, size=5000, endpoint=True).get()
+    assert y.max() == 4
+    full = rng.integers(0, 2 ** 64, size=2000, dtype=kiln.uint64).get()
+    assert full.max() > 2 ** 63   # the top bit is used
+    i8 = rng.integers(-128, 128, size=4000, dtype=kiln.int8).get()
+    assert i8.min() == -128 and i8.max() == 127
+    big = rng.integers(0, 3 * 2 ** 40, size=4000).get()
+    assert big.max() > 2 ** 41 and big.min() >= 0
+    r = kiln.random.RandomState(0)
+    assert r.randint(5, size=100).get().max() <= 4
+    ri = r.random_integers(3, size=1000).get()
+    assert ri.min() == 1 and ri.max() == 3
+
+
+def test_integers_unbiased():
+    # 3 * 2^30 values: a modulo reduction of 32-bit words would make the
+    # lowest third twice as likely as the rest.
+    rng = kiln.random.default_rng(12)
+    x = rng.integers(0, 3 * 2 ** 30, size=N).get()
+    thirds = numpy.bincount(x // 2 ** 30, minlength=3)
+    assert chi_square(thirds, numpy.full(3, N / 3.0)) < chi2_critical(2)
+
+
+def test_permutation_shuffle_choice():
+    rng = kiln.random.default_rng(21)
+    p = rng.permutation(1000).get()
+    assert sorted(p.tolist()) == list(range(1000)) and p.tolist() != list(range(1000))
+    x = kiln.arange(12).reshape(6, 2)
+    px = rng.permutation(x).get()
+    assert sorted(px[:, 0].tolist()) == [0, 2, 4, 6, 8, 10] and (px[:, 1] == px[:, 0] + 1).all()
+    y = kiln.arange(50)
+    rng.shuffle(y)
+    assert sorted(y.get().tolist()) == list(range(50)) and y.get().tolist() != list(range(50))
+    c = rng.choice(5, size=(3, 4)).get()
+    assert c.shape == (3, 4) and c.min() >= 0 and c.max() < 5
+    d = rng.choice(kiln.arange(10, 20), 10, replace=False).get()
+    assert sorted(d.tolist()) == list(range(10, 20))
+    assert rng.choice(5).shape == ()
+    # first-position frequencies of permutations of 4: uniform over 4
+    firsts = numpy.bincount([int(rng.permutation(4)[0]) for _ in range(400)], minlength=4)
+    assert chi_square(firsts, numpy.full(4, 100.0)) < chi2_critical(3)
+
+
+def test_choice_with_probabilities():
+    rng = kiln.random.default_rng(5)
+    p = numpy.array([0.1, 0.0, 0.6, 0.3])
+    x = rng.choice(4, size=N, p=p).get()
+    counts = numpy.bincount(x, minlength=4)
+    assert counts[1] == 0
+    keep = p > 0
+    assert chi_square(counts[keep], N * p[keep]) < chi2_critical(2)
+    y = rng.choice(4, size=3, replace=False, p=p).get()
+    assert sorted(y.tolist()) == [0, 2, 3]
+    with pytest.raises(ValueError):
+        rng.choice(4, size=4, replace=False, p=p)
+
+
+# ---- exact CDFs and pmfs ----
+def normal_cdf(x):
+    return 0.5 * (1.0 + _erf(x / math.sqrt(2.0)))
+
+
+_erf = numpy.vectorize(math.erf)
+
+
+def gammainc(a, x):
+    """Regularised lower incomplete gamma P(a, x), elementwise: the series
+    below a + 1, Lentz's continued fraction for Q above."""
+    x = numpy.asarray(x, dtype=numpy.float64)
+    out = numpy.zeros_like(x)
+    pos = x > 0
+    lead = numpy.where(pos, numpy.exp(-x + a * numpy.log(numpy.where(pos, x, 1.0)) - math.lgamma(a)), 0.0)
+    low = pos & (x < a + 1)
+    if low.any():
+        xs = x[low]
+        term = numpy.full_like(xs, 1.0 / a)
+        total = term.copy()
+        for n in range(1, 500):
+            term = term * xs / (a + n)
+            total += term
+        out[low] = total * lead[low]
+    high = pos & ~low
+    if high.any():
+        xs = x[high]
+        tiny = 1e-300
+        b = xs + 1.0 - a
+        c = numpy.full_like(xs, 1.0 / tiny)
+        d = 1.0 / b
+        h = d.copy()
+        for i in range(1, 300):
+            an = -i * (i - a)
+            b = b + 2.0
+            d = an * d + b
+            d = numpy.where(numpy.abs(d) < tiny, tiny, d)
+            c = b + an / c
+            c = numpy.where(numpy.abs(c) < tiny, tiny, c)
+            d = 1.0 / d
+            h = h * d * c
+        out[high] = 1.0 - lead[high] * h
+    return out
+
+
+def betainc(a, b, x):
+    """Regularised incomplete beta I_x(a, b), elementwise (continued
+    fraction, with the symmetry I_x(a, b) = 1 - I_{1-x}(b, a))."""
+    x = numpy.clip(numpy.asarray(x, dtype=numpy.float64), 0.0, 1.0)
+    flip = x > (a + 1.0) / (a + b + 2.0)
+    aa, bb = numpy.where(flip, b, a), numpy.where(flip, a, b)
+    xx = numpy.where(flip, 1.0 - x, x)
+    inner = (xx > 0) & (xx < 1)
+    xs = numpy.where(inner, xx, 0.5)
+    lbeta = numpy.vectorize(math.lgamma)(aa + bb) - numpy.vectorize(math.lgamma)(aa) - \
+        numpy.vectorize(math.lgamma)(bb)
+    front = numpy.exp(lbeta + aa * numpy.log(xs) + bb * numpy.log1p(-xs)) / aa
+    tiny = 1e-300
+    c = numpy.ones_like(xs)
+    d = 1.0 - (aa + bb) * xs / (aa + 1.0)
+    d = 1.0 / numpy.where(numpy.abs(d) < tiny, tiny, d)
+    h = d.copy()
+    for m in range(1, 300):
+        for num in (m * (bb - m) * xs / ((aa + 2 * m - 1) * (aa + 2 * m)),
+                    -(aa + m) * (aa + bb + m) * xs / ((aa + 2 * m) * (aa + 2 * m + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / numpy.where(numpy.abs(d) < tiny, tiny, d)
+            c = 1.0 + num / c
+            c = numpy.where(numpy.abs(c) < tiny, tiny, c)
+            h = h * d * c
+    value = numpy.where(inner, front * h, numpy.where(xx <= 0, 0.0, 1.0))
+    return numpy.where(flip, 1.0 - value, value)
+
+
+def t_cdf(df, t):
+    t = numpy.asarray(t, dtype=numpy.float64)
+    tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + t * t))
+    return numpy.where(t > 0, 1.0 - tail, tail)
+
+
+def ks_statistic(samples, cdf):
+    x = numpy.sort(numpy.asarray(samples, dtype=numpy.float64))
+    f = cdf(x)
+    n = len(x)
+    return max((numpy.arange(1, n + 1) / n - f).max(), (f - numpy.arange(n) / n).max())
+
+
+def chi_square(observed, expected):
+    observed, expected = numpy.asarray(observed, float), numpy.asarray(expected, float)
+    return float(((observed - expected) ** 2 / expected).sum())
+
+
+def chi2_critical(k, z=3.09):
+    """The 99.9% quantile of chi-square with k degrees of freedom (Wilson-Hilferty)."""
+    return k * (1.0 - 2.0 / (9 * k) + z * math.sqrt(2.0 / (9 * k))) ** 3
+
+
+def discrete_chi_square(samples, pmf, support_max):
+    """Chi-square of integer samples against pmf(k), cells with expected
+    counts below 5 merged into the tails."""
+    n = len(samples)
+    ks = numpy.arange(support_max + 1)
+    expected = n * pmf(ks)
+    counts = numpy.bincount(numpy.clip(samples, 0, support_max + 1), minlength=support_max + 2)
+    observed = list(counts[:support_max + 1])
+    exp = list(expected)
+    observed.append(counts[support_max + 1])
+    exp.append(n - expected.sum())
+    cells_o, cells_e, acc_o, acc_e = [], [], 0.0, 0.0
+    for o, e in zip(observed, exp):
+        acc_o, acc_e = acc_o + o, acc_e + e
+        if acc_e >= 5:
+            cells_o.append(acc_o)
+            cells_e.append(acc_e)
+            acc_o = acc_e = 0.0
+    if cells_e:
+        cells_o[-1] += acc_o
+        cells_e[-1] += acc_e
+    return chi_square(cells_o, cells_e), len(cells_o) - 1
+
+
+SQRT2PI = math.sqrt(2 * math.pi)
+# name: (call, cdf, mean, variance); call(rng, size, dtype)
+CONTINUOUS = {
+    "random": (lambda r, n, dt: r.random(n, dtype=dt), lambda x: x, 0.5, 1 / 12),
+    "uniform": (lambda r, n, dt: r.uniform(-2.0, 3.0, n, dtype=dt), lambda x: (x + 2.0) / 5.0, 0.5, 25 / 12),
+    "standard_normal": (lambda r, n, dt: r.standard_normal(n, dtype=dt), normal_cdf, 0.0, 1.0),
+    "normal": (lambda r, n, dt: r.normal(3.0, 2.0, n, dtype=dt), lambda x: normal_cdf((x - 3.0) / 2.0), 3.0, 4.0),
+    "lognormal": (lambda r, n, dt: r.lognormal(0.5, 0.4, n, dtype=dt),
+                  lambda x: normal_cdf((numpy.log(x) - 0.5) / 0.4), math.exp(0.5 + 0.08),
+                  (math.exp(0.16) - 1) * math.exp(1.0 + 0.16)),
+    "exponential": (lambda r, n, dt: r.exponential(2.0, n, dtype=dt), lambda x: 1 - numpy.exp(-x / 2.0), 2.0, 4.0),
+    "standard_exponential": (lambda r, n, dt: r.standard_exponential(n, dtype=dt), lambda x: 1 - numpy.exp(-x),
+                             1.0, 1.0),
+    "laplace": (lambda r, n, dt: r.laplace(1.0, 2.0, n, dtype=dt),
+                lambda x: numpy.where(x < 1.0, 0.5 * numpy.exp((x - 1.0) / 2.0),
+                                      1 - 0.5 * numpy.exp(-(x - 1.0) / 2.0)), 1.0, 8.0),
+    "logistic": (lambda r, n, dt: r.logistic(1.0, 0.5, n, dtype=dt),
+                 lambda x: 1 / (1 + numpy.exp(-(x - 1.0) / 0.5)), 1.0, math.pi ** 2 * 0.25 / 3),
+    "gumbel": (lambda r, n, dt: r.gumbel(1.0, 2.0, n, dtype=dt), lambda x: numpy.exp(-numpy.exp(-(x - 1.0) / 2.0)),
+               1.0 + 2.0 * numpy.euler_gamma, math.pi ** 2 / 6 * 4.0),
+    "rayleigh": (lambda r, n, dt: r.rayleigh(2.0, n, dtype=dt), lambda x: 1 - numpy.exp(-x * x / 8.0),
+                 2.0 * math.sqrt(math.pi / 2), (4 - math.pi) / 2 * 4.0),
+    "weibull": (lambda r, n, dt: r.weibull(1.5, n, dtype=dt), lambda x: 1 - numpy.exp(-x ** 1.5),
+                math.gamma(1 + 1 / 1.5), math.gamma(1 + 2 / 1.5) - math.gamma(1 + 1 / 1.5) ** 2),
+    "pareto": (lambda r, n, dt: r.pareto(10.0, n, dtype=dt), lambda x: 1 - (1 + x) ** -10.0, 1 / 9,
+               10.0 / (81 * 8)),
+    "standard_cauchy": (lambda r, n, dt: r.standard_cauchy(n, dtype=dt), lambda x: 0.5 + numpy.arctan(x) / math.pi,
+                        None, None),
+    "triangular": (lambda r, n, dt: r.triangular(-1.0, 0.5, 2.0, n, dtype=dt),
+                   lambda x: numpy.where(x <= 0.5, (x + 1.0) ** 2 / (3.0 * 1.5), 1 - (2.0 - x) ** 2 / (3.0 * 1.5)),
+                   0.5, (1 + 0.25 + 4 - (-0.5) - (-2.0) - 1.0) / 18),
+    "gamma": (lambda r, n, dt: r.gamma(2.5, 1.5, n, dtype=dt), lambda x: gammainc(2.5, x / 1.5), 3.75, 2.5 * 2.25),
+    "gamma_small_shape": (lambda r, n, dt: r.gamma(0.4, 1.0, n, dtype=dt), lambda x: gammainc(0.4, x), 0.4, 0.4),
+    "standard_gamma": (lambda r, n, dt: r.standard_gamma(7.0, n, dtype=dt), lambda x: gammainc(7.0, x), 7.0, 7.0),
+    "beta": (lambda r, n, dt: r.beta(2.0, 5.0, n, dtype=dt), lambda x: betainc(2.0, 5.0, x), 2 / 7,
+             10 / (49 * 8)),
+    "beta_small": (lambda r, n, dt: r.beta(0.5, 0.7, n, dtype=dt), lambda x: betainc(0.5, 0.7, x), 0.5 / 1.2,
+                   0.35 / (1.44 * 2.2)),
+    "chisquare": (lambda r, n, dt: r.chisquare(3.0, n, dtype=dt), lambda x: gammainc(1.5, x / 2.0), 3.0, 6.0),
+    "standard_t": (lambda r, n, dt: r.standard_t(6.0, n, dtype=dt), lambda x: t_cdf(6.0, x), 0.0, 1.5),
+}
+
+
+def check_continuous(x, cdf, mean, var):
+    n = len(x)
+    assert numpy.isfinite(x).all()
+    d = ks_statistic(x, cdf)
+    assert d < 1.95 / math.sqrt(n), "KS statistic %g over %g" % (d, 1.95 / math.sqrt(n))
+    if mean is not None:
+        assert abs(x.mean() - mean) < 5 * math.sqrt(var / n), (x.mean(), mean)
+        assert abs(x.var() / var - 1) < 0.1, (x.var(), var)
+
+
+@pytest.mark.parametrize("name", sorted(CONTINUOUS))
+def test_continuous_distribution_float64(name):
+    call, cdf, mean, var = CONTINUOUS[name]
+    x = call(kiln.random.default_rng(1000 + len(name)), N, kiln.float64)
+    assert x.dtype == numpy.float64 and x.shape == (N,)
+    check_continuous(x.get(), cdf, mean, var)
+
+
+@pytest.mark.parametrize("name", ["random", "standard_normal", "normal", "exponential", "gamma",
+                                  "gamma_small_shape", "beta", "standard_t", "standard_cauchy"])
+def test_continuous_distribution_float32(name):
+    call, cdf, mean, var = CONTINUOUS[name]
+    x = call(kiln.random.RandomState(77), N, kiln.float32)
+    assert x.dtype == numpy.float32 and x.shape == (N,)
+    check_continuous(x.get().astype(numpy.float64), cdf, mean, var)
+
+
+def binomial_pmf(n, p):
+    return lambda k: numpy.exp(numpy.vectorize(math.lgamma)(n + 1.0) - numpy.vectorize(math.lgamma)(k + 1.0)
+                               - numpy.vectorize(math.lgamma)(n - k + 1.0) + k * math.log(p)
+                               + (n - k) * math.log1p(-p))
+
+
+def poisson_pmf(lam):
+    return lambda k: numpy.exp(-lam + k * math.log(lam) - numpy.vectorize(math.lgamma)(k + 1.0))
+
+
+# name: (call, pmf, support bound for the cells, mean, variance)
+DISCRETE = {
+    "poisson_small": (lambda r, n: r.poisson(3.5, n), poisson_pmf(3.5), 20, 3.5, 3.5),
+    "poisson_large": (lambda r, n: r.poisson(150.0, n), poisson_pmf(150.0), 250, 150.0, 150.0),
+    "binomial_small": (lambda r, n: r.binomial(20, 0.3, n), binomial_pmf(20, 0.3), 20, 6.0, 4.2),
+    "binomial_large": (lambda r, n: r.binomial(1000, 0.4, n), binomial_pmf(1000, 0.4), 1000, 400.0, 240.0),
+    "binomial_high_p": (lambda r, n: r.binomial(200, 0.9, n), binomial_pmf(200, 0.9), 200, 180.0, 18.0),
+    "geometric": (lambda r, n: r.geometric(0.3, n), lambda k: numpy.where(k >= 1, 0.3 * 0.7 ** (k - 1.0), 0.0),
+                  60, 1 / 0.3, 0.7 / 0.09),
+    "integers": (lambda r, n: r.integers(0, 17, n), lambda k: numpy.where(k < 17, 1 / 17, 0.0), 17, 8.0,
+                 (17 ** 2 - 1) / 12),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DISCRETE))
+def test_discrete_distribution(name):
+    call, pmf, top, mean, var = DISCRETE[name]
+    x = call(kiln.random.default_rng(500 + len(name)), N)
+    assert x.dtype == numpy.int64
+    x = x.get()
+    assert x.min() >= 0
+    stat, dof = discrete_chi_square(x, pmf, top)
+    assert stat < chi2_critical(dof), (stat, dof)
+    assert abs(x.mean() - mean) < 5 * math.sqrt(var / len(x))
+
+
+def test_legacy_functions_exist_and_draw():
+    kiln.random.seed(3)
+    r = kiln.random
+    for x in (r.rand(2, 3), r.randn(2, 3), r.random_sample((2, 3)), r.random((2, 3)), r.uniform(size=(2, 3)),
+              r.normal(size=(2, 3)), r.standard_normal((2, 3)), r.exponential(size=(2, 3)),
+              r.gamma(2.0, size=(2, 3)), r.beta(1.0, 2.0, (2, 3)), r.lognormal(size=(2, 3)),
+              r.randint(0, 5, (2, 3)), r.random_integers(1, 6, (2, 3)), r.poisson(1.0, (2, 3)),
+              r.binomial(5, 0.5, (2, 3)), r.choice(4, (2, 3)), r.standard_cauchy((2, 3))):
+        assert x.shape == (2, 3)
+    assert r.permutation(5).shape == (5,)
+    y = kiln.arange(5)
+    r.shuffle(y)
+    assert sorted(y.get().tolist()) == [0, 1, 2, 3, 4]
