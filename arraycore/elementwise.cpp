@@ -348,17 +348,21 @@ void dispatch_strided(int narr, runtime::FunctionHandle f, KernelArgs& kargs, co
   }
 }
 
-// A RawArray<T> as the kernel sees it (any T: only the pointer's type differs).
-struct RawArrayArg {
-  void* data;
-  long long n;
-  int ndim;
-  int contiguous;
-  long long shape[kiln::kMaxDims];
-  long long strides[kiln::kMaxDims];
-};
-
 }  // namespace
+
+RawArrayArg raw_array_arg(const NDArray& a) {
+  if (a.ndim() > kiln::kMaxDims) throw std::invalid_argument("arrays of more than 32 dimensions are not supported");
+  RawArrayArg r{};
+  r.data = a.data();
+  r.n = a.size();
+  r.ndim = a.ndim();
+  r.contiguous = a.c_contiguous();
+  for (int d = 0; d < a.ndim(); ++d) {
+    r.shape[d] = a.shape()[d];
+    r.strides[d] = a.strides()[d];
+  }
+  return r;
+}
 
 uint32_t grid_stride_blocks(int64_t work_items, uint32_t block) {
   constexpr int kDevices = 64;
@@ -429,18 +433,7 @@ void elementwise_launch(const EwSpec& spec, std::span<const EwArg> args, const S
     if (kinds[k] == ArgKind::Scalar) {
       kargs.push_back(const_cast<std::byte*>(args[k].scalar.data()));
     } else if (kinds[k] == ArgKind::Raw) {
-      const NDArray& a = *args[k].array;
-      if (a.ndim() > kiln::kMaxDims) throw std::invalid_argument("arrays of more than 32 dimensions are not supported");
-      RawArrayArg r{};
-      r.data = a.data();
-      r.n = a.size();
-      r.ndim = a.ndim();
-      r.contiguous = a.c_contiguous();
-      for (int d = 0; d < a.ndim(); ++d) {
-        r.shape[d] = a.shape()[d];
-        r.strides[d] = a.strides()[d];
-      }
-      raws.push_back(r);
+      raws.push_back(raw_array_arg(*args[k].array));
       kargs.push_back(&raws.back());
     } else {
       pointers[k] = args[k].array->data();

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "arraycore/ndarray.h"
+#include "kiln/strided_index.h"
 
 namespace kiln::arraycore {
 
@@ -72,6 +73,22 @@ struct EwArg {
     EwArg r; std::memcpy(r.scalar.data(), &v, sizeof(T)); return r;
   }
 };
+
+// A kiln::RawArray<T> (stdlib_kernels/kiln/elementwise.h) as the host passes
+// it to a kernel, for any T (only the pointer's type differs): the raw params
+// of ElementwiseKernel and ReductionKernel.
+struct RawArrayArg {
+  void* data;
+  long long n;
+  int ndim;
+  int contiguous;
+  long long shape[kiln::kMaxDims];
+  long long strides[kiln::kMaxDims];
+};
+
+// `a` as a raw kernel argument; throws std::invalid_argument beyond kMaxDims
+// dimensions.
+RawArrayArg raw_array_arg(const NDArray& a);
 
 // Note [Exact floating point]
 // Kernels that must give NumPy's bits (ufuncs, fuse, functions built on

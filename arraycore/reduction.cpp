@@ -98,7 +98,19 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
     ptr_params += "const char* _p_" + spec.params[k].name + ", ";
     ptr_args += "_p_" + spec.params[k].name + ", ";
   }
-  s += "static KILN_DEVICE " + rt + " " + nm + "_map(" + ptr_params + "const long long (&_off)[" + N + "], const long long _j) {\n";
+  // Raw inputs (Note [Reduction raw inputs]): kiln::RawArray kernel params
+  // `_r_<name>`, passed by reference down to the map and store functions,
+  // where they take their own names.
+  std::string raw_kernel_params, raw_params, raw_args, raw_named;
+  for (const EwParam& p : spec.raw_params) {
+    const std::string type = "kiln::RawArray<" + (p.storage.empty() ? p.ctype : p.storage) + ">";
+    raw_kernel_params += type + " _r_" + p.name + ", ";
+    raw_params += "const " + type + "& _r_" + p.name + ", ";
+    raw_named += "const " + type + "& " + p.name + ", ";
+    raw_args += "_r_" + p.name + ", ";
+  }
+  s += "static KILN_DEVICE " + rt + " " + nm + "_map(" + ptr_params + raw_named + "const long long (&_off)[" + N +
+       "], const long long _i, const long long _j) {\n";
   for (size_t k = 0; k < n; ++k) {
     const EwParam& p = spec.params[k];
     s += "  const " + p.ctype + " " + p.name + " = " +
@@ -110,14 +122,16 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
   const bool vector_path = !ordered && n == 1;
   if (vector_path) {
     const EwParam& p = spec.params[0];
-    s += "static KILN_DEVICE " + rt + " " + nm + "_map_value(const " + storage_of(in[0]) + " _v, const long long _j) {\n"
+    s += "static KILN_DEVICE " + rt + " " + nm + "_map_value(const " + storage_of(in[0]) + " _v, " + raw_named +
+         "const long long _i, const long long _j) {\n"
          "  const " + p.ctype + " " + p.name + " = " + load_expr(p.ctype, in[0], "_v") + ";\n  return (" + spec.map_expr +
          ");\n}\n";
   }
-  s += "static KILN_DEVICE void " + nm + "_store(char* _p_out, long long _o, const " + rt + "& a) {\n  " + spec.out_ctype +
+  s += "static KILN_DEVICE void " + nm + "_store(char* _p_out, " + raw_named + "long long _o, const long long _i, const " +
+       rt + "& a) {\n  " + spec.out_ctype +
        " out;\n  {\n" + spec.post_map_expr + "\n  }\n  *(" + storage_of(out) + "*)(_p_out + _o) = " +
        store_expr(spec.out_ctype, out, "out") + ";\n}\n";
-  const std::string params = "(" + ptr_params + "char* _p_out, " + rt + "* _part, const kiln::Layout<" + N1 +
+  const std::string params = "(" + ptr_params + raw_kernel_params + "char* _p_out, " + rt + "* _part, const kiln::Layout<" + N1 +
                              "> _K, const kiln::Layout<" + N + "> _R, long long _m, long long _n, long long _splits, int _path)";
   // Accumulates elements [lo, hi) of kept position `ko` into `a`, in order,
   // U at a time with every load issued before the combines (Note [Reduction
@@ -125,8 +139,9 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
   size_t widest = 1;
   for (DType d : in) widest = std::max<size_t>(widest, dtype_info(d).itemsize);
   const std::string U = std::to_string(std::clamp<size_t>(kBatchBytes / widest, 2, 8));
-  s += "template <int U>\nstatic KILN_DEVICE void " + nm + "_accumulate(" + ptr_params + "const long long (&ko)[" + N1 +
-       "], const kiln::Layout<" + N + ">& _R, long long lo, long long hi, long long step, " + rt + "& a) {\n"
+  s += "template <int U>\nstatic KILN_DEVICE void " + nm + "_accumulate(" + ptr_params + raw_params + "const long long (&ko)[" +
+       N1 + "], const long long _i, const kiln::Layout<" + N + ">& _R, long long lo, long long hi, long long step, " + rt +
+       "& a) {\n"
        "  typedef " + nm + "_op Op;\n"
        "  long long j = lo;\n"
        "  for (; j + (U - 1) * step < hi; j += U * step) {\n"
@@ -135,23 +150,24 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        "    for (int u = 0; u < U; ++u) {\n"
        "      long long ro[" + N + "];\n      kiln::reduced_offsets(_R, j + u * step, ro);\n"
        "      long long off[" + N + "];\n      for (int q = 0; q < " + N + "; ++q) off[q] = ko[q] + ro[q];\n"
-       "      v[u] = " + nm + "_map(" + ptr_args + "off, j + u * step);\n    }\n"
+       "      v[u] = " + nm + "_map(" + ptr_args + raw_args + "off, _i, j + u * step);\n    }\n"
        "#pragma unroll\n"
        "    for (int u = 0; u < U; ++u) a = Op::fold(a, v[u]);\n  }\n"
        "  for (; j < hi; j += step) {\n"
        "    long long ro[" + N + "];\n    kiln::reduced_offsets(_R, j, ro);\n"
        "    long long off[" + N + "];\n    for (int q = 0; q < " + N + "; ++q) off[q] = ko[q] + ro[q];\n"
-       "    a = Op::fold(a, " + nm + "_map(" + ptr_args + "off, j));\n  }\n}\n";
-  const std::string accumulate = "      " + nm + "_accumulate<" + U + ">(" + ptr_args + "ko, _R, lo, hi, step, a);\n";
+       "    a = Op::fold(a, " + nm + "_map(" + ptr_args + raw_args + "off, _i, j));\n  }\n}\n";
+  const std::string accumulate = "      " + nm + "_accumulate<" + U + ">(" + ptr_args + raw_args + "ko, r, _R, lo, hi, step, a);\n";
   // What the vector paths share (Notes [Reduction vector loads] and
   // [Reduction column vectors]): the input's storage type and pointer, the
   // loads in flight, and the fold of a loaded vector's V elements into `acc`.
   const std::string st = vector_path ? storage_of(in[0]) : std::string(),
                     x0 = vector_path ? "_p_" + spec.params[0].name : std::string(),
                     D = std::to_string(kVecLoadsInFlight);
-  auto fold_vector = [&](const std::string& acc, const std::string& w, const std::string& index) {
+  auto fold_vector = [&](const std::string& acc, const std::string& w, const std::string& out_index,
+                         const std::string& index) {
     return "#pragma unroll\n        for (int v = 0; v < V; ++v)\n          " + acc + " = Op::fold(" + acc + ", " + nm +
-           "_map_value(kiln::vec_element<" + st + ">(" + w + ", v), " + index + "));\n";
+           "_map_value(kiln::vec_element<" + st + ">(" + w + ", v), " + raw_args + out_index + ", " + index + "));\n";
   };
   std::string vector_block;
   if (vector_path) {
@@ -170,13 +186,13 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
         "      for (; g + " + D + " * B - B < gend; g += " + D + " * B) {\n"
         "        kiln::Vec16 w[" + D + "];\n"
         "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q) w[q] = row[g + q * B];\n"
-        "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q)\n" + fold_vector("a", "w[q]", "(g + q * B) * V + v") +
+        "#pragma unroll\n        for (int q = 0; q < " + D + "; ++q)\n" + fold_vector("a", "w[q]", "r", "(g + q * B) * V + v") +
         "      }\n"
-        "      for (; g < gend; g += B) {\n        const kiln::Vec16 w0 = row[g];\n" + fold_vector("a", "w0", "g * V + v") + "      }\n"
+        "      for (; g < gend; g += B) {\n        const kiln::Vec16 w0 = row[g];\n" + fold_vector("a", "w0", "r", "g * V + v") + "      }\n"
         "      const long long t = tail + threadIdx.x;\n"
-        "      if (t < shi) a = Op::fold(a, " + nm + "_map_value(((const " + st + "*)row)[t], t));\n"
+        "      if (t < shi) a = Op::fold(a, " + nm + "_map_value(((const " + st + "*)row)[t], " + raw_args + "r, t));\n"
         "      a = kiln::block_reduce<Op>(a);\n"
-        "      if (threadIdx.x == 0) {\n        if (_splits == 1) " + nm + "_store(_p_out, ko[" + N + "], a);\n"
+        "      if (threadIdx.x == 0) {\n        if (_splits == 1) " + nm + "_store(_p_out, " + raw_args + "ko[" + N + "], r, a);\n"
         "        else _part[r * _splits + blockIdx.y] = a;\n      }\n    }\n  }\n";
   }
   s += "extern \"C\" __global__ void " + nm + "_row" + params + " {\n  typedef " + nm + "_op Op;\n"
@@ -187,7 +203,7 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        "    for (long long r = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; r < _m;"
        " r += (long long)gridDim.x * (blockDim.x / 32)) {\n"
        "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n      " + rt + " a = Op::identity();\n" + accumulate +
-       "      a = kiln::warp_reduce<Op>(a);\n      if (lane == 0) " + nm + "_store(_p_out, ko[" + N + "], a);\n    }\n"
+       "      a = kiln::warp_reduce<Op>(a);\n      if (lane == 0) " + nm + "_store(_p_out, " + raw_args + "ko[" + N + "], r, a);\n    }\n"
        "    return;\n  }\n"
        "  const long long cs = (_n + _splits - 1) / _splits, slo = blockIdx.y * cs, shi = slo + cs < _n ? slo + cs : _n;\n"
        "  const long long len = shi > slo ? shi - slo : 0, c = (len + blockDim.x - 1) / blockDim.x;\n"
@@ -196,7 +212,7 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        "  for (long long r = blockIdx.x; r < _m; r += gridDim.x) {\n"
        "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n      " + rt + " a = Op::identity();\n" + accumulate +
        "      a = kiln::block_reduce<Op>(a);\n"
-       "      if (threadIdx.x == 0) {\n        if (_splits == 1) " + nm + "_store(_p_out, ko[" + N + "], a);\n"
+       "      if (threadIdx.x == 0) {\n        if (_splits == 1) " + nm + "_store(_p_out, " + raw_args + "ko[" + N + "], r, a);\n"
        "        else _part[r * _splits + blockIdx.y] = a;\n      }\n  }\n}\n";
   // The vector path is a kernel of its own: without the other paths' live
   // values it needs fewer registers, so more blocks of it fit an SM.
@@ -224,10 +240,10 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
         "#pragma unroll\n          for (int q = 0; q < " + D + "; ++q) {\n"
         "            long long ro[" + N + "];\n            kiln::reduced_offsets(_R, j + q * W, ro);\n"
         "            w[q] = *(const kiln::Vec16*)(base + ro[0]);\n          }\n"
-        "#pragma unroll\n          for (int q = 0; q < " + D + "; ++q)\n" + fold_vector("a[v]", "w[q]", "j + q * W") +
+        "#pragma unroll\n          for (int q = 0; q < " + D + "; ++q)\n" + fold_vector("a[v]", "w[q]", "g * V + v", "j + q * W") +
         "        }\n"
         "        for (; j < hi; j += W) {\n          long long ro[" + N + "];\n          kiln::reduced_offsets(_R, j, ro);\n"
-        "          const kiln::Vec16 w0 = *(const kiln::Vec16*)(base + ro[0]);\n" + fold_vector("a[v]", "w0", "j") +
+        "          const kiln::Vec16 w0 = *(const kiln::Vec16*)(base + ro[0]);\n" + fold_vector("a[v]", "w0", "g * V + v", "j") +
         "        }\n"
         "      }\n"
         "      // the warps' results for output v, one output at a time (V * W * 32 of them can pass 48 KiB)\n"
@@ -240,7 +256,7 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
         "      if (wy == 0 && g * V < _m) {\n"
         "#pragma unroll\n        for (int v = 0; v < V; ++v) {\n"
         "          if (_splits == 1) {\n            long long kv[" + N1 + "];\n            _K.offsets(g * V + v, kv);\n"
-        "            " + nm + "_store(_p_out, kv[" + N + "], a[v]);\n          } else {\n"
+        "            " + nm + "_store(_p_out, " + raw_args + "kv[" + N + "], g * V + v, a[v]);\n          } else {\n"
         "            _part[blockIdx.y * _m + g * V + v] = a[v];\n          }\n        }\n      }\n    }\n  }\n";
   }
   // Its own kernel too, for the same reason as _vec.
@@ -253,13 +269,13 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        "  const long long step = 1;\n"
        "  for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < _m; r += (long long)gridDim.x * blockDim.x) {\n"
        "      long long ko[" + N1 + "];\n      _K.offsets(r, ko);\n      " + rt + " a = Op::identity();\n" + accumulate +
-       "      if (_splits == 1) " + nm + "_store(_p_out, ko[" + N + "], a);\n"
+       "      if (_splits == 1) " + nm + "_store(_p_out, " + raw_args + "ko[" + N + "], r, a);\n"
        "      else _part[blockIdx.y * _m + r] = a;\n  }\n}\n";
   // The second pass: partials of output r at _part[r * _splits + s] (row)
   // or _part[s * _m + r] (column), combined in split order: a thread per
   // output, or (_wide, many splits) a block per output whose threads take
   // consecutive runs of splits, combined in thread order by block_reduce.
-  s += "extern \"C\" __global__ void " + nm + "_finish(char* _p_out, const " + rt + "* _part, const kiln::Layout<" + N1 +
+  s += "extern \"C\" __global__ void " + nm + "_finish(" + raw_kernel_params + "char* _p_out, const " + rt + "* _part, const kiln::Layout<" + N1 +
        "> _K, long long _m, long long _splits, int _column, int _wide) {\n  typedef " + nm + "_op Op;\n"
        "  if (_wide) {\n"
        "    const long long c = (_splits + blockDim.x - 1) / blockDim.x, lo = threadIdx.x * c,"
@@ -269,12 +285,12 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
        "      for (long long s = lo; s < hi; ++s) a = Op::combine(a, _part[_column ? s * _m + r : r * _splits + s]);\n"
        "      a = kiln::block_reduce<Op>(a);\n"
        "      if (threadIdx.x == 0) {\n        long long ko[" + N1 + "];\n        _K.offsets(r, ko);\n"
-       "        " + nm + "_store(_p_out, ko[" + N + "], a);\n      }\n    }\n    return;\n  }\n"
+       "        " + nm + "_store(_p_out, " + raw_args + "ko[" + N + "], r, a);\n      }\n    }\n    return;\n  }\n"
        "  for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < _m; r += (long long)gridDim.x * blockDim.x) {\n"
        "    long long ko[" + N1 + "];\n    _K.offsets(r, ko);\n"
        "    " + rt + " a = Op::identity();\n"
        "    for (long long s = 0; s < _splits; ++s) a = Op::combine(a, _part[_column ? s * _m + r : r * _splits + s]);\n"
-       "    " + nm + "_store(_p_out, ko[" + N + "], a);\n  }\n}\n";
+       "    " + nm + "_store(_p_out, " + raw_args + "ko[" + N + "], r, a);\n  }\n}\n";
   return s;
 }
 
@@ -286,6 +302,8 @@ struct Variant {
 std::string spec_key(const ReductionSpec& spec) {
   std::string k = spec.name + '\0';
   for (const EwParam& p : spec.params) k += p.name + ':' + p.ctype + ',';
+  k += '\0';
+  for (const EwParam& p : spec.raw_params) k += p.name + ':' + p.ctype + ':' + p.storage + ',';
   k += '\0' + spec.map_expr + '\0' + spec.reduce_expr + '\0' + spec.fold_expr + '\0' + spec.post_map_expr + '\0' + spec.identity + '\0' +
        std::to_string(static_cast<int>(spec.reduce_dtype)) + '\0' + spec.reduce_ctype + '\0' + (spec.ordered ? "o" : "u") + '\0' + spec.out_ctype + '\0' + spec.preamble + '\0';
   for (const auto& o : spec.options) k += o + '\1';
@@ -342,8 +360,8 @@ struct Plan {
 };
 
 template <int N>
-void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDArray& out, const Plan& plan,
-            const ReductionSpec& spec) {
+void launch(const Variant& v, std::span<const NDArray* const> inputs, std::span<RawArrayArg> raws, const NDArray& out,
+            const Plan& plan, const ReductionSpec& spec) {
   auto& be = runtime::backend();
   runtime::StreamHandle stream = runtime::current_stream();
   kiln::Layout<N + 1> K{};
@@ -420,6 +438,7 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
   long long lm = m, ln = n, lsplits = splits;
   std::vector<void*> kargs;
   for (auto& p : pointers) kargs.push_back(&p);
+  for (auto& r : raws) kargs.push_back(&r);
   for (void* p : {static_cast<void*>(&out_ptr), static_cast<void*>(&part_ptr), static_cast<void*>(&K),
                   static_cast<void*>(&R), static_cast<void*>(&lm), static_cast<void*>(&ln), static_cast<void*>(&lsplits),
                   static_cast<void*>(&path)})
@@ -430,10 +449,15 @@ void launch(const Variant& v, std::span<const NDArray* const> inputs, const NDAr
     // Many splits a output: a block each (a thread each would walk them in a
     // serial chain of loads: 24 us for 1056 float partials on an H100).
     int is_column = column ? 1 : 0, wide = splits >= kWideFinish ? 1 : 0;
-    void* fargs[] = {&out_ptr, &part_ptr, &K, &lm, &lsplits, &is_column, &wide};
+    std::vector<void*> fargs;
+    for (auto& r : raws) fargs.push_back(&r);
+    for (void* p : {static_cast<void*>(&out_ptr), static_cast<void*>(&part_ptr), static_cast<void*>(&K),
+                    static_cast<void*>(&lm), static_cast<void*>(&lsplits), static_cast<void*>(&is_column),
+                    static_cast<void*>(&wide)})
+      fargs.push_back(p);
     const uint32_t finish_grid = wide ? static_cast<uint32_t>(std::clamp<int64_t>(m, 1, cap_blocks))
                                       : grid_stride_blocks(m, kBlock);
-    be.launch(v.finish, {finish_grid, 1, 1}, {kBlock, 1, 1}, 0, stream, fargs);
+    be.launch(v.finish, {finish_grid, 1, 1}, {kBlock, 1, 1}, 0, stream, fargs.data());
   }
 }
 
@@ -444,7 +468,7 @@ std::string reduction_source(const ReductionSpec& spec, std::span<const DType> i
 }
 
 void reduction_launch(const ReductionSpec& spec, std::span<const NDArray* const> inputs, std::span<const int> axes,
-                      const NDArray& out) {
+                      const NDArray& out, std::span<const NDArray* const> raw_inputs) {
   if (inputs.empty() || inputs.size() > static_cast<size_t>(kMaxInputs))
     throw std::invalid_argument(spec.name + ": a reduction takes 1 to 4 inputs, got " + std::to_string(inputs.size()));
   if (!spec.reduce_ctype.empty() && spec.reduce_itemsize == 0)
@@ -452,6 +476,16 @@ void reduction_launch(const ReductionSpec& spec, std::span<const NDArray* const>
   if (inputs.size() != spec.params.size())
     throw std::invalid_argument(spec.name + ": expected " + std::to_string(spec.params.size()) + " inputs, got " +
                                 std::to_string(inputs.size()));
+  if (raw_inputs.size() != spec.raw_params.size())
+    throw std::invalid_argument(spec.name + ": expected " + std::to_string(spec.raw_params.size()) + " raw inputs, got " +
+                                std::to_string(raw_inputs.size()));
+  std::vector<RawArrayArg> raws;   // Note [Reduction raw inputs]
+  raws.reserve(raw_inputs.size());
+  for (size_t k = 0; k < raw_inputs.size(); ++k) {
+    if (raw_inputs[k] == nullptr)
+      throw std::invalid_argument(spec.name + ": raw param '" + spec.raw_params[k].name + "' needs an array");
+    raws.push_back(raw_array_arg(*raw_inputs[k]));
+  }
   const Shape& shape = inputs[0]->shape();
   const int ndim = static_cast<int>(shape.size());
   for (const NDArray* a : inputs)
@@ -481,10 +515,10 @@ void reduction_launch(const ReductionSpec& spec, std::span<const NDArray* const>
     throw std::invalid_argument("arrays of more than 32 dimensions are not supported");
   const Variant& v = variant_for(spec, inputs, out);
   switch (inputs.size()) {
-    case 1: return launch<1>(v, inputs, out, plan, spec);
-    case 2: return launch<2>(v, inputs, out, plan, spec);
-    case 3: return launch<3>(v, inputs, out, plan, spec);
-    default: return launch<4>(v, inputs, out, plan, spec);
+    case 1: return launch<1>(v, inputs, raws, out, plan, spec);
+    case 2: return launch<2>(v, inputs, raws, out, plan, spec);
+    case 3: return launch<3>(v, inputs, raws, out, plan, spec);
+    default: return launch<4>(v, inputs, raws, out, plan, spec);
   }
 }
 

@@ -56,7 +56,23 @@
 // order over the reduced axes (the flat C index when every axis is reduced),
 // which with an order-keeping combine over kiln::ValueIndex (reduction.h of
 // stdlib_kernels) makes argmax-style reductions: the combine sees earlier
-// elements in `a`, so ties and NaNs resolve to the first.
+// elements in `a`, so ties and NaNs resolve to the first. `_i` (long long, in
+// map_expr and post_map_expr) is the output's flat C index over the kept axes
+// in their original order (0 for a full reduction).
+//
+// Note [Reduction raw inputs]
+// spec.raw_params are arrays passed whole (ReductionKernel's `raw` inputs):
+// not broadcast, not part of the reduction's shape, any layout. Each is a
+// kiln::RawArray<ctype> (stdlib_kernels/kiln/elementwise.h, the type and the
+// host-side RawArrayArg ElementwiseKernel uses) named by its param in
+// map_expr and post_map_expr: w[k] with k a flat C index over w's own shape
+// (its strides honoured), w.size(), w.ndim, w.shape[d]. So `x * w[_j]`
+// weighs each reduced position and `a + w[_i]` offsets each output. Every
+// kernel (row, warp rows, column, column vectors, `_vec`, finish) passes
+// them by reference to the map and store functions; the kernel params are
+// `_r_<name>`, so user names cannot collide with the kernels' own locals.
+// The launch checks nothing about the indices: out of range is undefined, as
+// with ElementwiseKernel's raw params.
 //
 // Note [Reduction rounding]
 // The bracketing, and so the rounding, of a float sum of n terms per output:
@@ -97,6 +113,8 @@ namespace kiln::arraycore {
 struct ReductionSpec {
   std::string name;                  // kernel base name (an identifier)
   std::vector<EwParam> params;       // the inputs (role Input): name, ctype
+  std::vector<EwParam> raw_params;   // raw inputs (role Raw): name, ctype (the array's element type)
+                                     //   (Note [Reduction raw inputs])
   std::string map_expr;              // reduce_type value of one element, from the params
   std::string reduce_expr;           // reduce_type value combining `a` and `b`
   std::string fold_expr;             // optional: reduce_expr for a `b` later than every element in `a`
@@ -120,9 +138,10 @@ struct ReductionSpec {
 // with the reduced axes removed (any strides, written in place). An empty
 // reduction writes post_map(identity). Runs on the current stream; throws
 // std::invalid_argument on mismatched arguments, CompileException when the
-// spec does not compile.
+// spec does not compile. `raw_inputs` are spec.raw_params' arrays, in order
+// (Note [Reduction raw inputs]); their dtypes must be their ctypes.
 void reduction_launch(const ReductionSpec& spec, std::span<const NDArray* const> inputs, std::span<const int> axes,
-                      const NDArray& out);
+                      const NDArray& out, std::span<const NDArray* const> raw_inputs = {});
 
 // The source reduction_launch compiles for these input and output dtypes
 // (for tests and NVRTC checks).

@@ -6,6 +6,7 @@
 //   spec = _core._ReductionSpec("sum_f4", [("x", "float")], "x", "a + b", "out = a;", "0.0f",
 //                               numpy.float32, "float")
 //   _core._reduce(spec, [x], (1,), out)     # out: x's shape without axis 1
+//   (raw_params=[("w", "float")] and _reduce(..., raw_inputs=[w]): Note [Reduction raw inputs])
 #include <pybind11/stl.h>
 
 #include <algorithm>
@@ -101,10 +102,12 @@ void register_reduction(py::module_& m) {
       .def(py::init([](std::string name, std::vector<std::pair<std::string, std::string>> params, std::string map_expr,
                        std::string reduce_expr, std::string post_map_expr, std::string identity, py::handle reduce_dtype,
                        std::string out_ctype, std::string preamble, std::vector<std::string> options,
-                       std::string reduce_ctype, size_t reduce_itemsize, bool ordered, std::string fold_expr) {
+                       std::string reduce_ctype, size_t reduce_itemsize, bool ordered, std::string fold_expr,
+                       std::vector<std::pair<std::string, std::string>> raw_params) {
              auto s = std::make_shared<ReductionSpec>();
              s->name = std::move(name);
              for (auto& [pname, ctype] : params) s->params.push_back({pname, ctype, "", arraycore::EwParam::Input});
+             for (auto& [pname, ctype] : raw_params) s->raw_params.push_back({pname, ctype, "", arraycore::EwParam::Raw});
              s->map_expr = std::move(map_expr);
              s->reduce_expr = std::move(reduce_expr);
              s->post_map_expr = std::move(post_map_expr);
@@ -122,14 +125,19 @@ void register_reduction(py::module_& m) {
            py::arg("name"), py::arg("params"), py::arg("map_expr"), py::arg("reduce_expr"), py::arg("post_map_expr"),
            py::arg("identity"), py::arg("reduce_dtype"), py::arg("out_ctype"), py::arg("preamble") = "",
            py::arg("options") = std::vector<std::string>{}, py::arg("reduce_ctype") = "",
-           py::arg("reduce_itemsize") = 0, py::arg("ordered") = true, py::arg("fold_expr") = "")
+           py::arg("reduce_itemsize") = 0, py::arg("ordered") = true, py::arg("fold_expr") = "",
+           py::arg("raw_params") = std::vector<std::pair<std::string, std::string>>{})
       .def_property_readonly("name", [](const ReductionSpec& s) { return s.name; });
   m.def(
       "_reduce",
       [](const ReductionSpec& spec, const std::vector<const NDArray*>& inputs, const std::vector<int>& axes,
-         const NDArray& out) { arraycore::reduction_launch(spec, inputs, axes, out); },
+         const NDArray& out, const std::vector<const NDArray*>& raw_inputs) {
+        arraycore::reduction_launch(spec, inputs, axes, out, raw_inputs);
+      },
       py::arg("spec"), py::arg("inputs"), py::arg("axes"), py::arg("out"),
-      "Reduces inputs (kiln arrays of one shape) over axes into out (their shape without those axes).");
+      py::arg("raw_inputs") = std::vector<const NDArray*>{},
+      "Reduces inputs (kiln arrays of one shape) over axes into out (their shape without those axes); raw_inputs "
+      "are the spec's raw params' arrays, passed whole.");
   m.def(
       "_reduction_source",
       [](const ReductionSpec& spec, py::sequence input_dtypes, py::handle out_dtype) {
