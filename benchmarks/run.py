@@ -481,6 +481,48 @@ def randn_f32():
     return ours, theirs
 
 
+def matmul_tflops(dtype, tol):
+    """TFLOP/s (2 n^3 a product) of an n x n x n product, kiln then CuPy,
+    after checking kiln's result against CuPy's (a fast wrong answer is no
+    figure). n = 8192 on the GPU, 256 on the host backend."""
+    n = 8192 if kiln.get_backend() == "cuda" else 256
+    rng = numpy.random.default_rng(7)
+    ha, hb = (rng.standard_normal((n, n), dtype=numpy.float32).astype(dtype) for _ in range(2))
+    a, b = kiln.asarray(ha), kiln.asarray(hb)
+    tera = 2.0 * n ** 3 / 1e3   # gb_per_s divides by 1e9: TFLOP/s
+    theirs = None
+    if cupy is not None:
+        ca, cb = cupy.asarray(ha), cupy.asarray(hb)
+        numpy.testing.assert_allclose(kiln.asnumpy((a @ b)[:64]).astype(numpy.float32),
+                                      cupy.asnumpy((ca @ cb)[:64]).astype(numpy.float32), rtol=tol, atol=tol * n ** 0.5)
+        theirs = gb_per_s(tera, lambda: ca @ cb, sync=sync_cupy)
+    ours = gb_per_s(tera, lambda: a @ b, sync=sync_kiln)
+    return ours, theirs
+
+
+@benchmark("matmul_f32_TFLOPs", "TFLOP/s", ">= 50 (CuPy 14.2: 50.9) 8192^3 float32 a @ b, no TF32")
+def matmul_f32():
+    return matmul_tflops(numpy.float32, 1e-4)
+
+
+@benchmark("matmul_f16_TFLOPs", "TFLOP/s", ">= 720 (CuPy 733) 8192^3 float16 a @ b, float32 accumulation")
+def matmul_f16():
+    return matmul_tflops(numpy.float16, 1e-2)
+
+
+@benchmark("small_matmul_us", "us", "< CuPy: host time of a @ b on 16x16 float32")
+def small_matmul():
+    calls = 20000 if kiln.get_backend() == "cuda" else 300
+    h = numpy.random.default_rng(8).standard_normal((16, 16), dtype=numpy.float32)
+    a = kiln.asarray(h)
+    ours = per_call_us(lambda: a @ a, calls, sync=sync_kiln)
+    theirs = None
+    if cupy is not None:
+        ca = cupy.asarray(h)
+        theirs = per_call_us(lambda: ca @ ca, calls, sync=sync_cupy)
+    return ours, theirs
+
+
 def _importable(name):
     try:
         return __import__(name)

@@ -43,6 +43,8 @@ from kiln._sets import unique, unique_values, unique_counts, unique_inverse, uni
 from kiln._sets import isin, intersect1d, union1d, setdiff1d, setxor1d
 from kiln._statistics_order import median, percentile, quantile, nanmedian, nanpercentile, nanquantile
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
+from kiln.linalg._products import matmul, dot, vdot, inner, outer, tensordot, kron, vecdot
+from kiln import linalg
 from kiln import _interop_numpy  # noqa: F401  (__array_ufunc__, __array_function__, __array_namespace__)
 from kiln._dlpack import from_dlpack, fromDlpack
 from kiln import _interop_dask, _array_api

@@ -21,6 +21,16 @@ sets them for a ``with`` block:
 
     with kiln.config.indexing(check_index_bounds=True, setitem_last_wins=True):
         a[idx] = v          # NumPy's semantics exactly
+
+Matrix products (docs/linalg.md) have two more, also held in C++:
+
+- ``allow_tf32`` (default False): float32 (and complex64) products on the
+  cuda backend keep full float32 precision. True lets cuBLAS round their
+  inputs to TF32 (10-bit mantissa) on the tensor cores: faster, with
+  relative errors near 1e-3. It changes nothing on the host backend or for
+  other dtypes.
+- ``use_cublas`` (default True): False runs every product through kiln's
+  own kernel, as on a machine without cuBLAS.
 """
 import contextlib
 import sys
@@ -56,6 +66,23 @@ class _ConfigModule(types.ModuleType):
     @setitem_last_wins.setter
     def setitem_last_wins(self, value):
         _core._indexing_config(last_wins=bool(value))
+
+    # Matrix products (docs/linalg.md, Note [TF32] in arraycore/blas.h).
+    @property
+    def allow_tf32(self):
+        return _core._blas_config()[0]
+
+    @allow_tf32.setter
+    def allow_tf32(self, value):
+        _core._blas_config(allow_tf32=bool(value))
+
+    @property
+    def use_cublas(self):
+        return _core._blas_config()[1]
+
+    @use_cublas.setter
+    def use_cublas(self, value):
+        _core._blas_config(use_cublas=bool(value))
 
 
 sys.modules[__name__].__class__ = _ConfigModule

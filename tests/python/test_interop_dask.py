@@ -57,7 +57,7 @@ def test_svd(pair):
     h, _ = pair
     tall = da.from_array(kiln.asarray(h), chunks=(4, 6), asarray=False)
     u, s, v = numpy.linalg.svd(tall)
-    if not hasattr(kiln, "linalg"):
+    if not hasattr(getattr(kiln, "linalg", None), "qr"):
         with pytest.raises(TypeError, match=r"numpy\.linalg\.qr"):
             dask.compute(s)
         return

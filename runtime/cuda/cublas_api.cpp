@@ -1,0 +1,165 @@
+// Finds libcublas with dlopen and resolves the entry points of CublasApi
+// (Note [cuBLAS loading] in cublas_api.h); per-thread, per-device handles.
+#include "runtime/cuda/cublas_api.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/errors.h"
+
+namespace kiln::runtime::cuda {
+namespace {
+
+const char* const kSonames[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
+
+struct LoaderState {
+  std::mutex mutex;
+  std::vector<std::string> extra_dirs;
+  std::unique_ptr<CublasApi> api;  // set once, never reset
+  std::string why_not;             // of the last failed search
+  bool searched_since_last_dir = false;
+};
+
+LoaderState& state() {
+  static LoaderState* s = new LoaderState;  // never destroyed: used at exit too
+  return *s;
+}
+
+template <typename Fn>
+void resolve(void* lib, const char* name, Fn*& slot, std::string* missing) {
+  slot = reinterpret_cast<Fn*>(dlsym(lib, name));
+  if (!slot && missing && missing->empty()) *missing = name;
+}
+
+bool try_open(const std::string& path, CublasApi& out, std::string& tried) {
+  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char* err = dlerror();
+    tried += "\n  " + path + ": " + (err ? err : "not loadable");
+    return false;
+  }
+  std::string missing;
+  resolve(lib, "cublasCreate_v2", out.create, &missing);
+  resolve(lib, "cublasSetStream_v2", out.set_stream, &missing);
+  resolve(lib, "cublasSetMathMode", out.set_math_mode, &missing);
+  resolve(lib, "cublasGetVersion_v2", out.get_version, &missing);
+  resolve(lib, "cublasGetStatusString", out.get_status_string, nullptr);  // optional
+  resolve(lib, "cublasGemmEx", out.gemm_ex, &missing);
+  resolve(lib, "cublasGemmStridedBatchedEx", out.gemm_strided_batched_ex, &missing);
+  if (!missing.empty()) {
+    tried += "\n  " + path + ": has no " + missing;
+    dlclose(lib);
+    return false;
+  }
+  out.library_path = path;
+  return true;  // stays open for the life of the process
+}
+
+std::vector<std::string> candidate_paths(const std::vector<std::string>& extra_dirs) {
+  std::vector<std::string> paths;
+  if (const char* env = std::getenv("KILN_CUBLAS_PATH"); env && *env) {
+    paths.emplace_back(env);
+    return paths;  // an explicit choice (tests point it at nothing to see the fallback)
+  }
+  for (const char* soname : kSonames) paths.emplace_back(soname);
+  std::vector<std::string> dirs = extra_dirs;
+  if (const char* cuda = std::getenv("CUDA_PATH"); cuda && *cuda) dirs.push_back(std::string(cuda) + "/lib64");
+  dirs.emplace_back("/usr/local/cuda/lib64");
+  for (const std::string& dir : dirs) {
+    for (const char* soname : kSonames) paths.push_back(dir + "/" + soname);
+  }
+  return paths;
+}
+
+// Per OS thread: device -> handle. Handles are never destroyed.
+thread_local std::unordered_map<int, CublasHandle>* tls_handles = nullptr;
+
+void check_driver(const DriverApi& cu, CuResult r, const char* call) {
+  if (r != cu_result::kSuccess) throw Error(std::string(call) + " failed: " + describe_result(cu, r));
+}
+
+// Makes device's primary context current on this thread (kiln's backend
+// does the same before its own calls; cuBLAS works in whatever is current).
+void make_primary_current(int device) {
+  std::string why;
+  const DriverApi* cu = load_driver_api(&why);
+  if (!cu) throw Error(why);
+  static std::mutex mutex;
+  static std::unordered_map<int, CuContext>* contexts = new std::unordered_map<int, CuContext>;
+  CuContext ctx = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = contexts->find(device);
+    if (it != contexts->end()) ctx = it->second;
+  }
+  if (!ctx) {
+    CuDevice dev = 0;
+    check_driver(*cu, cu->device_get(&dev, device), "cuDeviceGet");
+    check_driver(*cu, cu->primary_ctx_retain(&ctx, dev), "cuDevicePrimaryCtxRetain");  // kept for the process
+    std::lock_guard<std::mutex> lock(mutex);
+    contexts->emplace(device, ctx);
+  }
+  CuContext current = nullptr;
+  check_driver(*cu, cu->ctx_get_current(&current), "cuCtxGetCurrent");
+  if (current != ctx) check_driver(*cu, cu->ctx_set_current(ctx), "cuCtxSetCurrent");
+}
+
+}  // namespace
+
+const CublasApi* load_cublas_api(std::string* why_not) {
+  LoaderState& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.api && !s.searched_since_last_dir) {
+    s.searched_since_last_dir = true;
+    auto api = std::make_unique<CublasApi>();
+    std::string tried;
+    for (const std::string& path : candidate_paths(s.extra_dirs)) {
+      if (try_open(path, *api, tried)) {
+        s.api = std::move(api);
+        break;
+      }
+    }
+    if (!s.api) s.why_not = "cuBLAS (libcublas) was not found; tried:" + tried;
+  }
+  if (!s.api && why_not) *why_not = s.why_not;
+  return s.api.get();
+}
+
+void add_cublas_search_dir(std::string dir) {
+  if (dir.empty()) return;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  LoaderState& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (std::find(s.extra_dirs.begin(), s.extra_dirs.end(), dir) != s.extra_dirs.end()) return;
+  s.extra_dirs.push_back(std::move(dir));
+  if (!s.api) s.searched_since_last_dir = false;
+}
+
+std::string describe_cublas_status(const CublasApi& api, CublasStatus status) {
+  const char* text = api.get_status_string ? api.get_status_string(status) : nullptr;
+  return text ? std::string(text) : "cuBLAS status " + std::to_string(status);
+}
+
+CublasHandle cublas_handle_for_current_thread(const CublasApi& api, int device) {
+  make_primary_current(device);
+  if (!tls_handles) tls_handles = new std::unordered_map<int, CublasHandle>;  // never freed: see header
+  auto it = tls_handles->find(device);
+  if (it != tls_handles->end()) return it->second;
+  CublasHandle h = nullptr;
+  CublasStatus st = api.create(&h);
+  if (st != kCublasSuccess) throw Error("cublasCreate_v2 failed: " + describe_cublas_status(api, st));
+  // Full precision by default (Note [TF32] in arraycore/blas.h): the compute
+  // type of each call decides; the handle's math mode stays the default.
+  st = api.set_math_mode(h, kCublasDefaultMath);
+  if (st != kCublasSuccess) throw Error("cublasSetMathMode failed: " + describe_cublas_status(api, st));
+  tls_handles->emplace(device, h);
+  return h;
+}
+
+}  // namespace kiln::runtime::cuda
