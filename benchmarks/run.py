@@ -49,6 +49,28 @@ def per_call_us(fn, calls, repeats=7, sync=None):
     return statistics.median(samples)
 
 
+def per_call_us_alternating(fns, calls, repeats=7, sync=None):
+    """per_call_us of several functions, their repeats interleaved (a, b, a,
+    b, ...): where the machine drifts by more than the difference measured
+    (Numba's launches swung 83-166 us between rounds on one H100), each
+    function sees the same drift. A list of medians, in the order given."""
+    for fn in fns:
+        for _ in range(calls // 10 + 1):
+            fn()
+    if sync:
+        sync()
+    samples = [[] for _ in fns]
+    for _ in range(repeats):
+        for fn, out in zip(fns, samples):
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            if sync:
+                sync()
+            out.append((time.perf_counter() - t0) / calls * 1e6)
+    return [statistics.median(out) for out in samples]
+
+
 NOOP = r'''
 extern "C" __global__ void noop(float* x, float a, int n) {
     if (threadIdx.x == 0 && blockIdx.x == 0 && n < 0) x[0] = a;
@@ -570,20 +592,23 @@ def numba_launch():
         if i < x.shape[0]:
             out[i] = x[i] + y[i]
 
-    def run(xp):
+    def launcher(xp):
         a = xp.arange(1024, dtype=xp.float32)
         b, out = a * 2, xp.zeros_like(a)
         add[4, 256](a, b, out)
         ncuda.synchronize()
         assert float(out[5]) == 15.0
-        return per_call_us(lambda: add[4, 256](a, b, out), 5000, sync=ncuda.synchronize)
+        return lambda: add[4, 256](a, b, out)
 
     try:
-        ours = run(kiln)
+        launchers = [launcher(kiln)]
     except AttributeError as e:  # a Numba older than this NumPy fails in its own compiler
         print(f"(numba_launch_3arrays_us: Numba cannot compile here: {e})", flush=True)
         return None
-    return ours, (run(cupy) if cupy is not None else None)
+    if cupy is not None:
+        launchers.append(launcher(cupy))
+    times = per_call_us_alternating(launchers, 5000, sync=ncuda.synchronize)
+    return times[0], (times[1] if cupy is not None else None)
 
 
 def _cupyx_jit():
