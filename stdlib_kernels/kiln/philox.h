@@ -79,7 +79,9 @@ template <> struct Uniform<double> {
   static KILN_DEVICE unsigned long long bits(const unsigned* w) {
     return (static_cast<unsigned long long>(w[0]) << 32) | w[1];
   }
-  static KILN_DEVICE double co(const unsigned* w) { return static_cast<double>(bits(w) >> 11) * 1.1102230246251565e-16; }
+  static KILN_DEVICE double co(const unsigned* w) {
+    return static_cast<double>(bits(w) >> 11) * 1.1102230246251565e-16;
+  }
   static KILN_DEVICE double oo(const unsigned* w) {
     return (static_cast<double>(bits(w) >> 12) + 0.5) * 2.220446049250313e-16;
   }

@@ -58,6 +58,11 @@ KILN_DEVICE long long geometric(double u, double p) {
   const double k = ::ceil(::log(u) / ::log1p(-p));
   return k < 9.2e18 ? (k < 1.0 ? 1 : static_cast<long long>(k)) : 9200000000000000000LL;
 }
+// Power-function distribution on [0, 1]: CDF x^a.
+template <class F>
+KILN_DEVICE F power(F u, F a) {
+  return ::pow(u, F(1) / a);
+}
 template <class F>
 KILN_DEVICE F triangular(F u, F left, F mode, F right) {   // u in [0, 1)
   const F width = right - left;
@@ -125,6 +130,23 @@ template <class F>
 KILN_DEVICE F standard_t(Stream& s, F df) {
   const F z = s.normal<F>();
   return z / ::sqrt(chisquare<F>(s, df) / df);
+}
+
+template <class F>
+KILN_DEVICE F f(Stream& s, F dfnum, F dfden) {
+  const F x = chisquare<F>(s, dfnum), y = chisquare<F>(s, dfden);
+  return (x * dfden) / (y * dfnum);
+}
+
+// Inverse Gaussian (Michael, Schucany and Haas 1976), with the root taken
+// in the form that does not cancel: x = mean - 2 mean y / (y + sqrt(4 scale y + y^2)).
+template <class F>
+KILN_DEVICE F wald(Stream& s, F mean, F scale) {
+  const F z = s.normal<F>();
+  const F y = mean * z * z;
+  const F x = mean - F(2) * mean * y / (y + ::sqrt(F(4) * scale * y + y * y));
+  const F u = s.uniform_oo<F>();
+  return u <= mean / (mean + x) ? x : mean * mean / x;
 }
 
 // Poisson(lam): multiplication of uniforms below 10, else Hormann's
@@ -232,6 +254,26 @@ KILN_DEVICE long long binomial(Stream& s, long long n, double p) {
   if (n <= 0 || p <= 0.0) return 0;
   if (p >= 1.0) return n;
   return p <= 0.5 ? binomial_low(s, n, p) : n - binomial_low(s, n, 1.0 - p);
+}
+
+// Poisson(lam) of a Gamma(n, (1 - p) / p) rate.
+KILN_DEVICE long long negative_binomial(Stream& s, double n, double p) {
+  if (p >= 1.0) return 0;
+  return poisson(s, gamma<double>(s, n) * (1.0 - p) / p);
+}
+
+// Chi-square with non-centrality: a central chi-square of df - 1 plus a
+// shifted normal squared when df > 1, else a Poisson mixture of central ones.
+template <class F>
+KILN_DEVICE F noncentral_chisquare(Stream& s, F df, F nonc) {
+  if (nonc == F(0)) return chisquare<F>(s, df);
+  if (df > F(1)) {
+    const F c = chisquare<F>(s, df - F(1));
+    const F z = s.normal<F>() + ::sqrt(nonc);
+    return c + z * z;
+  }
+  const long long i = poisson(s, static_cast<double>(nonc) / 2.0);
+  return chisquare<F>(s, df + F(2) * static_cast<F>(i));
 }
 
 }  // namespace random

@@ -245,6 +245,21 @@ def test_integers_bounds_and_endpoint():
     assert ri.min() == 1 and ri.max() == 3
 
 
+def test_integers_array_bounds():
+    rng = kiln.random.default_rng(31)
+    low = kiln.asarray(numpy.array([0, 100, -50]))
+    x = rng.integers(low, low + 3, size=(3000, 3)).get()
+    assert x.shape == (3000, 3)
+    for j, base in enumerate([0, 100, -50]):
+        assert sorted(set(x[:, j].tolist())) == [base, base + 1, base + 2]
+    y = rng.integers(5, numpy.array([6, 8]), endpoint=True, dtype=kiln.int16).get()
+    assert y.dtype == numpy.int16 and y.shape == (2,) and 5 <= y[0] <= 6 and 5 <= y[1] <= 8
+    with pytest.raises(ValueError):
+        rng.integers(low, low)
+    with pytest.raises(ValueError):
+        rng.integers(0, kiln.asarray(numpy.array([10, 300])), dtype=kiln.uint8)
+
+
 def test_integers_unbiased():
     # 3 * 2^30 values: a modulo reduction of 32-bit words would make the
     # lowest third twice as likely as the rest.
@@ -269,9 +284,11 @@ def test_permutation_shuffle_choice():
     d = rng.choice(kiln.arange(10, 20), 10, replace=False).get()
     assert sorted(d.tolist()) == list(range(10, 20))
     assert rng.choice(5).shape == ()
-    # first-position frequencies of permutations of 4: uniform over 4
-    firsts = numpy.bincount([int(rng.permutation(4)[0]) for _ in range(400)], minlength=4)
-    assert chi_square(firsts, numpy.full(4, 100.0)) < chi2_critical(3)
+    # a uniform permutation puts values in every (position quarter, value
+    # quarter) cell equally often
+    q = rng.permutation(N).get()
+    cells = numpy.bincount(4 * (numpy.arange(N) * 4 // N) + q * 4 // N, minlength=16)
+    assert chi_square(cells, numpy.full(16, N / 16.0)) < chi2_critical(9)
 
 
 def test_choice_with_probabilities():
@@ -294,6 +311,7 @@ def normal_cdf(x):
 
 
 _erf = numpy.vectorize(math.erf)
+_lgamma = numpy.vectorize(math.lgamma)
 
 
 def gammainc(a, x):
@@ -449,7 +467,29 @@ CONTINUOUS = {
                    0.35 / (1.44 * 2.2)),
     "chisquare": (lambda r, n, dt: r.chisquare(3.0, n, dtype=dt), lambda x: gammainc(1.5, x / 2.0), 3.0, 6.0),
     "standard_t": (lambda r, n, dt: r.standard_t(6.0, n, dtype=dt), lambda x: t_cdf(6.0, x), 0.0, 1.5),
+    "power": (lambda r, n, dt: r.power(3.0, n, dtype=dt), lambda x: x ** 3, 0.75, 3 / 80),
+    "f": (lambda r, n, dt: r.f(5.0, 20.0, n, dtype=dt), lambda x: betainc(2.5, 10.0, 5 * x / (5 * x + 20.0)),
+          20 / 18, 2 * 400 * 23 / (5 * 324 * 16)),
+    "noncentral_chisquare": (lambda r, n, dt: r.noncentral_chisquare(3.0, 2.0, n, dtype=dt),
+                             lambda x: noncentral_chi2_cdf(3.0, 2.0, x), 5.0, 14.0),
+    "noncentral_chisquare_small_df": (lambda r, n, dt: r.noncentral_chisquare(0.8, 1.5, n, dtype=dt),
+                                      lambda x: noncentral_chi2_cdf(0.8, 1.5, x), 2.3, 7.6),
+    "wald": (lambda r, n, dt: r.wald(1.5, 3.0, n, dtype=dt), lambda x: wald_cdf(1.5, 3.0, x), 1.5, 1.125),
 }
+
+
+def noncentral_chi2_cdf(df, nonc, x):
+    """A Poisson(nonc / 2) mixture of central chi-square CDFs."""
+    total = numpy.zeros_like(numpy.asarray(x, dtype=numpy.float64))
+    for j in range(60):
+        weight = math.exp(-nonc / 2 + j * math.log(nonc / 2) - math.lgamma(j + 1))
+        total += weight * gammainc(df / 2 + j, numpy.asarray(x) / 2)
+    return total
+
+
+def wald_cdf(mean, scale, x):
+    r = numpy.sqrt(scale / x)
+    return normal_cdf(r * (x / mean - 1)) + math.exp(2 * scale / mean) * normal_cdf(-r * (x / mean + 1))
 
 
 def check_continuous(x, cdf, mean, var):
@@ -493,9 +533,15 @@ def poisson_pmf(lam):
 DISCRETE = {
     "poisson_small": (lambda r, n: r.poisson(3.5, n), poisson_pmf(3.5), 20, 3.5, 3.5),
     "poisson_large": (lambda r, n: r.poisson(150.0, n), poisson_pmf(150.0), 250, 150.0, 150.0),
+    "poisson_ptrs_low": (lambda r, n: r.poisson(12.0, n), poisson_pmf(12.0), 40, 12.0, 12.0),
+    "binomial_btrd_low": (lambda r, n: r.binomial(40, 0.3, n), binomial_pmf(40, 0.3), 40, 12.0, 8.4),
     "binomial_small": (lambda r, n: r.binomial(20, 0.3, n), binomial_pmf(20, 0.3), 20, 6.0, 4.2),
     "binomial_large": (lambda r, n: r.binomial(1000, 0.4, n), binomial_pmf(1000, 0.4), 1000, 400.0, 240.0),
     "binomial_high_p": (lambda r, n: r.binomial(200, 0.9, n), binomial_pmf(200, 0.9), 200, 180.0, 18.0),
+    "negative_binomial": (lambda r, n: r.negative_binomial(4, 0.35, n),
+                          lambda k: numpy.exp(_lgamma(k + 4.0) - _lgamma(k + 1.0) - math.lgamma(4.0)
+                                              + 4 * math.log(0.35) + k * math.log(0.65)),
+                          80, 4 * 0.65 / 0.35, 4 * 0.65 / 0.35 ** 2),
     "geometric": (lambda r, n: r.geometric(0.3, n), lambda k: numpy.where(k >= 1, 0.3 * 0.7 ** (k - 1.0), 0.0),
                   60, 1 / 0.3, 0.7 / 0.09),
     "integers": (lambda r, n: r.integers(0, 17, n), lambda k: numpy.where(k < 17, 1 / 17, 0.0), 17, 8.0,
@@ -513,6 +559,18 @@ def test_discrete_distribution(name):
     stat, dof = discrete_chi_square(x, pmf, top)
     assert stat < chi2_critical(dof), (stat, dof)
     assert abs(x.mean() - mean) < 5 * math.sqrt(var / len(x))
+
+
+def test_dirichlet():
+    rng = kiln.random.default_rng(17)
+    x = rng.dirichlet([2.0, 3.0, 5.0], size=N)
+    assert x.shape == (N, 3) and x.dtype == numpy.float64
+    x = x.get()
+    numpy.testing.assert_allclose(x.sum(axis=1), 1.0, rtol=1e-12)
+    check_continuous(x[:, 0], lambda v: betainc(2.0, 8.0, v), 0.2, 2 * 8 / (100 * 11))
+    assert rng.dirichlet(numpy.array([1.0, 1.0]), dtype=kiln.float32).shape == (2,)
+    with pytest.raises(ValueError):
+        rng.dirichlet([1.0, 0.0])
 
 
 def test_legacy_functions_exist_and_draw():

@@ -61,6 +61,22 @@ def _output_shape(size, params):
     return shape
 
 
+def _int_bound(x):
+    """An integer bound: a Python int, or an int64 kiln array."""
+    x = _param(x)
+    if isinstance(x, ndarray):
+        if x.dtype.kind not in "iub":
+            raise TypeError("integer bounds must be integers, got dtype %s" % x.dtype)
+        return x.astype(numpy.int64, copy=False)
+    return operator.index(x)
+
+
+def _as_uint64(x):
+    if isinstance(x, ndarray):
+        return x.astype(numpy.uint64)
+    return numpy.uint64(x % (1 << 64))
+
+
 def _violates(p, bad):
     """Whether bad(p) holds for scalar p or for any element of array p."""
     if isinstance(p, ndarray):
@@ -212,6 +228,47 @@ class _Sampler:
         _positive(df, "df")
         return self._draw("standard_t", size, dtype, df)
 
+    def power(self, a, size=None, dtype=numpy.float64):
+        """Power-function samples on [0, 1] (CDF x^a), a > 0."""
+        a = _param(a)
+        _positive(a, "a")
+        return self._draw("power", size, dtype, a)
+
+    def f(self, dfnum, dfden, size=None, dtype=numpy.float64):
+        """F (Fisher-Snedecor) samples: a ratio of scaled chi-squares."""
+        dfnum, dfden = _param(dfnum), _param(dfden)
+        _positive(dfnum, "dfnum")
+        _positive(dfden, "dfden")
+        return self._draw("f", size, dtype, dfnum, dfden)
+
+    def noncentral_chisquare(self, df, nonc, size=None, dtype=numpy.float64):
+        """Non-central chi-square samples."""
+        df, nonc = _param(df), _param(nonc)
+        _positive(df, "df")
+        _nonneg(nonc, "nonc")
+        return self._draw("noncentral_chisquare", size, dtype, df, nonc)
+
+    def wald(self, mean, scale, size=None, dtype=numpy.float64):
+        """Wald (inverse Gaussian) samples."""
+        mean, scale = _param(mean), _param(scale)
+        _positive(mean, "mean")
+        _positive(scale, "scale")
+        return self._draw("wald", size, dtype, mean, scale)
+
+    def dirichlet(self, alpha, size=None, dtype=numpy.float64):
+        """Dirichlet samples, shape ``size + (len(alpha),)``: gammas of
+        shapes ``alpha`` over their sum (alphas far below 1 can underflow
+        to 0/0, where NumPy switches to stick-breaking)."""
+        host = numpy.asarray(alpha.get() if isinstance(alpha, ndarray) else alpha, dtype=numpy.float64)
+        if host.ndim != 1:
+            raise ValueError("alpha must be 1-dimensional")
+        if (host <= 0).any() or numpy.isnan(host).any():
+            raise ValueError("alpha <= 0")
+        shape = _shape_of(size)
+        shape = (() if shape is None else shape) + host.shape
+        g = self._draw("standard_gamma", shape, dtype, _creation.asarray(host))
+        return g / g.sum(axis=-1, keepdims=True)
+
     # ---- discrete (int64, as NumPy) ----
     def poisson(self, lam=1.0, size=None):
         """Poisson samples (int64): multiplication below lam = 10, PTRS above."""
@@ -228,6 +285,15 @@ class _Sampler:
         _check(p, lambda v: v > 1, "p > 1")
         _check(p, lambda v: v != v, "p is nan")
         return self._draw("binomial", size, numpy.int64, n, p)
+
+    def negative_binomial(self, n, p, size=None):
+        """Negative binomial samples (int64): failures before the n-th
+        success, as a Poisson of a gamma rate."""
+        n, p = _param(n), _param(p)
+        _positive(n, "n")
+        _check(p, lambda v: (v <= 0) | (v > 1) if isinstance(v, ndarray) else not 0 < v <= 1,
+               "p must be in (0, 1]")
+        return self._draw("negative_binomial", size, numpy.int64, n, p)
 
     def geometric(self, p, size=None):
         """Geometric samples (int64): trials up to the first success, >= 1."""
@@ -248,21 +314,22 @@ class _Sampler:
             raise TypeError("Unsupported dtype %s for integers" % dtype)
         if high is None:
             low, high = 0, low
-        if isinstance(low, (ndarray, numpy.ndarray, list, tuple)) or \
-                isinstance(high, (ndarray, numpy.ndarray, list, tuple)):
-            raise NotImplementedError("kiln.random: array bounds for integers are not supported; "
-                                      "pass Python integers")
-        low, high = operator.index(low), operator.index(high)
+        low, high = _int_bound(low), _int_bound(high)
         top = high if endpoint else high - 1
-        if low > top:
+        if _any(low > top):
             raise ValueError("low > high" if endpoint else "low >= high")
-        if low < lo_limit:
+        if _any(low < lo_limit):
             raise ValueError("low is out of bounds for %s" % dtype.name)
-        if top > hi_limit:
+        if _any(top > (min(hi_limit, (1 << 63) - 1) if isinstance(top, ndarray) else hi_limit)):
             raise ValueError("high is out of bounds for %s" % dtype.name)
-        shape = _shape_of(size)
-        return _kernels.integers(self._bit_generator, () if shape is None else shape, dtype, low,
-                                 top - low)
+        shape = _output_shape(size, (low, top))
+        if not isinstance(low, ndarray) and not isinstance(top, ndarray):
+            return _kernels.integers(self._bit_generator, shape, dtype, numpy.uint64(low % (1 << 64)),
+                                     numpy.uint64(top - low))
+        # spans in uint64 arithmetic: top - low wraps to the right value
+        low_u = _as_uint64(low)
+        span = _core._ufuncs["subtract"](_as_uint64(top), low_u)
+        return _kernels.integers(self._bit_generator, shape, dtype, low_u, span)
 
     def _permutation_indices(self, n):
         if n == 0:
@@ -379,8 +446,8 @@ class Generator(_Sampler):
 
     def integers(self, low, high=None, size=None, dtype=numpy.int64, endpoint=False):
         """Uniform integers of [low, high) ([low, high] with endpoint=True),
-        without modulo bias (Lemire's multiply-and-reject); bounds are Python
-        integers."""
+        without modulo bias (Lemire's multiply-and-reject); bounds broadcast
+        (array bounds are taken as int64)."""
         return self._integers(low, high, size, dtype, endpoint)
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
@@ -396,6 +463,13 @@ class Generator(_Sampler):
         return _Sampler.permutation(self, x)
 
     permutation.__doc__ = _Sampler.permutation.__doc__
+
+    def shuffle(self, x, axis=0):
+        if axis != 0:
+            raise NotImplementedError("kiln.random.Generator.shuffle: only axis=0")
+        return _Sampler.shuffle(self, x)
+
+    shuffle.__doc__ = _Sampler.shuffle.__doc__
 
 
 def default_rng(seed=None):

@@ -42,6 +42,7 @@ DISTS = {
     "weibull": Dist("oo", ("a",), _F + "weibull(u, a)", None),
     "pareto": Dist("oo", ("a",), _F + "pareto(u, a)", None),
     "standard_cauchy": Dist("oo", (), _F + "standard_cauchy(u)", None),
+    "power": Dist("oo", ("a",), _F + "power(u, a)", None),
     "triangular": Dist("co", ("left", "mode", "right"), _F + "triangular(u, left, mode, right)", None),
     "geometric": Dist("oo", ("p",), _F + "geometric(u, p)", numpy.dtype(numpy.int64)),
     "standard_gamma": Dist("stream", ("shape",), _F + "gamma<F>(s, shape)", None),
@@ -49,6 +50,10 @@ DISTS = {
     "beta": Dist("stream", ("a", "b"), _F + "beta<F>(s, a, b)", None),
     "chisquare": Dist("stream", ("df",), _F + "chisquare<F>(s, df)", None),
     "standard_t": Dist("stream", ("df",), _F + "standard_t<F>(s, df)", None),
+    "f": Dist("stream", ("dfnum", "dfden"), _F + "f<F>(s, dfnum, dfden)", None),
+    "noncentral_chisquare": Dist("stream", ("df", "nonc"), _F + "noncentral_chisquare<F>(s, df, nonc)", None),
+    "wald": Dist("stream", ("mean", "scale"), _F + "wald<F>(s, mean, scale)", None),
+    "negative_binomial": Dist("stream", ("n", "p"), _F + "negative_binomial(s, n, p)", numpy.dtype(numpy.int64)),
     "poisson": Dist("stream", ("lam",), _F + "poisson(s, lam)", numpy.dtype(numpy.int64)),
     "binomial": Dist("stream", ("n", "p"), _F + "binomial(s, (long long)n, p)", numpy.dtype(numpy.int64)),
 }
@@ -197,8 +202,9 @@ _integer_kernels = {}
 
 def integers(bitgen, shape, dtype, low, span):
     """Uniform integers low + [0, span] (span = high - low, at most 2^64 - 1)
-    in `dtype`, without bias (kiln::random::bounded); low is taken mod 2^64
-    and the sum wraps into dtype as two's complement."""
+    in `dtype`, without bias (kiln::random::bounded); low and span are
+    numpy.uint64 scalars or uint64 kiln arrays broadcastable to `shape`
+    (low is taken mod 2^64 and the sum wraps into dtype as two's complement)."""
     dtype = numpy.dtype(dtype)
     k = _integer_kernels.get(dtype)
     if k is None:
@@ -209,5 +215,5 @@ def integers(bitgen, shape, dtype, low, span):
         _integer_kernels[dtype] = k
     out = _creation.empty(shape, dtype=dtype)
     if out.size:
-        k(*bitgen._take(out.size), numpy.uint64(low % (1 << 64)), numpy.uint64(span), out)
+        k(*bitgen._take(out.size), low, span, out)
     return out

@@ -115,6 +115,7 @@ MODULE_FUNCTIONS = (
     "uniform", "normal", "standard_normal", "choice", "permutation", "shuffle", "exponential",
     "standard_exponential", "gamma", "standard_gamma", "beta", "lognormal", "poisson", "binomial",
     "chisquare", "standard_t", "laplace", "logistic", "gumbel", "geometric", "rayleigh", "weibull",
-    "pareto", "standard_cauchy", "triangular", "tomaxint")
+    "pareto", "standard_cauchy", "triangular", "tomaxint", "power", "f", "noncentral_chisquare", "wald",
+    "dirichlet", "negative_binomial")
 
 functions = {name: _forward(name) for name in MODULE_FUNCTIONS}
