@@ -573,6 +573,21 @@ def test_dirichlet():
         rng.dirichlet([1.0, 0.0])
 
 
+def test_multinomial():
+    rng = kiln.random.default_rng(23)
+    x = rng.multinomial(20, [0.2, 0.5, 0.3], size=N)
+    assert x.shape == (N, 3) and x.dtype == numpy.int64
+    x = x.get()
+    assert (x.sum(axis=1) == 20).all() and x.min() >= 0
+    for j, p in enumerate([0.2, 0.5, 0.3]):   # each count is Binomial(20, p_j)
+        stat, dof = discrete_chi_square(x[:, j], binomial_pmf(20, p), 20)
+        assert stat < chi2_critical(dof), (j, stat, dof)
+    assert rng.multinomial(5, numpy.array([0.5, 0.5])).shape == (2,)
+    assert rng.multinomial(0, [0.3, 0.7], size=2).get().tolist() == [[0, 0], [0, 0]]
+    with pytest.raises(ValueError):
+        rng.multinomial(5, [0.8, 0.7, 0.1])
+
+
 def test_legacy_functions_exist_and_draw():
     kiln.random.seed(3)
     r = kiln.random

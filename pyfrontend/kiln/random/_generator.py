@@ -295,6 +295,24 @@ class _Sampler:
                "p must be in (0, 1]")
         return self._draw("negative_binomial", size, numpy.int64, n, p)
 
+    def multinomial(self, n, pvals, size=None):
+        """Counts (int64, shape ``size + (len(pvals),)``) of ``n`` draws
+        over categories of probabilities ``pvals`` (the last one is what
+        the others leave); ``n`` is a Python integer."""
+        n = operator.index(n)
+        if n < 0:
+            raise ValueError("n < 0")
+        host = numpy.asarray(pvals.get() if isinstance(pvals, ndarray) else pvals, dtype=numpy.float64)
+        if host.ndim != 1 or host.shape[0] == 0:
+            raise ValueError("pvals must be a non-empty 1-dimensional sequence")
+        if (host < 0).any() or (host > 1).any() or numpy.isnan(host).any():
+            raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
+        if host[:-1].sum() > 1.0 + 1e-12:
+            raise ValueError("sum(pvals[:-1]) > 1.0")
+        shape = _shape_of(size)
+        return _kernels.multinomial(self._bit_generator, n, _creation.asarray(host),
+                                    () if shape is None else shape)
+
     def geometric(self, p, size=None):
         """Geometric samples (int64): trials up to the first success, >= 1."""
         p = _param(p)

@@ -217,3 +217,31 @@ def integers(bitgen, shape, dtype, low, span):
     if out.size:
         k(*bitgen._take(out.size), low, span, out)
     return out
+
+
+_multinomial_kernel = None
+
+
+def multinomial(bitgen, n, pvals, shape):
+    """Counts of n draws over len(pvals) categories per row of `shape`
+    (output shape + (k,), int64): binomials of what is left, category by
+    category, each row from its own Stream."""
+    global _multinomial_kernel
+    if _multinomial_kernel is None:
+        op = ("kiln::random::Stream s(key0, key1, ctr_lo, ctr_hi, (unsigned long long)i);\n"
+              "long long left = n;\ndouble rest = 1.0;\n"
+              "for (long long j = 0; j < k - 1; ++j) {\n"
+              "  const double p = pvals[j];\n"
+              "  long long x = 0;\n"
+              "  if (left > 0 && rest > 0.0) x = kiln::random::binomial(s, left, p < rest ? p / rest : 1.0);\n"
+              "  out[i * k + j] = x;\n  left -= x;\n  rest -= p;\n}\n"
+              "out[i * k + k - 1] = left;\n")
+        _multinomial_kernel = ElementwiseKernel(_KEY_PARAMS + ", int64 n, int64 k, raw float64 pvals",
+                                                "raw int64 out", op, "kiln_random_multinomial",
+                                                preamble=_PREAMBLE)
+    k = pvals.shape[0]
+    out = _creation.empty(tuple(shape) + (k,), dtype=numpy.int64)
+    rows = out.size // k if k else 0
+    if rows:
+        _multinomial_kernel(*bitgen._take(rows), n, k, pvals, out, size=rows)
+    return out
