@@ -6,9 +6,10 @@
 
 The ufunc aliases are the very same ufunc objects (kiln.acos is
 kiln.arccos), as in NumPy 2. The dtype helpers (finfo, iinfo, isdtype) are
-NumPy's: kiln's dtypes are NumPy's dtypes. What the standard has and kiln
-lacks (matmul, tensordot, vecdot: linear algebra; __array_namespace_info__)
-is absent, not stubbed. ndarray.to_device is attached here.
+NumPy's: kiln's dtypes are NumPy's dtypes. The linear algebra functions
+(matmul, tensordot, vecdot, and the linalg extension) are kiln/linalg's.
+What the standard has and kiln lacks is absent, not stubbed.
+ndarray.to_device is attached here.
 """
 import operator
 

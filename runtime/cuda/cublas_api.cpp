@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -87,6 +88,15 @@ void check_driver(const DriverApi& cu, CuResult r, const char* call) {
 // Makes device's primary context current on this thread (kiln's backend
 // does the same before its own calls; cuBLAS works in whatever is current).
 void make_primary_current(int device) {
+  thread_local int last_device = -1;
+  thread_local CuContext last_ctx = nullptr;
+  if (device == last_device) {   // the common case: one cuCtxGetCurrent
+    const DriverApi* cu = load_driver_api(nullptr);
+    CuContext current = nullptr;
+    check_driver(*cu, cu->ctx_get_current(&current), "cuCtxGetCurrent");
+    if (current != last_ctx) check_driver(*cu, cu->ctx_set_current(last_ctx), "cuCtxSetCurrent");
+    return;
+  }
   std::string why;
   const DriverApi* cu = load_driver_api(&why);
   if (!cu) throw Error(why);
@@ -108,11 +118,16 @@ void make_primary_current(int device) {
   CuContext current = nullptr;
   check_driver(*cu, cu->ctx_get_current(&current), "cuCtxGetCurrent");
   if (current != ctx) check_driver(*cu, cu->ctx_set_current(ctx), "cuCtxSetCurrent");
+  last_device = device;
+  last_ctx = ctx;
 }
 
 }  // namespace
 
 const CublasApi* load_cublas_api(std::string* why_not) {
+  // Once found, the table never changes: every later call (one a matmul) is a load.
+  static std::atomic<const CublasApi*> found{nullptr};
+  if (const CublasApi* api = found.load(std::memory_order_acquire)) return api;
   LoaderState& s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   if (!s.api && !s.searched_since_last_dir) {
@@ -128,6 +143,7 @@ const CublasApi* load_cublas_api(std::string* why_not) {
     if (!s.api) s.why_not = "cuBLAS (libcublas) was not found; tried:" + tried;
   }
   if (!s.api && why_not) *why_not = s.why_not;
+  if (s.api) found.store(s.api.get(), std::memory_order_release);
   return s.api.get();
 }
 
