@@ -38,7 +38,7 @@ __device__ void gemm_tile(const char* a, const char* b, char* c, long long m, lo
   typedef typename Ops::T T;
   typedef typename Ops::Acc Acc;
   constexpr int TX = BN / TN, TY = BM / TM, NT = TX * TY;
-  __shared__ Acc sa[BK][BM];
+  __shared__ Acc sa[BK][BM + 1];   // + 1: the staging stores (a row's BK values, BM + 1 apart) hit distinct banks
   __shared__ Acc sb[BK][BN];
   const int tid = static_cast<int>(threadIdx.x);
   const int tx = tid % TX, ty = tid / TX;
