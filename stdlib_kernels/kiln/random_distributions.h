@@ -276,5 +276,64 @@ KILN_DEVICE F noncentral_chisquare(Stream& s, F df, F nonc) {
   return chisquare<F>(s, df + F(2) * static_cast<F>(i));
 }
 
+// von Mises(mu, kappa) on [-pi, pi] by Best and Fisher's rejection (1979),
+// in double; uniform angles below kappa = 1e-8, a wrapped normal above 1e6.
+KILN_DEVICE double vonmises(Stream& s, double mu, double kappa) {
+  const double pi = 3.141592653589793;
+  double theta;
+  if (kappa < 1e-8) {
+    theta = pi * (2.0 * s.uniform_oo<double>() - 1.0);
+  } else if (kappa > 1e6) {
+    theta = s.normal<double>() / ::sqrt(kappa);
+  } else {
+    const double tau = 1.0 + ::sqrt(1.0 + 4.0 * kappa * kappa);
+    const double rho = (tau - ::sqrt(2.0 * tau)) / (2.0 * kappa);
+    const double r = (1.0 + rho * rho) / (2.0 * rho);
+    double w;
+    for (;;) {
+      const double z = ::cos(pi * s.uniform_oo<double>());
+      w = (1.0 + r * z) / (r + z);
+      const double c = kappa * (r - w);
+      const double v = s.uniform_oo<double>();
+      if (c * (2.0 - c) - v > 0.0 || ::log(c / v) + 1.0 - c >= 0.0) break;
+    }
+    w = w > 1.0 ? 1.0 : (w < -1.0 ? -1.0 : w);
+    theta = ::acos(w);
+    if (s.uniform_oo<double>() < 0.5) theta = -theta;
+  }
+  theta += mu;
+  theta = ::fmod(theta + pi, 2.0 * pi);   // wrapped into [-pi, pi)
+  if (theta < 0.0) theta += 2.0 * pi;
+  return theta - pi;
+}
+
+// Zipf(a), a > 1, by Devroye's rejection from a continuous Pareto.
+KILN_DEVICE long long zipf(Stream& s, double a) {
+  const double am1 = a - 1.0, b = ::pow(2.0, am1);
+  for (;;) {
+    const double u = s.uniform_oo<double>(), v = s.uniform_oo<double>();
+    const double x = ::floor(::pow(u, -1.0 / am1));
+    if (!(x < 9.2e18) || x < 1.0) continue;
+    const double t = ::pow(1.0 + 1.0 / x, am1);
+    if (v * x * (t - 1.0) / (b - 1.0) <= t / b) return static_cast<long long>(x);
+  }
+}
+
+// Logarithmic series(p), 0 < p < 1, by Kemp's second method (1981).
+KILN_DEVICE long long logseries(Stream& s, double p) {
+  const double r = ::log1p(-p);
+  for (;;) {
+    const double v = s.uniform_oo<double>();
+    if (v >= p) return 1;
+    const double q = -::expm1(r * s.uniform_oo<double>());
+    if (v <= q * q) {
+      const double k = ::floor(1.0 + ::log(v) / ::log(q));
+      if (k < 1.0 || !(k < 9.2e18)) continue;
+      return static_cast<long long>(k);
+    }
+    return v >= q ? 1 : 2;
+  }
+}
+
 }  // namespace random
 }  // namespace kiln

@@ -475,7 +475,19 @@ CONTINUOUS = {
     "noncentral_chisquare_small_df": (lambda r, n, dt: r.noncentral_chisquare(0.8, 1.5, n, dtype=dt),
                                       lambda x: noncentral_chi2_cdf(0.8, 1.5, x), 2.3, 7.6),
     "wald": (lambda r, n, dt: r.wald(1.5, 3.0, n, dtype=dt), lambda x: wald_cdf(1.5, 3.0, x), 1.5, 1.125),
+    "vonmises": (lambda r, n, dt: r.vonmises(0.5, 2.0, n, dtype=dt), lambda x: vonmises_cdf(0.5, 2.0, x),
+                 None, None),
+    "vonmises_concentrated": (lambda r, n, dt: r.vonmises(-3.0, 40.0, n, dtype=dt),
+                              lambda x: vonmises_cdf(-3.0, 40.0, x), None, None),
 }
+
+
+def vonmises_cdf(mu, kappa, x):
+    """By the trapezoid rule on a fine grid of [-pi, pi] (normalised there)."""
+    grid = numpy.linspace(-math.pi, math.pi, 400001)
+    density = numpy.exp(kappa * (numpy.cos(grid - mu) - 1.0))
+    cdf = numpy.concatenate([[0.0], numpy.cumsum((density[1:] + density[:-1]) / 2)])
+    return numpy.interp(x, grid, cdf / cdf[-1])
 
 
 def noncentral_chi2_cdf(df, nonc, x):
@@ -529,6 +541,15 @@ def poisson_pmf(lam):
     return lambda k: numpy.exp(-lam + k * math.log(lam) - numpy.vectorize(math.lgamma)(k + 1.0))
 
 
+def zeta(a, terms=1000):
+    """Riemann's zeta(a), a > 1: a partial sum and its Euler-Maclaurin tail."""
+    k = numpy.arange(1, terms, dtype=numpy.float64)
+    n = float(terms)
+    return float((k ** -a).sum() + n ** (1 - a) / (a - 1) + n ** -a / 2 + a * n ** (-a - 1) / 12)
+
+
+ZETA2, ZETA3, ZETA4 = zeta(2.0), zeta(3.0), zeta(4.0)
+
 # name: (call, pmf, support bound for the cells, mean, variance)
 DISCRETE = {
     "poisson_small": (lambda r, n: r.poisson(3.5, n), poisson_pmf(3.5), 20, 3.5, 3.5),
@@ -542,6 +563,12 @@ DISCRETE = {
                           lambda k: numpy.exp(_lgamma(k + 4.0) - _lgamma(k + 1.0) - math.lgamma(4.0)
                                               + 4 * math.log(0.35) + k * math.log(0.65)),
                           80, 4 * 0.65 / 0.35, 4 * 0.65 / 0.35 ** 2),
+    "zipf": (lambda r, n: r.zipf(4.0, n), lambda k: numpy.where(k >= 1, numpy.maximum(k, 1.0) ** -4.0 / ZETA4, 0.0),
+             40, ZETA3 / ZETA4, ZETA2 / ZETA4 - (ZETA3 / ZETA4) ** 2),
+    "logseries": (lambda r, n: r.logseries(0.6, n),
+                  lambda k: numpy.where(k >= 1, -0.6 ** numpy.maximum(k, 1.0) / (numpy.maximum(k, 1.0)
+                                                                                  * math.log(0.4)), 0.0),
+                  40, -0.6 / (0.4 * math.log(0.4)), -0.6 * (0.6 + math.log(0.4)) / (0.16 * math.log(0.4) ** 2)),
     "geometric": (lambda r, n: r.geometric(0.3, n), lambda k: numpy.where(k >= 1, 0.3 * 0.7 ** (k - 1.0), 0.0),
                   60, 1 / 0.3, 0.7 / 0.09),
     "integers": (lambda r, n: r.integers(0, 17, n), lambda k: numpy.where(k < 17, 1 / 17, 0.0), 17, 8.0,

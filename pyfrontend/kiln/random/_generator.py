@@ -255,6 +255,12 @@ class _Sampler:
         _positive(scale, "scale")
         return self._draw("wald", size, dtype, mean, scale)
 
+    def vonmises(self, mu, kappa, size=None, dtype=numpy.float64):
+        """von Mises samples on [-pi, pi] (Best-Fisher), computed in double."""
+        mu, kappa = _param(mu), _param(kappa)
+        _nonneg(kappa, "kappa")
+        return self._draw("vonmises", size, dtype, mu, kappa)
+
     def dirichlet(self, alpha, size=None, dtype=numpy.float64):
         """Dirichlet samples, shape ``size + (len(alpha),)``: gammas of
         shapes ``alpha`` over their sum (alphas far below 1 can underflow
@@ -312,6 +318,19 @@ class _Sampler:
         shape = _shape_of(size)
         return _kernels.multinomial(self._bit_generator, n, _creation.asarray(host),
                                     () if shape is None else shape)
+
+    def zipf(self, a, size=None):
+        """Zipf samples (int64) of exponent ``a`` > 1 (Devroye's rejection)."""
+        a = _param(a)
+        _check(a, lambda v: v <= 1, "a <= 1.0")
+        return self._draw("zipf", size, numpy.int64, a)
+
+    def logseries(self, p, size=None):
+        """Logarithmic series samples (int64), 0 <= p < 1 (Kemp's method)."""
+        p = _param(p)
+        _check(p, lambda v: (v < 0) | (v >= 1) if isinstance(v, ndarray) else not 0 <= v < 1,
+               "p < 0, p >= 1 or p is NaN")
+        return self._draw("logseries", size, numpy.int64, p)
 
     def geometric(self, p, size=None):
         """Geometric samples (int64): trials up to the first success, >= 1."""

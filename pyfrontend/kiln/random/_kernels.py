@@ -54,6 +54,9 @@ DISTS = {
     "noncentral_chisquare": Dist("stream", ("df", "nonc"), _F + "noncentral_chisquare<F>(s, df, nonc)", None),
     "wald": Dist("stream", ("mean", "scale"), _F + "wald<F>(s, mean, scale)", None),
     "negative_binomial": Dist("stream", ("n", "p"), _F + "negative_binomial(s, n, p)", numpy.dtype(numpy.int64)),
+    "vonmises": Dist("stream", ("mu", "kappa"), _F + "vonmises(s, mu, kappa)", None),
+    "zipf": Dist("stream", ("a",), _F + "zipf(s, a)", numpy.dtype(numpy.int64)),
+    "logseries": Dist("stream", ("p",), _F + "logseries(s, p)", numpy.dtype(numpy.int64)),
     "poisson": Dist("stream", ("lam",), _F + "poisson(s, lam)", numpy.dtype(numpy.int64)),
     "binomial": Dist("stream", ("n", "p"), _F + "binomial(s, (long long)n, p)", numpy.dtype(numpy.int64)),
 }
