@@ -335,5 +335,44 @@ KILN_DEVICE long long logseries(Stream& s, double p) {
   }
 }
 
+// Hypergeometric(good, bad, sample): inversion searched outwards from the
+// mode (p(k + 1) / p(k) = (good - k)(sample - k) / ((k + 1)(bad - sample + k + 1))),
+// O(standard deviation) steps; the search restarts in the rare case that
+// rounding leaves u above the total.
+KILN_DEVICE long long hypergeometric(Stream& s, long long good, long long bad, long long sample) {
+  const long long low = sample > bad ? sample - bad : 0, high = sample < good ? sample : good;
+  if (low == high) return low;
+  const double g = static_cast<double>(good), b = static_cast<double>(bad), n = static_cast<double>(sample);
+  long long mode = static_cast<long long>(::floor((n + 1.0) * (g + 1.0) / (g + b + 2.0)));
+  mode = mode < low ? low : (mode > high ? high : mode);
+  const double m = static_cast<double>(mode);
+  const double log_pm = ::lgamma(g + 1.0) - ::lgamma(m + 1.0) - ::lgamma(g - m + 1.0) + ::lgamma(b + 1.0) -
+                        ::lgamma(n - m + 1.0) - ::lgamma(b - n + m + 1.0) - ::lgamma(g + b + 1.0) +
+                        ::lgamma(n + 1.0) + ::lgamma(g + b - n + 1.0);
+  const double pm = ::exp(log_pm);
+  for (;;) {
+    double u = s.uniform_co<double>() - pm;
+    if (u < 0.0) return mode;
+    long long down = mode, up = mode;
+    double p_down = pm, p_up = pm;
+    while (down > low || up < high) {
+      if (up < high) {
+        const double k = static_cast<double>(up);
+        p_up *= (g - k) * (n - k) / ((k + 1.0) * (b - n + k + 1.0));
+        ++up;
+        u -= p_up;
+        if (u < 0.0) return up;
+      }
+      if (down > low) {
+        const double k = static_cast<double>(down);   // p(k - 1) = p(k) k (b - n + k) / ((g - k + 1)(n - k + 1))
+        p_down *= k * (b - n + k) / ((g - k + 1.0) * (n - k + 1.0));
+        --down;
+        u -= p_down;
+        if (u < 0.0) return down;
+      }
+    }
+  }
+}
+
 }  // namespace random
 }  // namespace kiln

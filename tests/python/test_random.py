@@ -541,6 +541,18 @@ def poisson_pmf(lam):
     return lambda k: numpy.exp(-lam + k * math.log(lam) - numpy.vectorize(math.lgamma)(k + 1.0))
 
 
+def hypergeometric_pmf(good, bad, sample):
+    def lchoose(a, k):
+        return _lgamma(a + 1.0) - _lgamma(k + 1.0) - _lgamma(a - k + 1.0)
+    def pmf(k):
+        k = numpy.asarray(k, dtype=numpy.float64)
+        ok = (k <= good) & (sample - k <= bad) & (k >= 0) & (k <= sample)
+        kk = numpy.where(ok, k, 0.0)
+        value = numpy.exp(lchoose(good, kk) + lchoose(bad, sample - kk) - lchoose(good + bad, sample))
+        return numpy.where(ok, value, 0.0)
+    return pmf
+
+
 def zeta(a, terms=1000):
     """Riemann's zeta(a), a > 1: a partial sum and its Euler-Maclaurin tail."""
     k = numpy.arange(1, terms, dtype=numpy.float64)
@@ -569,6 +581,10 @@ DISCRETE = {
                   lambda k: numpy.where(k >= 1, -0.6 ** numpy.maximum(k, 1.0) / (numpy.maximum(k, 1.0)
                                                                                   * math.log(0.4)), 0.0),
                   40, -0.6 / (0.4 * math.log(0.4)), -0.6 * (0.6 + math.log(0.4)) / (0.16 * math.log(0.4) ** 2)),
+    "hypergeometric": (lambda r, n: r.hypergeometric(30, 50, 25, n), hypergeometric_pmf(30, 50, 25), 25,
+                       25 * 30 / 80, 25 * (30 / 80) * (50 / 80) * (80 - 25) / 79),
+    "hypergeometric_large": (lambda r, n: r.hypergeometric(3000, 7000, 500, n), hypergeometric_pmf(3000, 7000, 500),
+                             500, 150.0, 500 * 0.3 * 0.7 * 9500 / 9999),
     "geometric": (lambda r, n: r.geometric(0.3, n), lambda k: numpy.where(k >= 1, 0.3 * 0.7 ** (k - 1.0), 0.0),
                   60, 1 / 0.3, 0.7 / 0.09),
     "integers": (lambda r, n: r.integers(0, 17, n), lambda k: numpy.where(k < 17, 1 / 17, 0.0), 17, 8.0,
@@ -613,6 +629,19 @@ def test_multinomial():
     assert rng.multinomial(0, [0.3, 0.7], size=2).get().tolist() == [[0, 0], [0, 0]]
     with pytest.raises(ValueError):
         rng.multinomial(5, [0.8, 0.7, 0.1])
+
+
+def test_hypergeometric_edges_and_bytes():
+    rng = kiln.random.default_rng(41)
+    assert rng.hypergeometric(5, 0, 3, size=10).get().tolist() == [3] * 10
+    assert rng.hypergeometric(0, 5, 3, size=4).get().tolist() == [0] * 4
+    assert rng.hypergeometric(7, 3, 10, size=2).get().tolist() == [7, 7]
+    with pytest.raises(ValueError):
+        rng.hypergeometric(2, 2, 5)
+    b = kiln.random.default_rng(9).bytes(10)
+    assert isinstance(b, bytes) and len(b) == 10
+    words = model_words(9, 0, 3)
+    assert b == numpy.array(words, dtype="<u4").tobytes()[:10]
 
 
 def test_legacy_functions_exist_and_draw():

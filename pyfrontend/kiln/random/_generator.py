@@ -319,6 +319,25 @@ class _Sampler:
         return _kernels.multinomial(self._bit_generator, n, _creation.asarray(host),
                                     () if shape is None else shape)
 
+    def hypergeometric(self, ngood, nbad, nsample, size=None):
+        """Hypergeometric samples (int64): good items among ``nsample``
+        drawn without replacement (inversion from the mode)."""
+        ngood, nbad, nsample = _param(ngood), _param(nbad), _param(nsample)
+        _nonneg(ngood, "ngood")
+        _nonneg(nbad, "nbad")
+        _nonneg(nsample, "nsample")
+        if _any(nsample > ngood + nbad):
+            raise ValueError("ngood + nbad < nsample")
+        return self._draw("hypergeometric", size, numpy.int64, ngood, nbad, nsample)
+
+    def bytes(self, length):
+        """``length`` random bytes (a Python bytes object)."""
+        length = operator.index(length)
+        if length < 0:
+            raise ValueError("length must be non-negative")
+        words = _kernels.raw_words(self._bit_generator, ((length + 3) // 4,))
+        return words.get().astype("<u4").tobytes()[:length]
+
     def zipf(self, a, size=None):
         """Zipf samples (int64) of exponent ``a`` > 1 (Devroye's rejection)."""
         a = _param(a)

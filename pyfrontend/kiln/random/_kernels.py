@@ -57,6 +57,9 @@ DISTS = {
     "vonmises": Dist("stream", ("mu", "kappa"), _F + "vonmises(s, mu, kappa)", None),
     "zipf": Dist("stream", ("a",), _F + "zipf(s, a)", numpy.dtype(numpy.int64)),
     "logseries": Dist("stream", ("p",), _F + "logseries(s, p)", numpy.dtype(numpy.int64)),
+    "hypergeometric": Dist("stream", ("ngood", "nbad", "nsample"),
+                           _F + "hypergeometric(s, (long long)ngood, (long long)nbad, (long long)nsample)",
+                           numpy.dtype(numpy.int64)),
     "poisson": Dist("stream", ("lam",), _F + "poisson(s, lam)", numpy.dtype(numpy.int64)),
     "binomial": Dist("stream", ("n", "p"), _F + "binomial(s, (long long)n, p)", numpy.dtype(numpy.int64)),
 }

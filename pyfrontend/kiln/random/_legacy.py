@@ -116,6 +116,6 @@ MODULE_FUNCTIONS = (
     "standard_exponential", "gamma", "standard_gamma", "beta", "lognormal", "poisson", "binomial",
     "chisquare", "standard_t", "laplace", "logistic", "gumbel", "geometric", "rayleigh", "weibull",
     "pareto", "standard_cauchy", "triangular", "tomaxint", "power", "f", "noncentral_chisquare", "wald",
-    "dirichlet", "negative_binomial", "multinomial", "vonmises", "zipf", "logseries")
+    "dirichlet", "negative_binomial", "multinomial", "vonmises", "zipf", "logseries", "hypergeometric", "bytes")
 
 functions = {name: _forward(name) for name in MODULE_FUNCTIONS}
