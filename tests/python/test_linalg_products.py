@@ -393,6 +393,28 @@ def test_vecdot(rng, dtype):
         kiln.vecdot(ka, 2)
 
 
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=name)
+def test_long_and_many_dot_products(rng, dtype):
+    """Note [Dot products by reduction]: one long dot product, many short
+    ones, a batch of long ones (1 x 1 outputs), full-range integers wrapping."""
+    ka, a = operand(rng, (5000,), dtype, "negative")
+    kb, b = operand(rng, (5000,), dtype)
+    check_product(kiln.dot(ka, kb), numpy.asarray(numpy.dot(a, b)), a, b, 5000, numpy.dot)
+    check_product(ka @ kb, numpy.asarray(a @ b), a, b, 5000)
+    kc, c = operand(rng, (3000, 3), dtype, "F")
+    check_product(kiln.vecdot(kc, kc), numpy.vecdot(c, c), numpy.conj(c), c, 3,
+                  lambda p, q: numpy.sum(p * q, axis=-1))
+    kd, d = operand(rng, (3, 1, 700), dtype, "strided")
+    ke, e = operand(rng, (2, 700), dtype)
+    check_product(kiln.vecdot(kd, ke), numpy.vecdot(d, e), numpy.conj(d), e, 700,
+                  lambda p, q: numpy.sum(p * q, axis=-1))
+    if numpy.dtype(dtype).kind in "iu":
+        info = numpy.iinfo(dtype)
+        x = rng.integers(info.min, info.max, size=4000, endpoint=True, dtype=dtype)
+        with numpy.errstate(over="ignore"):
+            numpy.testing.assert_array_equal(kiln.dot(kiln.asarray(x), kiln.asarray(x)).get(), numpy.dot(x, x))
+
+
 def test_vecdot_conjugates_the_first(rng):
     ka, a = operand(rng, (7,), "complex128")
     kb, b = operand(rng, (7,), "complex128")

@@ -99,8 +99,34 @@ def _product(a, b, dtype, out_full):
         b = b.astype(dtype)
     if out_full is None:
         out_full = _core.empty(a.shape[:-1] + b.shape[-1:], dtype)
-    _core._matmul_into(a, b, out_full)
+    if a.shape[-2] == 1 and b.shape[-1] == 1 and out_full.size:
+        _dots_by_reduction(a, b, dtype, out_full)
+    else:
+        _core._matmul_into(a, b, out_full)
     return out_full
+
+
+# Note [Dot products by reduction]
+# Products whose every output is one dot product (1 x 1 matrices: dot and
+# inner of vectors, vdot, vecdot, batches of them) are a multiply and a
+# sum over k through kiln's reduction engine instead of the matmul engine,
+# whose 64 x 64 tiles would spend a block on each output and walk a long k
+# with one block. The results are NumPy's: integers wrap identically
+# (multiply and add modulo 2^bits, in any order), bool is OR of ANDs
+# (sum with dtype=bool), float16 is multiplied (exactly) and summed in
+# float32 then rounded once, as NumPy's matmul; float sums are the
+# reduction engine's pairwise-or-better sums, inside Note [Product
+# tolerances]' bound.
+def _dots_by_reduction(a, b, dtype, out_full):
+    from kiln import _reductions
+    k = a.shape[-1]
+    x = _view(a, a.shape[:-2] + (k,), a.strides[:-2] + (a.strides[-1],))
+    y = _view(b, b.shape[:-2] + (k,), b.strides[:-2] + (b.strides[-2],))
+    acc = numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
+    if acc != dtype:
+        x, y = x.astype(acc), y.astype(acc)
+    total = _reductions.sum(_multiply(x, y), axis=-1, dtype=acc)
+    _copy(total, _view(out_full, out_full.shape[:-2], out_full.strides[:-2]))
 
 
 def _ufunc_operand(x):
