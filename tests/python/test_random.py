@@ -644,6 +644,32 @@ def test_hypergeometric_edges_and_bytes():
     assert b == numpy.array(words, dtype="<u4").tobytes()[:10]
 
 
+@pytest.mark.parametrize("method", ["svd", "eigh", "cholesky"])
+def test_multivariate_normal(method):
+    mean = numpy.array([1.0, -2.0, 0.5])
+    cov = numpy.array([[2.0, 0.6, -0.3], [0.6, 1.0, 0.2], [-0.3, 0.2, 0.5]])
+    x = kiln.random.default_rng(13).multivariate_normal(mean, cov, size=N, method=method)
+    assert x.shape == (N, 3) and x.dtype == numpy.float64
+    x = x.get()
+    numpy.testing.assert_allclose(x.mean(axis=0), mean, atol=5 * math.sqrt(2.0 / N))
+    numpy.testing.assert_allclose(numpy.cov(x.T), cov, atol=0.06)
+    w = numpy.array([0.3, -1.0, 2.0])   # a projection is normal with variance w^T cov w
+    check_continuous((x - mean) @ w / math.sqrt(w @ cov @ w), normal_cdf, 0.0, 1.0)
+
+
+def test_multivariate_normal_checks():
+    rng = kiln.random.default_rng(2)
+    y = rng.multivariate_normal([0.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], size=(2, 5), dtype=kiln.float32)
+    assert y.shape == (2, 5, 2) and y.dtype == numpy.float32
+    bad = [[1.0, 2.0], [2.0, 1.0]]   # eigenvalues 3 and -1
+    with pytest.raises(ValueError):
+        rng.multivariate_normal([0.0, 0.0], bad, check_valid="raise")
+    with pytest.warns(RuntimeWarning):
+        rng.multivariate_normal([0.0, 0.0], bad)
+    with pytest.raises(ValueError):
+        rng.multivariate_normal([0.0, 0.0, 0.0], [[1.0, 0.0], [0.0, 1.0]])
+
+
 def test_legacy_functions_exist_and_draw():
     kiln.random.seed(3)
     r = kiln.random

@@ -261,6 +261,45 @@ class _Sampler:
         _nonneg(kappa, "kappa")
         return self._draw("vonmises", size, dtype, mu, kappa)
 
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd",
+                            dtype=numpy.float64):
+        """Multivariate normal samples, shape ``size + (len(mean),)``:
+        ``mean + z @ A.T`` with ``A A^T = cov`` and z standard normal. The
+        k x k factor A (``method`` 'svd', 'eigh' or 'cholesky', as NumPy) is
+        computed on the host with NumPy; ``check_valid`` ('warn', 'raise',
+        'ignore') checks that cov is positive semi-definite."""
+        import warnings
+        host_mean = numpy.asarray(mean.get() if isinstance(mean, ndarray) else mean, dtype=numpy.float64)
+        host_cov = numpy.asarray(cov.get() if isinstance(cov, ndarray) else cov, dtype=numpy.float64)
+        if host_mean.ndim != 1:
+            raise ValueError("mean must be 1 dimensional")
+        k = host_mean.shape[0]
+        if host_cov.shape != (k, k):
+            raise ValueError("cov must be 2 dimensional and square, of the size of mean")
+        if check_valid not in ("warn", "raise", "ignore"):
+            raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
+        if method == "cholesky":
+            factor = numpy.linalg.cholesky(host_cov)
+        elif method in ("svd", "eigh"):
+            if method == "svd":
+                u, sv, vh = numpy.linalg.svd(host_cov)
+                psd = numpy.allclose(numpy.dot(vh.T * sv, vh), host_cov, rtol=tol, atol=tol)
+                factor = u * numpy.sqrt(sv)
+            else:
+                w, v = numpy.linalg.eigh(host_cov)
+                psd = not (w < -tol).any()
+                factor = v * numpy.sqrt(numpy.maximum(w, 0.0))
+            if not psd and check_valid != "ignore":
+                if check_valid == "raise":
+                    raise ValueError("covariance is not symmetric positive-semidefinite.")
+                warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning, stacklevel=2)
+        else:
+            raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
+        shape = _shape_of(size)
+        z = self._draw("standard_normal", (() if shape is None else shape) + (k,), dtype)
+        dtype = z.dtype
+        return z @ _creation.asarray(factor.T.astype(dtype)) + _creation.asarray(host_mean.astype(dtype))
+
     def dirichlet(self, alpha, size=None, dtype=numpy.float64):
         """Dirichlet samples, shape ``size + (len(alpha),)``: gammas of
         shapes ``alpha`` over their sum (alphas far below 1 can underflow

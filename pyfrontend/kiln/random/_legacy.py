@@ -116,6 +116,7 @@ MODULE_FUNCTIONS = (
     "standard_exponential", "gamma", "standard_gamma", "beta", "lognormal", "poisson", "binomial",
     "chisquare", "standard_t", "laplace", "logistic", "gumbel", "geometric", "rayleigh", "weibull",
     "pareto", "standard_cauchy", "triangular", "tomaxint", "power", "f", "noncentral_chisquare", "wald",
-    "dirichlet", "negative_binomial", "multinomial", "vonmises", "zipf", "logseries", "hypergeometric", "bytes")
+    "dirichlet", "negative_binomial", "multinomial", "vonmises", "zipf", "logseries", "hypergeometric", "bytes",
+    "multivariate_normal")
 
 functions = {name: _forward(name) for name in MODULE_FUNCTIONS}
