@@ -153,6 +153,12 @@ def test_legacy_seed_and_random_state():
     assert numpy.array_equal(kiln.random.rand(5).get(), a)
     assert numpy.array_equal(kiln.random.RandomState(11).rand(5).get(), a)
     rs = kiln.random.RandomState(seed=numpy.array([1, 2, 3, 4, 5]))
+    kiln.random.set_random_state(rs)
+    assert kiln.random.get_random_state() is rs
+    kiln.random.reset_states()
+    assert kiln.random.get_random_state() is not rs
+    gen = kiln.random.Generator(kiln.random.Philox4x3210(11))   # CuPy's name
+    assert numpy.array_equal(gen.random(5).get(), kiln.random.default_rng(11).random(5).get())
     state = rs.get_state()
     x = rs.randn(4).get()
     rs.set_state(state)

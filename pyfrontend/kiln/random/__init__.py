@@ -11,10 +11,12 @@ the GPU backends:
 """
 from kiln.random._philox import Philox
 from kiln.random._generator import Generator, default_rng
-from kiln.random._legacy import RandomState, get_random_state, set_random_state, seed
+from kiln.random._legacy import RandomState, get_random_state, set_random_state, reset_states, seed
 from kiln.random import _legacy
+
+Philox4x3210 = Philox   # CuPy's name for the same generator
 
 globals().update(_legacy.functions)
 
-__all__ = ["Philox", "Generator", "default_rng", "RandomState", "get_random_state",
-           "set_random_state", "seed"] + list(_legacy.MODULE_FUNCTIONS)
+__all__ = ["Philox", "Philox4x3210", "Generator", "default_rng", "RandomState", "get_random_state",
+           "set_random_state", "reset_states", "seed"] + list(_legacy.MODULE_FUNCTIONS)

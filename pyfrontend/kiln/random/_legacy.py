@@ -94,6 +94,13 @@ def set_random_state(rs):
     _random_state = rs
 
 
+def reset_states():
+    """Forgets the global RandomState: the next module-level call makes a
+    fresh one (cupy.random.reset_states)."""
+    global _random_state
+    _random_state = None
+
+
 def seed(seed=None):
     """Re-keys the global RandomState (``seed`` as RandomState takes it)."""
     get_random_state().seed(seed)
