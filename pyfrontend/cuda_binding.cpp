@@ -5,6 +5,7 @@
 
 #include "pyfrontend/bindings.h"
 #include "runtime/cuda/cuda_backend.h"
+#include "runtime/cuda/library_search.h"
 #include "runtime/memory_pool.h"
 #include "runtime/stream.h"
 
@@ -75,7 +76,8 @@ void register_cuda(py::module_& m) {
   m.def("get_backend", [] { return std::string(be().name()); },
         "The backend running kernels: 'cuda' or 'host'.");
   m.def("_set_stdlib_include_dir", &runtime::set_stdlib_include_dir);
-  m.def("_add_nvrtc_search_dir", &runtime::add_nvrtc_search_dir);
+  m.def("_add_library_search_dir", [](std::string dir) { runtime::cuda::add_library_search_dir(std::move(dir)); },
+        "A folder to look for NVRTC and the other CUDA libraries in (Note [CUDA library search]).");
   m.def("get_device_count", [] { return be().device_count(); });
   m.def("get_device", [] { return be().current_device(); });
   m.def("set_device", [](int d) { be().set_device(d); });

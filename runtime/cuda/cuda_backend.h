@@ -19,8 +19,7 @@ std::unique_ptr<Backend> make_cuda_backend(std::string* why_not);
 CompiledModule nvrtc_compile(const CompileRequest& request, const std::string& arch);
 bool nvrtc_available(std::string* why_not);
 
-// Extra folders to look for libnvrtc in (pip's nvidia-cuda-nvrtc wheels), tried
-// after $KILN_NVRTC_PATH and the loader's default search.
-void add_nvrtc_search_dir(std::string dir);
+// Extra folders for NVRTC and the other CUDA libraries (pip's nvidia wheels):
+// cuda::add_library_search_dir, runtime/cuda/library_search.h.
 
 }  // namespace kiln::runtime

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "runtime/cuda/library_search.h"
+
 namespace kiln::runtime::cuda {
 namespace {
 
@@ -14,14 +16,6 @@ struct LoadResult {
   bool ok = false;
   std::string why_not;
 };
-
-// Resolves `name` into `slot`; records the first missing required symbol.
-template <typename Fn>
-bool resolve(void* lib, const char* name, Fn*& slot, std::string* missing) {
-  slot = reinterpret_cast<Fn*>(dlsym(lib, name));
-  if (!slot && missing && missing->empty()) *missing = name;
-  return slot != nullptr;
-}
 
 LoadResult load_once() {
   LoadResult out;
@@ -37,49 +31,49 @@ LoadResult load_once() {
   }
   DriverApi& a = out.api;
   std::string missing;
-  resolve(lib, "cuInit", a.init, &missing);
-  resolve(lib, "cuDriverGetVersion", a.driver_get_version, &missing);
-  resolve(lib, "cuGetErrorName", a.get_error_name, &missing);
-  resolve(lib, "cuGetErrorString", a.get_error_string, &missing);
-  resolve(lib, "cuDeviceGetCount", a.device_get_count, &missing);
-  resolve(lib, "cuDeviceGet", a.device_get, &missing);
-  resolve(lib, "cuDeviceGetAttribute", a.device_get_attribute, &missing);
-  resolve(lib, "cuDeviceGetName", a.device_get_name, &missing);
-  resolve(lib, "cuDeviceTotalMem_v2", a.device_total_mem, &missing);
-  resolve(lib, "cuDevicePrimaryCtxRetain", a.primary_ctx_retain, &missing);
-  resolve(lib, "cuDevicePrimaryCtxRelease_v2", a.primary_ctx_release, nullptr);  // optional
-  resolve(lib, "cuCtxSetCurrent", a.ctx_set_current, &missing);
-  resolve(lib, "cuCtxGetCurrent", a.ctx_get_current, &missing);
-  resolve(lib, "cuCtxSynchronize", a.ctx_synchronize, &missing);
-  resolve(lib, "cuMemGetInfo_v2", a.mem_get_info, &missing);
-  resolve(lib, "cuMemAlloc_v2", a.mem_alloc, &missing);
-  resolve(lib, "cuMemFree_v2", a.mem_free, &missing);
-  resolve(lib, "cuMemHostAlloc", a.mem_host_alloc, &missing);
-  resolve(lib, "cuMemFreeHost", a.mem_free_host, &missing);
-  resolve(lib, "cuMemcpyHtoDAsync_v2", a.memcpy_htod_async, &missing);
-  resolve(lib, "cuMemcpyDtoHAsync_v2", a.memcpy_dtoh_async, &missing);
-  resolve(lib, "cuMemcpyDtoDAsync_v2", a.memcpy_dtod_async, &missing);
-  resolve(lib, "cuMemsetD8Async", a.memset_d8_async, &missing);
-  resolve(lib, "cuStreamCreate", a.stream_create, &missing);
-  resolve(lib, "cuStreamDestroy_v2", a.stream_destroy, &missing);
-  resolve(lib, "cuStreamSynchronize", a.stream_synchronize, &missing);
-  resolve(lib, "cuStreamQuery", a.stream_query, &missing);
-  resolve(lib, "cuStreamWaitEvent", a.stream_wait_event, &missing);
-  resolve(lib, "cuEventCreate", a.event_create, &missing);
-  resolve(lib, "cuEventDestroy_v2", a.event_destroy, &missing);
-  resolve(lib, "cuEventRecord", a.event_record, &missing);
-  resolve(lib, "cuEventSynchronize", a.event_synchronize, &missing);
-  resolve(lib, "cuEventQuery", a.event_query, &missing);
-  if (!resolve(lib, "cuEventElapsedTime_v2", a.event_elapsed_time, nullptr)) {
-    resolve(lib, "cuEventElapsedTime", a.event_elapsed_time, &missing);
+  resolve_symbol(lib, "cuInit", a.init, &missing);
+  resolve_symbol(lib, "cuDriverGetVersion", a.driver_get_version, &missing);
+  resolve_symbol(lib, "cuGetErrorName", a.get_error_name, &missing);
+  resolve_symbol(lib, "cuGetErrorString", a.get_error_string, &missing);
+  resolve_symbol(lib, "cuDeviceGetCount", a.device_get_count, &missing);
+  resolve_symbol(lib, "cuDeviceGet", a.device_get, &missing);
+  resolve_symbol(lib, "cuDeviceGetAttribute", a.device_get_attribute, &missing);
+  resolve_symbol(lib, "cuDeviceGetName", a.device_get_name, &missing);
+  resolve_symbol(lib, "cuDeviceTotalMem_v2", a.device_total_mem, &missing);
+  resolve_symbol(lib, "cuDevicePrimaryCtxRetain", a.primary_ctx_retain, &missing);
+  resolve_symbol(lib, "cuDevicePrimaryCtxRelease_v2", a.primary_ctx_release, nullptr);  // optional
+  resolve_symbol(lib, "cuCtxSetCurrent", a.ctx_set_current, &missing);
+  resolve_symbol(lib, "cuCtxGetCurrent", a.ctx_get_current, &missing);
+  resolve_symbol(lib, "cuCtxSynchronize", a.ctx_synchronize, &missing);
+  resolve_symbol(lib, "cuMemGetInfo_v2", a.mem_get_info, &missing);
+  resolve_symbol(lib, "cuMemAlloc_v2", a.mem_alloc, &missing);
+  resolve_symbol(lib, "cuMemFree_v2", a.mem_free, &missing);
+  resolve_symbol(lib, "cuMemHostAlloc", a.mem_host_alloc, &missing);
+  resolve_symbol(lib, "cuMemFreeHost", a.mem_free_host, &missing);
+  resolve_symbol(lib, "cuMemcpyHtoDAsync_v2", a.memcpy_htod_async, &missing);
+  resolve_symbol(lib, "cuMemcpyDtoHAsync_v2", a.memcpy_dtoh_async, &missing);
+  resolve_symbol(lib, "cuMemcpyDtoDAsync_v2", a.memcpy_dtod_async, &missing);
+  resolve_symbol(lib, "cuMemsetD8Async", a.memset_d8_async, &missing);
+  resolve_symbol(lib, "cuStreamCreate", a.stream_create, &missing);
+  resolve_symbol(lib, "cuStreamDestroy_v2", a.stream_destroy, &missing);
+  resolve_symbol(lib, "cuStreamSynchronize", a.stream_synchronize, &missing);
+  resolve_symbol(lib, "cuStreamQuery", a.stream_query, &missing);
+  resolve_symbol(lib, "cuStreamWaitEvent", a.stream_wait_event, &missing);
+  resolve_symbol(lib, "cuEventCreate", a.event_create, &missing);
+  resolve_symbol(lib, "cuEventDestroy_v2", a.event_destroy, &missing);
+  resolve_symbol(lib, "cuEventRecord", a.event_record, &missing);
+  resolve_symbol(lib, "cuEventSynchronize", a.event_synchronize, &missing);
+  resolve_symbol(lib, "cuEventQuery", a.event_query, &missing);
+  if (!resolve_symbol(lib, "cuEventElapsedTime_v2", a.event_elapsed_time, nullptr)) {
+    resolve_symbol(lib, "cuEventElapsedTime", a.event_elapsed_time, &missing);
   }
-  resolve(lib, "cuModuleLoadData", a.module_load_data, &missing);
-  resolve(lib, "cuModuleUnload", a.module_unload, &missing);
-  resolve(lib, "cuModuleGetFunction", a.module_get_function, &missing);
-  resolve(lib, "cuFuncSetAttribute", a.func_set_attribute, &missing);
-  resolve(lib, "cuFuncGetParamInfo", a.func_get_param_info, nullptr);  // optional
-  resolve(lib, "cuLaunchKernel", a.launch_kernel, &missing);
-  resolve(lib, "cuLaunchCooperativeKernel", a.launch_cooperative_kernel, nullptr);  // optional
+  resolve_symbol(lib, "cuModuleLoadData", a.module_load_data, &missing);
+  resolve_symbol(lib, "cuModuleUnload", a.module_unload, &missing);
+  resolve_symbol(lib, "cuModuleGetFunction", a.module_get_function, &missing);
+  resolve_symbol(lib, "cuFuncSetAttribute", a.func_set_attribute, &missing);
+  resolve_symbol(lib, "cuFuncGetParamInfo", a.func_get_param_info, nullptr);  // optional
+  resolve_symbol(lib, "cuLaunchKernel", a.launch_kernel, &missing);
+  resolve_symbol(lib, "cuLaunchCooperativeKernel", a.launch_cooperative_kernel, nullptr);  // optional
   if (!missing.empty()) {
     out.why_not = "the CUDA driver " + path + " has no " + missing +
                   " (driver too old for this build of kiln)";

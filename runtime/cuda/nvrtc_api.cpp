@@ -1,27 +1,25 @@
 // Finds libnvrtc with dlopen and resolves the entry points of NvrtcApi.
 #include "runtime/cuda/nvrtc_api.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
 
 #include "runtime/cuda/cuda_backend.h"
+#include "runtime/cuda/library_search.h"
 #include "runtime/errors.h"
 
 namespace kiln::runtime::cuda {
 namespace {
 
-const char* const kSonames[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"};
+const LibraryCandidates kNvrtc{"KILN_NVRTC_PATH", false, {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"}};
 
 struct LoaderState {
   std::mutex mutex;
-  std::vector<std::string> extra_dirs;
   std::unique_ptr<NvrtcApi> api;  // set once, never reset
   std::string why_not;            // of the last failed search
-  bool searched_since_last_dir = false;
+  uint64_t searched_at = UINT64_MAX;  // library_search_generation() of that search
 };
 
 LoaderState& state() {
@@ -29,42 +27,25 @@ LoaderState& state() {
   return *s;
 }
 
-template <typename Fn>
-void resolve(void* lib, const char* name, Fn*& slot, std::string* missing) {
-  slot = reinterpret_cast<Fn*>(dlsym(lib, name));
-  if (!slot && missing && missing->empty()) *missing = name;
-}
-
-// Opens `path` and fills `out`; on failure appends a line to `tried`.
-bool try_open(const std::string& path, NvrtcApi& out, std::string& tried) {
-  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    const char* err = dlerror();
-    tried += "\n  " + path + ": " + (err ? err : "not loadable");
-    return false;
-  }
+// Resolves NvrtcApi's entry points from `lib`: "" or the first missing one.
+std::string bind(void* lib, NvrtcApi& out) {
   std::string missing;
-  resolve(lib, "nvrtcGetErrorString", out.get_error_string, &missing);
-  resolve(lib, "nvrtcVersion", out.version, &missing);
-  resolve(lib, "nvrtcCreateProgram", out.create_program, &missing);
-  resolve(lib, "nvrtcDestroyProgram", out.destroy_program, &missing);
-  resolve(lib, "nvrtcCompileProgram", out.compile_program, &missing);
-  resolve(lib, "nvrtcGetPTXSize", out.get_ptx_size, &missing);
-  resolve(lib, "nvrtcGetPTX", out.get_ptx, &missing);
-  resolve(lib, "nvrtcGetCUBINSize", out.get_cubin_size, &missing);
-  resolve(lib, "nvrtcGetCUBIN", out.get_cubin, &missing);
-  resolve(lib, "nvrtcGetProgramLogSize", out.get_log_size, &missing);
-  resolve(lib, "nvrtcGetProgramLog", out.get_log, &missing);
-  resolve(lib, "nvrtcAddNameExpression", out.add_name_expression, &missing);
-  resolve(lib, "nvrtcGetLoweredName", out.get_lowered_name, &missing);
-  resolve(lib, "nvrtcGetNumSupportedArchs", out.get_num_supported_archs, nullptr);
-  resolve(lib, "nvrtcGetSupportedArchs", out.get_supported_archs, nullptr);
-  if (!missing.empty()) {
-    tried += "\n  " + path + ": has no " + missing;
-    dlclose(lib);
-    return false;
-  }
-  out.library_path = path;
+  resolve_symbol(lib, "nvrtcGetErrorString", out.get_error_string, &missing);
+  resolve_symbol(lib, "nvrtcVersion", out.version, &missing);
+  resolve_symbol(lib, "nvrtcCreateProgram", out.create_program, &missing);
+  resolve_symbol(lib, "nvrtcDestroyProgram", out.destroy_program, &missing);
+  resolve_symbol(lib, "nvrtcCompileProgram", out.compile_program, &missing);
+  resolve_symbol(lib, "nvrtcGetPTXSize", out.get_ptx_size, &missing);
+  resolve_symbol(lib, "nvrtcGetPTX", out.get_ptx, &missing);
+  resolve_symbol(lib, "nvrtcGetCUBINSize", out.get_cubin_size, &missing);
+  resolve_symbol(lib, "nvrtcGetCUBIN", out.get_cubin, &missing);
+  resolve_symbol(lib, "nvrtcGetProgramLogSize", out.get_log_size, &missing);
+  resolve_symbol(lib, "nvrtcGetProgramLog", out.get_log, &missing);
+  resolve_symbol(lib, "nvrtcAddNameExpression", out.add_name_expression, &missing);
+  resolve_symbol(lib, "nvrtcGetLoweredName", out.get_lowered_name, &missing);
+  resolve_symbol(lib, "nvrtcGetNumSupportedArchs", out.get_num_supported_archs, nullptr);
+  resolve_symbol(lib, "nvrtcGetSupportedArchs", out.get_supported_archs, nullptr);
+  if (!missing.empty()) return missing;
   int count = 0;
   if (out.get_num_supported_archs && out.get_supported_archs &&
       out.get_num_supported_archs(&count) == nvrtc_result::kSuccess && count > 0) {
@@ -75,35 +56,20 @@ bool try_open(const std::string& path, NvrtcApi& out, std::string& tried) {
       out.supported_archs.clear();
     }
   }
-  return true;  // stays open for the life of the process
-}
-
-std::vector<std::string> candidate_paths(const std::vector<std::string>& extra_dirs) {
-  std::vector<std::string> paths;
-  if (const char* env = std::getenv("KILN_NVRTC_PATH"); env && *env) paths.emplace_back(env);
-  for (const char* soname : kSonames) paths.emplace_back(soname);
-  std::vector<std::string> dirs = extra_dirs;
-  if (const char* cuda = std::getenv("CUDA_PATH"); cuda && *cuda) {
-    dirs.push_back(std::string(cuda) + "/lib64");
-  }
-  dirs.emplace_back("/usr/local/cuda/lib64");
-  for (const std::string& dir : dirs) {
-    for (const char* soname : kSonames) paths.push_back(dir + "/" + soname);
-  }
-  return paths;
+  return "";
 }
 
 const NvrtcApi* load_locked(LoaderState& s) {
   if (s.api) return s.api.get();
-  if (s.searched_since_last_dir) return nullptr;  // nothing new to try
-  s.searched_since_last_dir = true;
+  const uint64_t generation = library_search_generation();
+  if (s.searched_at == generation) return nullptr;  // nothing new to try
+  s.searched_at = generation;
   auto api = std::make_unique<NvrtcApi>();
   std::string tried;
-  for (const std::string& path : candidate_paths(s.extra_dirs)) {
-    if (try_open(path, *api, tried)) {
-      s.api = std::move(api);
-      return s.api.get();
-    }
+  api->library_path = open_library(kNvrtc, [&](void* lib) { return bind(lib, *api); }, &tried);
+  if (!api->library_path.empty()) {
+    s.api = std::move(api);
+    return s.api.get();
   }
   s.why_not = "NVRTC (libnvrtc) was not found; tried:" + tried +
               "\nInstall the CUDA toolkit or `pip install nvidia-cuda-nvrtc`, or set "
@@ -161,17 +127,3 @@ std::string nvrtc_arch_for(int major, int minor) {
 }
 
 }  // namespace kiln::runtime::cuda
-
-namespace kiln::runtime {
-
-void add_nvrtc_search_dir(std::string dir) {
-  if (dir.empty()) return;
-  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-  cuda::LoaderState& s = cuda::state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  if (std::find(s.extra_dirs.begin(), s.extra_dirs.end(), dir) != s.extra_dirs.end()) return;
-  s.extra_dirs.push_back(std::move(dir));
-  s.searched_since_last_dir = false;
-}
-
-}  // namespace kiln::runtime

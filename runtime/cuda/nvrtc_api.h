@@ -5,10 +5,8 @@
 //   int major, minor;
 //   rtc.version(&major, &minor);
 //
-// Search order: $KILN_NVRTC_PATH (a file), the loader's default search for
-// libnvrtc.so / .so.13 / .so.12, each folder given to add_nvrtc_search_dir
-// (pip's nvidia wheels), $CUDA_PATH/lib64, /usr/local/cuda/lib64. A failed
-// search is retried after a new folder is added.
+// Search: Note [CUDA library search] (library_search.h), for libnvrtc.so /
+// .so.13 / .so.12 with $KILN_NVRTC_PATH tried first.
 #pragma once
 
 #include <cstddef>

@@ -8,6 +8,7 @@
 
 #include "runtime/backend.h"
 #include "runtime/cuda/cuda_backend.h"
+#include "runtime/cuda/library_search.h"
 #include "runtime/cuda/nvrtc_api.h"
 
 namespace kiln::runtime {
@@ -142,11 +143,11 @@ TEST(Nvrtc, IdentityAndArchWithoutCompiling) {
 }
 
 TEST(Nvrtc, AddingASearchDirIsHarmless) {
-  add_nvrtc_search_dir("/nonexistent/kiln/dir/");
-  add_nvrtc_search_dir("");
+  cuda::add_library_search_dir("/nonexistent/kiln/dir/");
+  cuda::add_library_search_dir("");
   std::string why_not;
   bool before = nvrtc_available(&why_not);
-  add_nvrtc_search_dir("/nonexistent/kiln/dir");  // duplicate: ignored
+  cuda::add_library_search_dir("/nonexistent/kiln/dir");  // duplicate: ignored
   EXPECT_EQ(nvrtc_available(nullptr), before);
 }
 
