@@ -77,20 +77,14 @@ def _as_uint64(x):
     return numpy.uint64(x % (1 << 64))
 
 
-def _violates(p, bad):
-    """Whether bad(p) holds for scalar p or for any element of array p."""
-    if isinstance(p, ndarray):
-        return bool(bad(p).any())
-    return bool(bad(p))
-
-
 def _any(condition):
     """A Python bool of a scalar or kiln array condition (true anywhere)."""
     return bool(condition.any()) if isinstance(condition, ndarray) else bool(condition)
 
 
 def _check(p, bad, message):
-    if _violates(p, bad):
+    """ValueError(message) where bad(p) holds (for an array p: anywhere)."""
+    if _any(bad(p)):
         raise ValueError(message)
 
 
