@@ -374,5 +374,11 @@ KILN_DEVICE long long hypergeometric(Stream& s, long long good, long long bad, l
   }
 }
 
+template <class F>
+KILN_DEVICE F noncentral_f(Stream& s, F dfnum, F dfden, F nonc) {
+  const F x = noncentral_chisquare<F>(s, dfnum, nonc), y = chisquare<F>(s, dfden);
+  return (x * dfden) / (y * dfnum);
+}
+
 }  // namespace random
 }  // namespace kiln

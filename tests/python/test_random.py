@@ -480,6 +480,9 @@ CONTINUOUS = {
                              lambda x: noncentral_chi2_cdf(3.0, 2.0, x), 5.0, 14.0),
     "noncentral_chisquare_small_df": (lambda r, n, dt: r.noncentral_chisquare(0.8, 1.5, n, dtype=dt),
                                       lambda x: noncentral_chi2_cdf(0.8, 1.5, x), 2.3, 7.6),
+    "noncentral_f": (lambda r, n, dt: r.noncentral_f(4.0, 20.0, 2.0, n, dtype=dt),
+                     lambda x: noncentral_f_cdf(4.0, 20.0, 2.0, x), 20 * (4 + 2) / (4 * 18),
+                     2 * (20 / 4) ** 2 * ((4 + 2) ** 2 + (4 + 4) * 18) / (18 ** 2 * 16)),
     "wald": (lambda r, n, dt: r.wald(1.5, 3.0, n, dtype=dt), lambda x: wald_cdf(1.5, 3.0, x), 1.5, 1.125),
     "vonmises": (lambda r, n, dt: r.vonmises(0.5, 2.0, n, dtype=dt), lambda x: vonmises_cdf(0.5, 2.0, x),
                  None, None),
@@ -502,6 +505,17 @@ def noncentral_chi2_cdf(df, nonc, x):
     for j in range(60):
         weight = math.exp(-nonc / 2 + j * math.log(nonc / 2) - math.lgamma(j + 1))
         total += weight * gammainc(df / 2 + j, numpy.asarray(x) / 2)
+    return total
+
+
+def noncentral_f_cdf(dfnum, dfden, nonc, x):
+    """A Poisson(nonc / 2) mixture of central F CDFs (incomplete betas)."""
+    x = numpy.asarray(x, dtype=numpy.float64)
+    t = dfnum * x / (dfnum * x + dfden)
+    total = numpy.zeros_like(x)
+    for j in range(25):
+        weight = math.exp(-nonc / 2 + j * math.log(nonc / 2) - math.lgamma(j + 1))
+        total += weight * betainc(dfnum / 2 + j, dfden / 2, t)
     return total
 
 

@@ -242,6 +242,14 @@ class _Sampler:
         _nonneg(nonc, "nonc")
         return self._draw("noncentral_chisquare", size, dtype, df, nonc)
 
+    def noncentral_f(self, dfnum, dfden, nonc, size=None, dtype=numpy.float64):
+        """Non-central F samples."""
+        dfnum, dfden, nonc = _param(dfnum), _param(dfden), _param(nonc)
+        _positive(dfnum, "dfnum")
+        _positive(dfden, "dfden")
+        _nonneg(nonc, "nonc")
+        return self._draw("noncentral_f", size, dtype, dfnum, dfden, nonc)
+
     def wald(self, mean, scale, size=None, dtype=numpy.float64):
         """Wald (inverse Gaussian) samples."""
         mean, scale = _param(mean), _param(scale)

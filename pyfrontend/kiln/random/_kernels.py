@@ -52,6 +52,7 @@ DISTS = {
     "standard_t": Dist("stream", ("df",), _F + "standard_t<F>(s, df)", None),
     "f": Dist("stream", ("dfnum", "dfden"), _F + "f<F>(s, dfnum, dfden)", None),
     "noncentral_chisquare": Dist("stream", ("df", "nonc"), _F + "noncentral_chisquare<F>(s, df, nonc)", None),
+    "noncentral_f": Dist("stream", ("dfnum", "dfden", "nonc"), _F + "noncentral_f<F>(s, dfnum, dfden, nonc)", None),
     "wald": Dist("stream", ("mean", "scale"), _F + "wald<F>(s, mean, scale)", None),
     "negative_binomial": Dist("stream", ("n", "p"), _F + "negative_binomial(s, n, p)", numpy.dtype(numpy.int64)),
     "vonmises": Dist("stream", ("mu", "kappa"), _F + "vonmises(s, mu, kappa)", None),

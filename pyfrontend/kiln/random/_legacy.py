@@ -124,6 +124,6 @@ MODULE_FUNCTIONS = (
     "chisquare", "standard_t", "laplace", "logistic", "gumbel", "geometric", "rayleigh", "weibull",
     "pareto", "standard_cauchy", "triangular", "tomaxint", "power", "f", "noncentral_chisquare", "wald",
     "dirichlet", "negative_binomial", "multinomial", "vonmises", "zipf", "logseries", "hypergeometric", "bytes",
-    "multivariate_normal")
+    "multivariate_normal", "noncentral_f")
 
 functions = {name: _forward(name) for name in MODULE_FUNCTIONS}
