@@ -45,7 +45,6 @@ void register_matmul(py::module_& m) {
         return py::make_tuple(ok, why);
       },
       py::arg("dtype"), "(whether cuBLAS multiplies dtype now, why not)");
-  m.def("_add_cublas_search_dir", &runtime::cuda::add_cublas_search_dir, py::arg("dir"));
 }
 
 }  // namespace kiln::py_bind

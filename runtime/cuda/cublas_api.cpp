@@ -2,8 +2,6 @@
 // (Note [cuBLAS loading] in cublas_api.h); per-thread, per-device handles.
 #include "runtime/cuda/cublas_api.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -12,19 +10,19 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/cuda/library_search.h"
 #include "runtime/errors.h"
 
 namespace kiln::runtime::cuda {
 namespace {
 
-const char* const kSonames[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
+const LibraryCandidates kCublas{"KILN_CUBLAS_PATH", true, {"libcublas.so.13", "libcublas.so.12", "libcublas.so"}};
 
 struct LoaderState {
   std::mutex mutex;
-  std::vector<std::string> extra_dirs;
-  std::unique_ptr<CublasApi> api;  // set once, never reset
-  std::string why_not;             // of the last failed search
-  bool searched_since_last_dir = false;
+  std::unique_ptr<CublasApi> api;    // set once, never reset
+  std::string why_not;               // of the last failed search
+  uint64_t searched_at = UINT64_MAX;  // library_search_generation() of that search
 };
 
 LoaderState& state() {
@@ -32,50 +30,17 @@ LoaderState& state() {
   return *s;
 }
 
-template <typename Fn>
-void resolve(void* lib, const char* name, Fn*& slot, std::string* missing) {
-  slot = reinterpret_cast<Fn*>(dlsym(lib, name));
-  if (!slot && missing && missing->empty()) *missing = name;
-}
-
-bool try_open(const std::string& path, CublasApi& out, std::string& tried) {
-  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    const char* err = dlerror();
-    tried += "\n  " + path + ": " + (err ? err : "not loadable");
-    return false;
-  }
+// Resolves CublasApi's entry points from `lib`: "" or the first missing one.
+std::string bind(void* lib, CublasApi& out) {
   std::string missing;
-  resolve(lib, "cublasCreate_v2", out.create, &missing);
-  resolve(lib, "cublasSetStream_v2", out.set_stream, &missing);
-  resolve(lib, "cublasSetMathMode", out.set_math_mode, &missing);
-  resolve(lib, "cublasGetVersion_v2", out.get_version, &missing);
-  resolve(lib, "cublasGetStatusString", out.get_status_string, nullptr);  // optional
-  resolve(lib, "cublasGemmEx", out.gemm_ex, &missing);
-  resolve(lib, "cublasGemmStridedBatchedEx", out.gemm_strided_batched_ex, &missing);
-  if (!missing.empty()) {
-    tried += "\n  " + path + ": has no " + missing;
-    dlclose(lib);
-    return false;
-  }
-  out.library_path = path;
-  return true;  // stays open for the life of the process
-}
-
-std::vector<std::string> candidate_paths(const std::vector<std::string>& extra_dirs) {
-  std::vector<std::string> paths;
-  if (const char* env = std::getenv("KILN_CUBLAS_PATH"); env && *env) {
-    paths.emplace_back(env);
-    return paths;  // an explicit choice (tests point it at nothing to see the fallback)
-  }
-  for (const char* soname : kSonames) paths.emplace_back(soname);
-  std::vector<std::string> dirs = extra_dirs;
-  if (const char* cuda = std::getenv("CUDA_PATH"); cuda && *cuda) dirs.push_back(std::string(cuda) + "/lib64");
-  dirs.emplace_back("/usr/local/cuda/lib64");
-  for (const std::string& dir : dirs) {
-    for (const char* soname : kSonames) paths.push_back(dir + "/" + soname);
-  }
-  return paths;
+  resolve_symbol(lib, "cublasCreate_v2", out.create, &missing);
+  resolve_symbol(lib, "cublasSetStream_v2", out.set_stream, &missing);
+  resolve_symbol(lib, "cublasSetMathMode", out.set_math_mode, &missing);
+  resolve_symbol(lib, "cublasGetVersion_v2", out.get_version, &missing);
+  resolve_symbol(lib, "cublasGetStatusString", out.get_status_string, nullptr);  // optional
+  resolve_symbol(lib, "cublasGemmEx", out.gemm_ex, &missing);
+  resolve_symbol(lib, "cublasGemmStridedBatchedEx", out.gemm_strided_batched_ex, &missing);
+  return missing;
 }
 
 // Per OS thread: device -> handle. Handles are never destroyed.
@@ -130,31 +95,18 @@ const CublasApi* load_cublas_api(std::string* why_not) {
   if (const CublasApi* api = found.load(std::memory_order_acquire)) return api;
   LoaderState& s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
-  if (!s.api && !s.searched_since_last_dir) {
-    s.searched_since_last_dir = true;
+  const uint64_t generation = library_search_generation();
+  if (!s.api && s.searched_at != generation) {   // Note [CUDA library search]
+    s.searched_at = generation;
     auto api = std::make_unique<CublasApi>();
     std::string tried;
-    for (const std::string& path : candidate_paths(s.extra_dirs)) {
-      if (try_open(path, *api, tried)) {
-        s.api = std::move(api);
-        break;
-      }
-    }
-    if (!s.api) s.why_not = "cuBLAS (libcublas) was not found; tried:" + tried;
+    api->library_path = open_library(kCublas, [&](void* lib) { return bind(lib, *api); }, &tried);
+    if (!api->library_path.empty()) s.api = std::move(api);
+    else s.why_not = "cuBLAS (libcublas) was not found; tried:" + tried;
   }
   if (!s.api && why_not) *why_not = s.why_not;
   if (s.api) found.store(s.api.get(), std::memory_order_release);
   return s.api.get();
-}
-
-void add_cublas_search_dir(std::string dir) {
-  if (dir.empty()) return;
-  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-  LoaderState& s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  if (std::find(s.extra_dirs.begin(), s.extra_dirs.end(), dir) != s.extra_dirs.end()) return;
-  s.extra_dirs.push_back(std::move(dir));
-  if (!s.api) s.searched_since_last_dir = false;
 }
 
 std::string describe_cublas_status(const CublasApi& api, CublasStatus status) {

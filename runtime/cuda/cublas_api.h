@@ -10,8 +10,8 @@
 //
 // Note [cuBLAS loading]
 // The dlopen table lives in runtime/cuda/ beside the driver's and NVRTC's:
-// the same loader pattern (soname search, KILN_CUBLAS_PATH override, pip's
-// nvidia wheels' folders, never throws, never closed), and a handle needs
+// the same search (Note [CUDA library search] in library_search.h; the
+// KILN_CUBLAS_PATH override alone when set), never throws, never closed; and a handle needs
 // the device's primary context current, which only the CUDA backend's
 // vocabulary (driver_api.h) can arrange. What to compute with it (layouts,
 // dtypes, batches, when to fall back to kiln's own kernel) is arraycore's
@@ -68,13 +68,12 @@ struct CublasApi {
   std::string library_path;  // what dlopen found
 };
 
-// Searches $KILN_CUBLAS_PATH, then libcublas.so.13, .so.12, .so by the
-// loader's rules, then the folders add_cublas_search_dir gave and
-// $CUDA_PATH/lib64, /usr/local/cuda/lib64; once per process (again after a
-// new folder is added). nullptr, with `why_not` filled, when none loads or
-// one lacks a symbol. Never throws. Thread-safe; the library is never closed.
+// Searches for libcublas.so.13, .so.12, .so as Note [CUDA library search]
+// (library_search.h) says, $KILN_CUBLAS_PATH alone when it is set; once per
+// process (again after a folder is added). nullptr, with `why_not` filled,
+// when none loads or one lacks a symbol. Never throws. Thread-safe; the
+// library is never closed.
 const CublasApi* load_cublas_api(std::string* why_not);
-void add_cublas_search_dir(std::string dir);
 
 // The cuBLAS handle of `device` for the calling OS thread, created at first
 // use (with the device's primary context made current) and never destroyed

@@ -15,8 +15,6 @@ as kiln's functions do.
 """
 import numbers
 import operator
-import os
-import sys
 
 import numpy
 
@@ -28,19 +26,6 @@ from kiln._core import ndarray
 _MATMUL_SIG = "(n?,k),(k,m?)->(n?,m?)"
 _VECDOT_SIG = "(n),(n)->()"
 _HOST_SCALARS = (numbers.Number, numpy.generic, bool)
-
-
-def _add_cublas_dirs():
-    """Library folders of pip's NVIDIA wheels (nvidia-cublas), for the cuBLAS
-    loader (Note [cuBLAS loading] in runtime/cuda/cublas_api.h)."""
-    for root in sys.path:
-        for sub in ("nvidia/cu13/lib", "nvidia/cublas/lib", "nvidia/cu12/lib"):
-            d = os.path.join(root or ".", sub)
-            if os.path.isdir(d):
-                _core._add_cublas_search_dir(d)
-
-
-_add_cublas_dirs()
 
 
 def _operand(x):
