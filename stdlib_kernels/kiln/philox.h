@@ -27,20 +27,13 @@
 namespace kiln {
 namespace random {
 
-KILN_DEVICE unsigned mul_hi32(unsigned a, unsigned b) {
-#if defined(__CUDACC__) || defined(__CUDACC_RTC__) || defined(__HIPCC__) || defined(__HIPCC_RTC__)
-  return __umulhi(a, b);
-#else
-  return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
-#endif
-}
-
 // Philox4x32 with 10 rounds: x (the counter) becomes the 4 output words.
+// __umulhi is the device's instruction, and the host prelude's 64-bit product.
 KILN_DEVICE void philox4x32_10(unsigned x[4], unsigned k0, unsigned k1) {
 #pragma unroll
   for (int r = 0; r < 10; ++r) {
-    const unsigned hi0 = mul_hi32(0xD2511F53u, x[0]), lo0 = 0xD2511F53u * x[0];
-    const unsigned hi1 = mul_hi32(0xCD9E8D57u, x[2]), lo1 = 0xCD9E8D57u * x[2];
+    const unsigned hi0 = __umulhi(0xD2511F53u, x[0]), lo0 = 0xD2511F53u * x[0];
+    const unsigned hi1 = __umulhi(0xCD9E8D57u, x[2]), lo1 = 0xCD9E8D57u * x[2];
     const unsigned y0 = hi1 ^ x[1] ^ k0, y2 = hi0 ^ x[3] ^ k1;
     x[0] = y0;
     x[1] = lo1;
