@@ -18,18 +18,6 @@ namespace {
 
 const LibraryCandidates kCublas{"KILN_CUBLAS_PATH", true, {"libcublas.so.13", "libcublas.so.12", "libcublas.so"}};
 
-struct LoaderState {
-  std::mutex mutex;
-  std::unique_ptr<CublasApi> api;    // set once, never reset
-  std::string why_not;               // of the last failed search
-  uint64_t searched_at = UINT64_MAX;  // library_search_generation() of that search
-};
-
-LoaderState& state() {
-  static LoaderState* s = new LoaderState;  // never destroyed: used at exit too
-  return *s;
-}
-
 // Resolves CublasApi's entry points from `lib`: "" or the first missing one.
 std::string bind(void* lib, CublasApi& out) {
   std::string missing;
@@ -90,23 +78,8 @@ void make_primary_current(int device) {
 }  // namespace
 
 const CublasApi* load_cublas_api(std::string* why_not) {
-  // Once found, the table never changes: every later call (one a matmul) is a load.
-  static std::atomic<const CublasApi*> found{nullptr};
-  if (const CublasApi* api = found.load(std::memory_order_acquire)) return api;
-  LoaderState& s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  const uint64_t generation = library_search_generation();
-  if (!s.api && s.searched_at != generation) {   // Note [CUDA library search]
-    s.searched_at = generation;
-    auto api = std::make_unique<CublasApi>();
-    std::string tried;
-    api->library_path = open_library(kCublas, [&](void* lib) { return bind(lib, *api); }, &tried);
-    if (!api->library_path.empty()) s.api = std::move(api);
-    else s.why_not = "cuBLAS (libcublas) was not found; tried:" + tried;
-  }
-  if (!s.api && why_not) *why_not = s.why_not;
-  if (s.api) found.store(s.api.get(), std::memory_order_release);
-  return s.api.get();
+  static auto* loader = new LibraryLoader<CublasApi>(kCublas, bind, "cuBLAS (libcublas) was not found");
+  return loader->load(why_not);
 }
 
 std::string describe_cublas_status(const CublasApi& api, CublasStatus status) {

@@ -21,8 +21,11 @@
 // was added (library_search_generation() tells).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -49,6 +52,51 @@ uint64_t library_search_generation();
 // `tried`. Never throws.
 std::string open_library(const LibraryCandidates& candidates, const std::function<std::string(void*)>& bind,
                          std::string* tried);
+
+// One library's table of entry points (Api), found once per process by
+// open_library with `bind` (Api's resolver): load() returns it, or nullptr
+// with why_not = `not_found` + the candidates tried; a failed search is
+// repeated only after a folder was added. Thread-safe; the first table
+// found is never replaced, and a found table costs one atomic load.
+// Instances are meant to be leaked statics (used at exit too).
+template <class Api>
+class LibraryLoader {
+ public:
+  using Bind = std::string (*)(void* lib, Api& api);
+  LibraryLoader(LibraryCandidates candidates, Bind bind, std::string not_found)
+      : candidates_(std::move(candidates)), bind_(bind), not_found_(std::move(not_found)) {}
+
+  const Api* load(std::string* why_not) {
+    if (const Api* api = found_.load(std::memory_order_acquire)) return api;
+    std::lock_guard<std::mutex> lock(mutex_);
+    const uint64_t generation = library_search_generation();
+    if (!api_ && searched_at_ != generation) {
+      searched_at_ = generation;
+      auto api = std::make_unique<Api>();
+      std::string tried;
+      std::string path = open_library(candidates_, [&](void* lib) { return bind_(lib, *api); }, &tried);
+      if (!path.empty()) {
+        api->library_path = std::move(path);
+        api_ = std::move(api);
+        found_.store(api_.get(), std::memory_order_release);
+      } else {
+        why_not_ = not_found_ + "; tried:" + tried;
+      }
+    }
+    if (!api_ && why_not) *why_not = why_not_;
+    return api_.get();
+  }
+
+ private:
+  const LibraryCandidates candidates_;
+  const Bind bind_;
+  const std::string not_found_;
+  std::mutex mutex_;
+  std::unique_ptr<Api> api_;
+  std::atomic<const Api*> found_{nullptr};
+  std::string why_not_;
+  uint64_t searched_at_ = UINT64_MAX;  // library_search_generation() of the last failed search
+};
 
 // dlsym(lib, name) into `slot`; the first missing name goes to `missing`
 // (nullptr for an optional symbol).

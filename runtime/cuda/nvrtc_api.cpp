@@ -15,18 +15,6 @@ namespace {
 
 const LibraryCandidates kNvrtc{"KILN_NVRTC_PATH", false, {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"}};
 
-struct LoaderState {
-  std::mutex mutex;
-  std::unique_ptr<NvrtcApi> api;  // set once, never reset
-  std::string why_not;            // of the last failed search
-  uint64_t searched_at = UINT64_MAX;  // library_search_generation() of that search
-};
-
-LoaderState& state() {
-  static LoaderState* s = new LoaderState;  // never destroyed: used at exit too
-  return *s;
-}
-
 // Resolves NvrtcApi's entry points from `lib`: "" or the first missing one.
 std::string bind(void* lib, NvrtcApi& out) {
   std::string missing;
@@ -59,32 +47,14 @@ std::string bind(void* lib, NvrtcApi& out) {
   return "";
 }
 
-const NvrtcApi* load_locked(LoaderState& s) {
-  if (s.api) return s.api.get();
-  const uint64_t generation = library_search_generation();
-  if (s.searched_at == generation) return nullptr;  // nothing new to try
-  s.searched_at = generation;
-  auto api = std::make_unique<NvrtcApi>();
-  std::string tried;
-  api->library_path = open_library(kNvrtc, [&](void* lib) { return bind(lib, *api); }, &tried);
-  if (!api->library_path.empty()) {
-    s.api = std::move(api);
-    return s.api.get();
-  }
-  s.why_not = "NVRTC (libnvrtc) was not found; tried:" + tried +
-              "\nInstall the CUDA toolkit or `pip install nvidia-cuda-nvrtc`, or set "
-              "KILN_NVRTC_PATH to the library file.";
-  return nullptr;
-}
-
 }  // namespace
 
 const NvrtcApi* try_nvrtc_api(std::string* why_not) {
-  LoaderState& s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  const NvrtcApi* api = load_locked(s);
-  if (!api && why_not) *why_not = s.why_not;
-  return api;
+  static auto* loader = new LibraryLoader<NvrtcApi>(
+      kNvrtc, bind,
+      "NVRTC (libnvrtc) was not found (install the CUDA toolkit or `pip install nvidia-cuda-nvrtc`, or set "
+      "KILN_NVRTC_PATH to the library file)");
+  return loader->load(why_not);
 }
 
 const NvrtcApi& nvrtc_api() {
