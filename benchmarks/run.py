@@ -34,19 +34,7 @@ def benchmark(name, unit, goal):
 
 def per_call_us(fn, calls, repeats=7, sync=None):
     """Median over repeats of wall time per call, in microseconds."""
-    for _ in range(calls // 10 + 1):
-        fn()
-    if sync:
-        sync()
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        if sync:
-            sync()
-        samples.append((time.perf_counter() - t0) / calls * 1e6)
-    return statistics.median(samples)
+    return per_call_us_alternating([fn], calls, repeats, sync)[0]
 
 
 def per_call_us_alternating(fns, calls, repeats=7, sync=None):
