@@ -89,12 +89,18 @@ const EwSpec& cast_spec(DType to) {
 // shares bytes with the destination without being the very same view is
 // first copied to fresh memory, as NumPy's assignment does. The very same
 // view is safe: each element is read and written by one thread.
-bool overlaps_partially(const NDArray& a, const NDArray& dst) {
-  if (a.memory() != dst.memory() || a.size() == 0 || dst.size() == 0) return false;
-  if (a.offset() == dst.offset() && a.strides() == dst.strides() && a.itemsize() == dst.itemsize()) return false;
+bool shares_bytes(const NDArray& a, const NDArray& b) {
+  if (a.memory() != b.memory() || a.size() == 0 || b.size() == 0) return false;
   auto [alow, ahigh] = byte_extent(a.shape(), a.strides(), a.itemsize());
-  auto [dlow, dhigh] = byte_extent(dst.shape(), dst.strides(), dst.itemsize());
-  return a.offset() + alow < dst.offset() + dhigh && dst.offset() + dlow < a.offset() + ahigh;
+  auto [blow, bhigh] = byte_extent(b.shape(), b.strides(), b.itemsize());
+  return a.offset() + alow < b.offset() + bhigh && b.offset() + blow < a.offset() + ahigh;
+}
+
+bool overlaps_partially(const NDArray& a, const NDArray& dst) {
+  if (a.offset() == dst.offset() && a.strides() == dst.strides() && a.itemsize() == dst.itemsize() &&
+      a.memory() == dst.memory())
+    return false;
+  return shares_bytes(a, dst);
 }
 
 namespace {

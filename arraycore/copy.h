@@ -28,6 +28,9 @@ void copy_into(const NDArray& src, const NDArray& dst);
 // non-bool mask.
 void copy_into_where(const NDArray& src, const NDArray& dst, const NDArray& mask);
 
+// True when the byte ranges a and b span in one allocation meet.
+bool shares_bytes(const NDArray& a, const NDArray& b);
+
 // True when `a` shares bytes with `dst` without being the very same view
 // (Note [Overlapping copies]): such a source must be copied before writing.
 bool overlaps_partially(const NDArray& a, const NDArray& dst);

@@ -218,15 +218,6 @@ bool run_blas(const NDArray& a_in, const NDArray& b_in, const NDArray& c) {
   return true;
 }
 
-bool overlap(const NDArray& x, const NDArray& y) {
-  if (x.memory() != y.memory() || x.size() == 0 || y.size() == 0) return false;
-  const auto ex = byte_extent(x.shape(), x.strides(), x.itemsize());
-  const auto ey = byte_extent(y.shape(), y.strides(), y.itemsize());
-  const int64_t x0 = x.offset() + ex.first, x1 = x.offset() + ex.second;
-  const int64_t y0 = y.offset() + ey.first, y1 = y.offset() + ey.second;
-  return x0 < y1 && y0 < x1;
-}
-
 bool has_zero_batch_stride(const NDArray& c) {
   for (int i = 0; i < c.ndim() - 2; ++i)
     if (c.shape()[i] > 1 && c.strides()[i] == 0) return true;
@@ -253,7 +244,7 @@ void matmul_into(const NDArray& a, const NDArray& b, const NDArray& c) {
     throw std::invalid_argument("matmul_into: the matrix shapes do not fit");
   tls_last_path = "";
   if (c.size() == 0) return;
-  const bool temp = overlap(c, a) || overlap(c, b) || has_zero_batch_stride(c);
+  const bool temp = shares_bytes(c, a) || shares_bytes(c, b) || has_zero_batch_stride(c);
   const NDArray target = temp ? NDArray::empty(c.shape(), c.dtype()) : c;
   const int64_t k = a.shape()[nd - 1];
   bool done = false;

@@ -161,18 +161,22 @@ struct Stream {
     const unsigned long long hi = next32();
     return (hi << 32) | next32();
   }
+  // The words one uniform of F takes (one for float, two for double).
+  template <class F>
+  KILN_DEVICE void uniform_words(unsigned (&w)[2]) {
+    w[0] = next32();
+    if (Uniform<F>::kPerBlock == 2) w[1] = next32();
+  }
   template <class F>
   KILN_DEVICE F uniform_co() {
     unsigned w[2];
-    w[0] = next32();
-    if (Uniform<F>::kPerBlock == 2) w[1] = next32();
+    uniform_words<F>(w);
     return Uniform<F>::co(w);
   }
   template <class F>
   KILN_DEVICE F uniform_oo() {
     unsigned w[2];
-    w[0] = next32();
-    if (Uniform<F>::kPerBlock == 2) w[1] = next32();
+    uniform_words<F>(w);
     return Uniform<F>::oo(w);
   }
   template <class F>

@@ -22,6 +22,7 @@ from kiln import _core
 from kiln import _creation
 from kiln import _manipulation
 from kiln._core import ndarray
+from kiln._creation import _broadcast_view
 
 _MATMUL_SIG = "(n?,k),(k,m?)->(n?,m?)"
 _VECDOT_SIG = "(n),(n)->()"
@@ -38,16 +39,6 @@ def _operand(x):
 
 def _view(a, shape, strides):
     return _core._as_strided(a, tuple(shape), tuple(strides), 0)
-
-
-def _broadcast_view(a, shape):
-    """a (its last len(a.shape) axes aligned right) seen with `shape`: stride 0
-    where a has no axis or size 1 against a larger size."""
-    lead = len(shape) - a.ndim
-    strides = [0] * lead
-    for i, (n, s) in enumerate(zip(a.shape, a.strides)):
-        strides.append(s if n == shape[lead + i] else 0)
-    return _view(a, shape, strides)
 
 
 def _dtype_error(name, x1, x2):
