@@ -4,7 +4,8 @@
     numpy.add.reduce(a, axis=0)   # ufunc methods too: kiln.add.reduce
     numpy.sum(a, axis=0)          # __array_function__: kiln.sum(a, axis=0)
     numpy.concatenate([a, b])     # kiln.concatenate
-    numpy.linalg.svd(a)           # TypeError naming numpy.linalg.svd (kiln has no svd yet)
+    numpy.linalg.svd(a)           # kiln.linalg.svd(a): NumPy's submodules too (linalg, fft)
+    numpy.linalg.eig(a)           # TypeError naming numpy.linalg.eig (kiln has no eig)
     a.__array_namespace__()       # the kiln module
 
 Both protocols look NumPy's callable up in a table (NumPy object -> kiln
@@ -47,8 +48,9 @@ def _operands_are_ours(values):
 # this one.
 _UFUNCS = {getattr(numpy, name): uf for name, uf in _core._ufuncs.items()
            if isinstance(getattr(numpy, name, None), numpy.ufunc)}
-# matmul and vecdot are gufuncs in NumPy 2 and functions in kiln (kiln/linalg/_products.py).
-_UFUNCS.update({getattr(numpy, name): getattr(kiln, name) for name in ("matmul", "vecdot") if hasattr(numpy, name)})
+# matmul, vecdot, matvec and vecmat are gufuncs in NumPy 2 and functions in kiln (kiln/linalg/_products.py).
+_UFUNCS.update({getattr(numpy, name): getattr(kiln, name) for name in ("matmul", "vecdot", "matvec", "vecmat")
+                if hasattr(numpy, name)})
 _FUNCTIONS = None
 _SUBMODULES = ("linalg", "fft")
 

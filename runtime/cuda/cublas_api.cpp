@@ -6,7 +6,6 @@
 #include <atomic>
 #include <cstdlib>
 #include <memory>
-#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -34,47 +33,6 @@ std::string bind(void* lib, CublasApi& out) {
 // Per OS thread: device -> handle. Handles are never destroyed.
 thread_local std::unordered_map<int, CublasHandle>* tls_handles = nullptr;
 
-void check_driver(const DriverApi& cu, CuResult r, const char* call) {
-  if (r != cu_result::kSuccess) throw Error(std::string(call) + " failed: " + describe_result(cu, r));
-}
-
-// Makes device's primary context current on this thread (kiln's backend
-// does the same before its own calls; cuBLAS works in whatever is current).
-void make_primary_current(int device) {
-  thread_local int last_device = -1;
-  thread_local CuContext last_ctx = nullptr;
-  if (device == last_device) {   // the common case: one cuCtxGetCurrent
-    const DriverApi* cu = load_driver_api(nullptr);
-    CuContext current = nullptr;
-    check_driver(*cu, cu->ctx_get_current(&current), "cuCtxGetCurrent");
-    if (current != last_ctx) check_driver(*cu, cu->ctx_set_current(last_ctx), "cuCtxSetCurrent");
-    return;
-  }
-  std::string why;
-  const DriverApi* cu = load_driver_api(&why);
-  if (!cu) throw Error(why);
-  static std::mutex mutex;
-  static std::unordered_map<int, CuContext>* contexts = new std::unordered_map<int, CuContext>;
-  CuContext ctx = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = contexts->find(device);
-    if (it != contexts->end()) ctx = it->second;
-  }
-  if (!ctx) {
-    CuDevice dev = 0;
-    check_driver(*cu, cu->device_get(&dev, device), "cuDeviceGet");
-    check_driver(*cu, cu->primary_ctx_retain(&ctx, dev), "cuDevicePrimaryCtxRetain");  // kept for the process
-    std::lock_guard<std::mutex> lock(mutex);
-    contexts->emplace(device, ctx);
-  }
-  CuContext current = nullptr;
-  check_driver(*cu, cu->ctx_get_current(&current), "cuCtxGetCurrent");
-  if (current != ctx) check_driver(*cu, cu->ctx_set_current(ctx), "cuCtxSetCurrent");
-  last_device = device;
-  last_ctx = ctx;
-}
-
 }  // namespace
 
 const CublasApi* load_cublas_api(std::string* why_not) {
@@ -88,7 +46,7 @@ std::string describe_cublas_status(const CublasApi& api, CublasStatus status) {
 }
 
 CublasHandle cublas_handle_for_current_thread(const CublasApi& api, int device) {
-  make_primary_current(device);
+  make_primary_context_current(device);
   if (!tls_handles) tls_handles = new std::unordered_map<int, CublasHandle>;  // never freed: see header
   auto it = tls_handles->find(device);
   if (it != tls_handles->end()) return it->second;

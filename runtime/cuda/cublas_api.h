@@ -31,7 +31,13 @@ using CublasHandle = struct CublasContextOpaque*;  // cublasHandle_t
 namespace cublas_op {   // cublasOperation_t
 inline constexpr int kN = 0;
 inline constexpr int kT = 1;
+inline constexpr int kC = 2;   // conjugate transpose
 }  // namespace cublas_op
+
+namespace cublas_fill {   // cublasFillMode_t (cuSOLVER's uplo too)
+inline constexpr int kLower = 0;
+inline constexpr int kUpper = 1;
+}  // namespace cublas_fill
 
 namespace cuda_type {   // cudaDataType
 inline constexpr int kR16F = 2;

@@ -5,8 +5,10 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <unordered_map>
 
 #include "runtime/cuda/library_search.h"
+#include "runtime/errors.h"
 
 namespace kiln::runtime::cuda {
 namespace {
@@ -85,6 +87,10 @@ LoadResult load_once() {
   return out;  // `lib` stays open for the life of the process
 }
 
+void check_driver(const DriverApi& cu, CuResult r, const char* call) {
+  if (r != cu_result::kSuccess) throw Error(std::string(call) + " failed: " + describe_result(cu, r));
+}
+
 }  // namespace
 
 const DriverApi* load_driver_api(std::string* why_not) {
@@ -104,6 +110,41 @@ std::string describe_result(const DriverApi& api, CuResult result) {
   std::string out = name ? name : "CUDA error " + std::to_string(result);
   if (text) out += std::string(" (") + text + ")";
   return out;
+}
+
+void make_primary_context_current(int device) {
+  thread_local int last_device = -1;
+  thread_local CuContext last_ctx = nullptr;
+  if (device == last_device) {   // the common case: one cuCtxGetCurrent
+    const DriverApi* cu = load_driver_api(nullptr);
+    CuContext current = nullptr;
+    check_driver(*cu, cu->ctx_get_current(&current), "cuCtxGetCurrent");
+    if (current != last_ctx) check_driver(*cu, cu->ctx_set_current(last_ctx), "cuCtxSetCurrent");
+    return;
+  }
+  std::string why;
+  const DriverApi* cu = load_driver_api(&why);
+  if (!cu) throw Error(why);
+  static std::mutex mutex;
+  static std::unordered_map<int, CuContext>* contexts = new std::unordered_map<int, CuContext>;
+  CuContext ctx = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = contexts->find(device);
+    if (it != contexts->end()) ctx = it->second;
+  }
+  if (!ctx) {
+    CuDevice dev = 0;
+    check_driver(*cu, cu->device_get(&dev, device), "cuDeviceGet");
+    check_driver(*cu, cu->primary_ctx_retain(&ctx, dev), "cuDevicePrimaryCtxRetain");  // kept for the process
+    std::lock_guard<std::mutex> lock(mutex);
+    contexts->emplace(device, ctx);
+  }
+  CuContext current = nullptr;
+  check_driver(*cu, cu->ctx_get_current(&current), "cuCtxGetCurrent");
+  if (current != ctx) check_driver(*cu, cu->ctx_set_current(ctx), "cuCtxSetCurrent");
+  last_device = device;
+  last_ctx = ctx;
 }
 
 }  // namespace kiln::runtime::cuda

@@ -160,4 +160,11 @@ const DriverApi* load_driver_api(std::string* why_not);
 // "CUDA_ERROR_OUT_OF_MEMORY (out of memory)" for any code, even unknown ones.
 std::string describe_result(const DriverApi& api, CuResult result);
 
+// Makes `device`'s primary context current on the calling thread (retained
+// once for the process, never released), as the CUDA libraries kiln calls
+// (cuBLAS, cuSOLVER) work in whatever context is current. The common case,
+// the same device as this thread's last call, costs one cuCtxGetCurrent.
+// Throws runtime::Error naming the failed call.
+void make_primary_context_current(int device);
+
 }  // namespace kiln::runtime::cuda

@@ -1,0 +1,346 @@
+#include "arraycore/solver.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "arraycore/copy.h"
+#include "arraycore/memory.h"
+#include "runtime/backend.h"
+#include "runtime/cuda/cusolver_api.h"
+#include "runtime/errors.h"
+#include "runtime/stream.h"
+
+namespace kiln::arraycore {
+namespace {
+
+namespace rc = runtime::cuda;
+
+// One checked stack (Note [LAPACK primitives]): base pointer and extents.
+struct Stack {
+  char* ptr = nullptr;
+  int64_t batch = 0, rows = 0, cols = 0;
+  int64_t matrix_bytes = 0;   // rows * cols * itemsize: one matrix to the next
+  char* at(int64_t i) const { return ptr + i * matrix_bytes; }
+};
+
+bool lapack_dtype(DType d) {
+  return d == DType::Float32 || d == DType::Float64 || d == DType::Complex64 || d == DType::Complex128;
+}
+
+std::string shape_text(const Shape& shape) {
+  std::string out = "(";
+  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + (shape.size() == 1 ? ",)" : ")");
+}
+
+[[noreturn]] void bad(const char* fn, const std::string& what) {
+  throw std::invalid_argument(std::string(fn) + ": " + what);
+}
+
+// Whether x's strides are `expected` on every axis longer than 1 (an axis of
+// one element is never stepped along), and x's data is aligned to its items.
+bool strides_fit(const NDArray& x, const Strides& expected) {
+  for (int d = 0; d < x.ndim(); ++d)
+    if (x.shape()[d] > 1 && x.strides()[d] != expected[d]) return false;
+  return reinterpret_cast<uintptr_t>(x.data()) % x.itemsize() == 0;
+}
+
+void check_device(const char* fn, const char* name, const NDArray& x) {
+  const int current = runtime::backend().current_device();
+  if (x.device() != current)
+    bad(fn, std::string(name) + " is on device " + std::to_string(x.device()) + ", the current device is " +
+                std::to_string(current));
+}
+
+// x as a stack, or ValueError naming `name` (Note [LAPACK primitives]).
+Stack stack_of(const char* fn, const char* name, const NDArray& x) {
+  if (!lapack_dtype(x.dtype()))
+    bad(fn, std::string(name) + " has dtype " + std::string(dtype_info(x.dtype()).name) +
+                "; expected float32, float64, complex64 or complex128");
+  if (x.ndim() != 3) bad(fn, std::string(name) + " must have 3 dimensions (batch, m, n), got " + shape_text(x.shape()));
+  const int64_t batch = x.shape()[0], rows = x.shape()[1], cols = x.shape()[2];
+  if (batch < 1 || rows < 1 || cols < 1) bad(fn, std::string(name) + " has an empty extent: " + shape_text(x.shape()));
+  const int64_t s = static_cast<int64_t>(x.itemsize());
+  if (!strides_fit(x, {rows * cols * s, s, rows * s}))
+    bad(fn, std::string(name) + " is not a stack of Fortran-ordered matrices lying back to back (strides " +
+                shape_text(x.strides()) + " for shape " + shape_text(x.shape()) + ")");
+  check_device(fn, name, x);
+  return {static_cast<char*>(x.data()), batch, rows, cols, rows * cols * s};
+}
+
+// A C-contiguous (batch, len) vector array of `dtype` (ipiv, tau), or
+// ValueError naming `name`.
+char* vectors_of(const char* fn, const char* name, const NDArray& x, DType dtype, int64_t batch, int64_t len) {
+  if (x.dtype() != dtype)
+    bad(fn, std::string(name) + " has dtype " + std::string(dtype_info(x.dtype()).name) + "; expected " +
+                std::string(dtype_info(dtype).name));
+  if (x.ndim() != 2 || x.shape()[0] != batch || x.shape()[1] != len)
+    bad(fn, std::string(name) + " has shape " + shape_text(x.shape()) + "; expected " + shape_text({batch, len}));
+  const int64_t s = static_cast<int64_t>(x.itemsize());
+  if (!strides_fit(x, {len * s, s}))
+    bad(fn, std::string(name) + " is not C-contiguous (strides " + shape_text(x.strides()) + ")");
+  check_device(fn, name, x);
+  return static_cast<char*>(x.data());
+}
+
+// A new stack (batch, rows, cols) of `dtype` from kiln's allocator.
+NDArray new_stack(int64_t batch, int64_t rows, int64_t cols, DType dtype) {
+  const int64_t s = static_cast<int64_t>(itemsize(dtype));
+  return NDArray(allocate_memory(static_cast<size_t>(batch * rows * cols * s)), dtype, {batch, rows, cols},
+                 {rows * cols * s, s, rows * s}, 0);
+}
+
+DType real_dtype(DType d) {
+  return d == DType::Complex64 ? DType::Float32 : d == DType::Complex128 ? DType::Float64 : d;
+}
+
+int cuda_type(DType d) {
+  switch (d) {
+    case DType::Float32: return rc::cuda_type::kR32F;
+    case DType::Float64: return rc::cuda_type::kR64F;
+    case DType::Complex64: return rc::cuda_type::kC32F;
+    default: return rc::cuda_type::kC64F;   // Complex128 (stack_of admits no other)
+  }
+}
+
+rc::CusolverPrecision precision(DType d) {
+  switch (d) {
+    case DType::Float32: return rc::CusolverPrecision::kS;
+    case DType::Float64: return rc::CusolverPrecision::kD;
+    case DType::Complex64: return rc::CusolverPrecision::kC;
+    default: return rc::CusolverPrecision::kZ;
+  }
+}
+
+void check(rc::CusolverStatus st, const char* call) {
+  if (st != rc::kCusolverSuccess)
+    throw runtime::Error(std::string(call) + " failed: " + rc::describe_cusolver_status(st));
+}
+
+// cuSOLVER bound to the current device and stream, for one primitive's
+// calls; std::runtime_error off the cuda backend or without libcusolver.
+struct Solver {
+  const rc::CusolverApi* api;
+  rc::CusolverHandle h;
+  rc::CusolverParams p;
+};
+
+Solver solver_for(const char* fn) {
+  std::string why;
+  if (!solver_usable(&why))
+    throw std::runtime_error(std::string(fn) + " needs cuSOLVER, which kiln cannot use now: " + why);
+  const rc::CusolverApi* api = rc::load_cusolver_api(nullptr);
+  const rc::CusolverContext ctx = rc::cusolver_context_for_current_thread(*api, runtime::backend().current_device());
+  check(api->set_stream(ctx.handle, static_cast<rc::CuStream>(runtime::current_stream())), "cusolverDnSetStream");
+  return {api, ctx.handle, ctx.params};
+}
+
+// One primitive's workspace, sized for one matrix and reused across the
+// batch (the calls run in stream order): device bytes from kiln's pool,
+// host bytes (the generic API may ask for some) on the heap.
+struct Workspace {
+  Workspace(size_t device, size_t host)
+      : device_bytes(device), host_bytes(host), device_memory(allocate_memory(std::max<size_t>(device, 1))),
+        host_memory(std::max<size_t>(host, 1)) {}
+  void* device_ptr() const { return device_memory->ptr(); }
+  void* host_ptr() { return host_memory.data(); }
+  size_t device_bytes, host_bytes;
+  std::shared_ptr<Memory> device_memory;
+  std::vector<char> host_memory;
+};
+
+// cuSOLVER's int32 infos widened to the int64 results (on the device).
+NDArray widen(const NDArray& info32) { return astype(info32, DType::Int64, Order::C); }
+
+int* int_ptr(const NDArray& x, int64_t i = 0) { return static_cast<int*>(x.data()) + i; }
+
+}  // namespace
+
+bool solver_usable(std::string* why_not) {
+  const std::string_view backend = runtime::backend().name();
+  if (backend != "cuda") {
+    if (why_not)
+      *why_not = "the backend is " + std::string(backend) + "; cuSOLVER runs on the cuda backend only";
+    return false;
+  }
+  return rc::load_cusolver_api(why_not) != nullptr;
+}
+
+GetrfResult solver_getrf(const NDArray& a_in) {
+  constexpr const char* fn = "_solver_getrf";
+  const Stack a = stack_of(fn, "a", a_in);
+  const Solver s = solver_for(fn);
+  const int64_t m = a.rows, n = a.cols, k = std::min(m, n);
+  const int type = cuda_type(a_in.dtype());
+  NDArray ipiv = NDArray::empty({a.batch, k}, DType::Int64);
+  NDArray info = NDArray::empty({a.batch}, DType::Int32);
+  size_t device_bytes = 0, host_bytes = 0;
+  check(s.api->xgetrf_buffer_size(s.h, s.p, m, n, type, a.ptr, m, type, &device_bytes, &host_bytes),
+        "cusolverDnXgetrf_bufferSize");
+  Workspace ws(device_bytes, host_bytes);
+  int64_t* pivots = static_cast<int64_t*>(ipiv.data());
+  for (int64_t i = 0; i < a.batch; ++i)
+    check(s.api->xgetrf(s.h, s.p, m, n, type, a.at(i), m, pivots + i * k, type, ws.device_ptr(), ws.device_bytes,
+                        ws.host_ptr(), ws.host_bytes, int_ptr(info, i)),
+          "cusolverDnXgetrf");
+  return {ipiv, widen(info)};
+}
+
+void solver_getrs(const NDArray& lu_in, const NDArray& ipiv_in, const NDArray& b_in, int trans) {
+  constexpr const char* fn = "_solver_getrs";
+  const Stack lu = stack_of(fn, "lu", lu_in), b = stack_of(fn, "b", b_in);
+  const int64_t n = lu.rows;
+  if (lu.cols != n) bad(fn, "lu must hold square matrices, got shape " + shape_text(lu_in.shape()));
+  if (b_in.dtype() != lu_in.dtype())
+    bad(fn, "b has dtype " + std::string(dtype_info(b_in.dtype()).name) + "; expected lu's, " +
+                std::string(dtype_info(lu_in.dtype()).name));
+  if (b.batch != lu.batch || b.rows != n)
+    bad(fn, "b has shape " + shape_text(b_in.shape()) + "; expected (" + std::to_string(lu.batch) + ", " +
+                std::to_string(n) + ", k)");
+  const auto* pivots = reinterpret_cast<const int64_t*>(vectors_of(fn, "ipiv", ipiv_in, DType::Int64, lu.batch, n));
+  if (trans < 0 || trans > 2) bad(fn, "trans must be 0 (A), 1 (A^T) or 2 (A^H), got " + std::to_string(trans));
+  const bool complex = dtype_info(lu_in.dtype()).kind == 'c';
+  const int op = trans == 0 ? rc::cublas_op::kN : (trans == 2 && complex) ? rc::cublas_op::kC : rc::cublas_op::kT;
+  const Solver s = solver_for(fn);
+  const int type = cuda_type(lu_in.dtype());
+  NDArray info = NDArray::empty({1}, DType::Int32);   // only argument errors, which the checks above exclude
+  for (int64_t i = 0; i < lu.batch; ++i)
+    check(s.api->xgetrs(s.h, s.p, op, n, b.cols, type, lu.at(i), n, pivots + i * n, type, b.at(i), n, int_ptr(info)),
+          "cusolverDnXgetrs");
+}
+
+NDArray solver_potrf(const NDArray& a_in, bool lower) {
+  constexpr const char* fn = "_solver_potrf";
+  const Stack a = stack_of(fn, "a", a_in);
+  const int64_t n = a.rows;
+  if (a.cols != n) bad(fn, "a must hold square matrices, got shape " + shape_text(a_in.shape()));
+  const Solver s = solver_for(fn);
+  const int type = cuda_type(a_in.dtype());
+  const int uplo = lower ? rc::cublas_fill::kLower : rc::cublas_fill::kUpper;
+  NDArray info = NDArray::empty({a.batch}, DType::Int32);
+  size_t device_bytes = 0, host_bytes = 0;
+  check(s.api->xpotrf_buffer_size(s.h, s.p, uplo, n, type, a.ptr, n, type, &device_bytes, &host_bytes),
+        "cusolverDnXpotrf_bufferSize");
+  Workspace ws(device_bytes, host_bytes);
+  for (int64_t i = 0; i < a.batch; ++i)
+    check(s.api->xpotrf(s.h, s.p, uplo, n, type, a.at(i), n, type, ws.device_ptr(), ws.device_bytes, ws.host_ptr(),
+                        ws.host_bytes, int_ptr(info, i)),
+          "cusolverDnXpotrf");
+  return widen(info);
+}
+
+NDArray solver_geqrf(const NDArray& a_in) {
+  constexpr const char* fn = "_solver_geqrf";
+  const Stack a = stack_of(fn, "a", a_in);
+  const Solver s = solver_for(fn);
+  const int64_t m = a.rows, n = a.cols, k = std::min(m, n);
+  const int type = cuda_type(a_in.dtype());
+  NDArray tau = NDArray::empty({a.batch, k}, a_in.dtype());
+  NDArray info = NDArray::empty({1}, DType::Int32);   // only argument errors, which the checks exclude
+  char* taus = static_cast<char*>(tau.data());
+  const int64_t tau_bytes = k * static_cast<int64_t>(tau.itemsize());
+  size_t device_bytes = 0, host_bytes = 0;
+  check(s.api->xgeqrf_buffer_size(s.h, s.p, m, n, type, a.ptr, m, type, taus, type, &device_bytes, &host_bytes),
+        "cusolverDnXgeqrf_bufferSize");
+  Workspace ws(device_bytes, host_bytes);
+  for (int64_t i = 0; i < a.batch; ++i)
+    check(s.api->xgeqrf(s.h, s.p, m, n, type, a.at(i), m, type, taus + i * tau_bytes, type, ws.device_ptr(),
+                        ws.device_bytes, ws.host_ptr(), ws.host_bytes, int_ptr(info)),
+          "cusolverDnXgeqrf");
+  return tau;
+}
+
+void solver_orgqr(const NDArray& a_in, const NDArray& tau_in) {
+  constexpr const char* fn = "_solver_orgqr";
+  const Stack a = stack_of(fn, "a", a_in);
+  const int64_t m = a.rows, n = a.cols;
+  if (m < n) bad(fn, "a must have m >= n, got shape " + shape_text(a_in.shape()));
+  if (tau_in.ndim() != 2 || tau_in.shape()[0] != a.batch || tau_in.shape()[1] > n)
+    bad(fn, "tau has shape " + shape_text(tau_in.shape()) + "; expected (" + std::to_string(a.batch) +
+                ", k) with k <= " + std::to_string(n));
+  const int64_t k = tau_in.shape()[1];
+  const char* taus = vectors_of(fn, "tau", tau_in, a_in.dtype(), a.batch, k);
+  if (m > INT_MAX) bad(fn, "a has " + std::to_string(m) + " rows; cuSOLVER's ?orgqr takes at most 2**31 - 1");
+  const Solver s = solver_for(fn);
+  const int p = static_cast<int>(precision(a_in.dtype()));
+  const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
+  const int64_t tau_bytes = k * static_cast<int64_t>(tau_in.itemsize());
+  int lwork = 0;
+  check(s.api->orgqr_buffer_size[p](s.h, mi, ni, ki, a.ptr, mi, taus, &lwork), "cusolverDn?orgqr_bufferSize");
+  Workspace ws(static_cast<size_t>(std::max(lwork, 1)) * a_in.itemsize(), 0);
+  NDArray info = NDArray::empty({1}, DType::Int32);   // only argument errors, which the checks exclude
+  for (int64_t i = 0; i < a.batch; ++i)
+    check(s.api->orgqr[p](s.h, mi, ni, ki, a.at(i), mi, taus + i * tau_bytes, ws.device_ptr(), lwork, int_ptr(info)),
+          "cusolverDn?orgqr");
+}
+
+GesvdResult solver_gesvd(const NDArray& a_in, char job) {
+  constexpr const char* fn = "_solver_gesvd";
+  const Stack a = stack_of(fn, "a", a_in);
+  const int64_t m = a.rows, n = a.cols;
+  if (m < n) bad(fn, "a must have m >= n (pass the conjugate transpose), got shape " + shape_text(a_in.shape()));
+  if (job != 'A' && job != 'S' && job != 'N')
+    bad(fn, std::string("job must be 'A', 'S' or 'N', got '") + job + "'");
+  const Solver s = solver_for(fn);
+  const DType dtype = a_in.dtype(), real = real_dtype(dtype);
+  const int type = cuda_type(dtype), real_type = cuda_type(real);
+  GesvdResult out{NDArray::empty({a.batch, n}, real), std::nullopt, std::nullopt,
+                  NDArray::empty({a.batch}, DType::Int32)};
+  // u: all m columns ('A') or the first n ('S'); vt is n x n either way, so
+  // cuSOLVER is asked for all of it.
+  const int64_t u_cols = job == 'A' ? m : n;
+  if (job != 'N') {
+    out.u = new_stack(a.batch, m, u_cols, dtype);
+    out.vt = new_stack(a.batch, n, n, dtype);
+  }
+  const signed char jobu = static_cast<signed char>(job), jobvt = job == 'N' ? 'N' : 'A';
+  char* sv = static_cast<char*>(out.s.data());
+  char* u = out.u ? static_cast<char*>(out.u->data()) : nullptr;
+  char* vt = out.vt ? static_cast<char*>(out.vt->data()) : nullptr;
+  const int64_t s_bytes = n * static_cast<int64_t>(itemsize(real)), size = static_cast<int64_t>(itemsize(dtype));
+  const int64_t u_bytes = m * u_cols * size, vt_bytes = n * n * size;
+  size_t device_bytes = 0, host_bytes = 0;
+  check(s.api->xgesvd_buffer_size(s.h, s.p, jobu, jobvt, m, n, type, a.ptr, m, real_type, sv, type, u, m, type, vt, n,
+                                  type, &device_bytes, &host_bytes),
+        "cusolverDnXgesvd_bufferSize");
+  Workspace ws(device_bytes, host_bytes);
+  for (int64_t i = 0; i < a.batch; ++i)
+    check(s.api->xgesvd(s.h, s.p, jobu, jobvt, m, n, type, a.at(i), m, real_type, sv + i * s_bytes, type,
+                        u ? u + i * u_bytes : nullptr, m, type, vt ? vt + i * vt_bytes : nullptr, n, type,
+                        ws.device_ptr(), ws.device_bytes, ws.host_ptr(), ws.host_bytes, int_ptr(out.info, i)),
+          "cusolverDnXgesvd");
+  out.info = widen(out.info);
+  return out;
+}
+
+SyevdResult solver_syevd(const NDArray& a_in, bool lower, bool compute_v) {
+  constexpr const char* fn = "_solver_syevd";
+  const Stack a = stack_of(fn, "a", a_in);
+  const int64_t n = a.rows;
+  if (a.cols != n) bad(fn, "a must hold square matrices, got shape " + shape_text(a_in.shape()));
+  const Solver s = solver_for(fn);
+  const DType dtype = a_in.dtype(), real = real_dtype(dtype);
+  const int type = cuda_type(dtype), real_type = cuda_type(real);
+  const int jobz = compute_v ? rc::cusolver_eig_mode::kVector : rc::cusolver_eig_mode::kNoVector;
+  const int uplo = lower ? rc::cublas_fill::kLower : rc::cublas_fill::kUpper;
+  NDArray w = NDArray::empty({a.batch, n}, real);
+  NDArray info = NDArray::empty({a.batch}, DType::Int32);
+  char* ws_ptr = static_cast<char*>(w.data());
+  const int64_t w_bytes = n * static_cast<int64_t>(itemsize(real));
+  size_t device_bytes = 0, host_bytes = 0;
+  check(s.api->xsyevd_buffer_size(s.h, s.p, jobz, uplo, n, type, a.ptr, n, real_type, ws_ptr, type, &device_bytes,
+                                  &host_bytes),
+        "cusolverDnXsyevd_bufferSize");
+  Workspace ws(device_bytes, host_bytes);
+  for (int64_t i = 0; i < a.batch; ++i)
+    check(s.api->xsyevd(s.h, s.p, jobz, uplo, n, type, a.at(i), n, real_type, ws_ptr + i * w_bytes, type,
+                        ws.device_ptr(), ws.device_bytes, ws.host_ptr(), ws.host_bytes, int_ptr(info, i)),
+          "cusolverDnXsyevd");
+  return {w, widen(info)};
+}
+
+}  // namespace kiln::arraycore

@@ -1,0 +1,92 @@
+// The cuSOLVER adapter: the batched LAPACK primitives kiln.linalg is built
+// on (the interface kiln/linalg/_lapack.py calls), on the cuda backend's
+// current device and stream (solver.cpp; the dlopen table is
+// runtime/cuda/cusolver_api.h, Note [cuSOLVER loading]).
+//
+//   NDArray a = ...;                            // a stack: (batch, n, n), each a[i] Fortran-ordered
+//   GetrfResult lu = solver_getrf(a);           // a[i] <- L and U; lu.ipiv (batch, n) int64
+//   solver_getrs(a, lu.ipiv, b, 0);             // b[i] <- A_i^-1 b[i]
+//   NDArray info = lu.info;                     // int64 (batch,), still on the device
+//
+// Note [LAPACK primitives]
+// kiln.linalg's functions (pyfrontend/kiln/linalg/) reduce every problem to
+// a few LAPACK calls over "stacks": ndim-3 arrays of float32, float64,
+// complex64 or complex128 whose matrices a[i] are each column-major (LAPACK's
+// layout, leading dimension = rows) and lie back to back, byte strides
+// (rows*cols*s, s, rows*s); extents of 1 take any stride. Python makes the
+// stacks (copies, transposes, zero-size cases); here each primitive
+//  - checks its arguments' dtypes, shapes and layouts, raising ValueError
+//    (std::invalid_argument) that names the argument, before anything else,
+//    so the checks hold on every backend;
+//  - on a backend other than cuda raises RuntimeError (std::runtime_error):
+//    the host backend runs SciPy's LAPACK from Python instead;
+//  - asks cuSOLVER once for the workspace of one matrix, allocates it from
+//    kiln's pool (the host part, if any, on the heap), and loops over the
+//    batch in C++, one cuSOLVER call per matrix, all on the current stream
+//    (cuSOLVER's own batched routines cover only some of these operations
+//    and sizes; one loop serves all);
+//  - never synchronizes with the host: the `info` results stay on the
+//    device as int64 arrays (cuSOLVER writes int32; one cast kernel widens
+//    them), and Python reads them when it must;
+//  - returns new arrays from kiln's allocator; results that are matrices
+//    are stacks themselves.
+// cuSOLVER's generic 64-bit API (cusolverDnX*) does all but orgqr, which
+// only exists as ?orgqr / ?ungqr with int sizes (so m, n, k beyond
+// 2^31 - 1 raise ValueError there). Pivots are int64 in the generic API and
+// go straight into getrf's result.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "arraycore/ndarray.h"
+
+namespace kiln::arraycore {
+
+struct GetrfResult {
+  NDArray ipiv;   // int64 (batch, min(m, n)), LAPACK's 1-based row interchanges
+  NDArray info;   // int64 (batch,)
+};
+
+struct GesvdResult {
+  NDArray s;                   // real dtype (batch, n), descending
+  std::optional<NDArray> u;    // stack (batch, m, m) for 'A', (batch, m, n) for 'S', none for 'N'
+  std::optional<NDArray> vt;   // stack (batch, n, n) (V^H), none for 'N'
+  NDArray info;                // int64 (batch,)
+};
+
+struct SyevdResult {
+  NDArray w;      // real dtype (batch, n), ascending
+  NDArray info;   // int64 (batch,)
+};
+
+// Whether the primitives can run now: the backend is cuda and libcusolver
+// loads. `why_not` (optional) says why not.
+bool solver_usable(std::string* why_not);
+
+// LU with partial pivoting of each a[i] (m x n), in place (?getrf).
+GetrfResult solver_getrf(const NDArray& a);
+
+// b[i] <- op(A_i)^-1 b[i] with getrf's lu (batch, n, n) and ipiv (batch, n);
+// b (batch, n, k); trans 0 = A, 1 = A^T, 2 = A^H (?getrs).
+void solver_getrs(const NDArray& lu, const NDArray& ipiv, const NDArray& b, int trans);
+
+// Cholesky of each a[i] (n x n) in place, into the lower (A = L L^H) or
+// upper (A = U^H U) triangle; returns info int64 (batch,) (?potrf).
+NDArray solver_potrf(const NDArray& a, bool lower);
+
+// QR of each a[i] (m x n) in place; returns tau (batch, min(m, n)) (?geqrf).
+NDArray solver_geqrf(const NDArray& a);
+
+// a[i] (m x n, m >= n >= k) <- the first n columns of H_1 ... H_k from
+// geqrf's output in its first k columns and tau (batch, k) (?orgqr/?ungqr).
+void solver_orgqr(const NDArray& a, const NDArray& tau);
+
+// SVD of each a[i] (m x n, m >= n), destroying a; job 'A', 'S' or 'N' (?gesvd).
+GesvdResult solver_gesvd(const NDArray& a, char job);
+
+// Eigenvalues (and, with compute_v, eigenvectors into a) of each Hermitian
+// a[i] (n x n), reading its lower or upper triangle (?syevd / ?heevd).
+SyevdResult solver_syevd(const NDArray& a, bool lower, bool compute_v);
+
+}  // namespace kiln::arraycore

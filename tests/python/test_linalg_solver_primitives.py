@@ -1,0 +1,291 @@
+"""kiln._core._solver_*: the cuda backend's LAPACK primitives through cuSOLVER
+(arraycore/solver.h, Note [LAPACK primitives]), called directly on small
+random stacks and checked against NumPy. The numeric tests need the cuda
+backend with libcusolver; the argument checks (which come before anything
+else) and the host backend's refusal run everywhere."""
+import numpy
+import pytest
+
+import kiln
+from kiln import _core
+
+DTYPES = [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128]
+
+needs_cusolver = pytest.mark.skipif(
+    kiln.get_backend() != "cuda" or not _core._solver_usable()[0],
+    reason="needs the cuda backend with cuSOLVER: " + _core._solver_usable()[1])
+
+
+# Tolerance of a computed identity, relative to the norms involved: a few
+# hundred units of roundoff of the dtype's precision for these small (n <= 6)
+# well-conditioned matrices.
+def _tol(dtype):
+    return 300 * numpy.finfo(dtype).eps
+
+
+def _random(rng, shape, dtype):
+    x = rng.standard_normal(shape)
+    if numpy.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def _stack(host):
+    """A kiln stack (Note [LAPACK primitives]) holding host (batch, m, n)."""
+    return kiln.asarray(numpy.ascontiguousarray(host.swapaxes(1, 2))).swapaxes(1, 2)
+
+
+def _close(got, want, dtype, scale=None):
+    scale = numpy.linalg.norm(want) if scale is None else scale
+    assert numpy.linalg.norm(got - want) <= _tol(dtype) * max(scale, 1.0), (got, want)
+
+
+def _conj_t(x):
+    return x.conj().swapaxes(-1, -2)
+
+
+def _permutation(ipiv, m):
+    """Row order P A of LAPACK's 1-based interchanges."""
+    perm = numpy.arange(m)
+    for j, p in enumerate(ipiv):
+        perm[[j, p - 1]] = perm[[p - 1, j]]
+    return perm
+
+
+def _check_lu(a, lu, ipiv, dtype):
+    batch, m, n = a.shape
+    k = min(m, n)
+    for i in range(batch):
+        assert all(j + 1 <= p <= m for j, p in enumerate(ipiv[i]))
+        low = numpy.tril(lu[i], -1)[:, :k] + numpy.eye(m, k, dtype=dtype)
+        up = numpy.triu(lu[i])[:k, :]
+        _close(low @ up, a[i][_permutation(ipiv[i], m)], dtype)
+
+
+@needs_cusolver
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(3, 4, 4), (2, 5, 3), (2, 3, 5)])
+def test_getrf(dtype, shape):
+    a = _random(numpy.random.default_rng(1), shape, dtype)
+    x = _stack(a)
+    ipiv, info = _core._solver_getrf(x)
+    assert ipiv.dtype == numpy.int64 and ipiv.shape == (shape[0], min(shape[1:]))
+    assert info.dtype == numpy.int64 and info.shape == (shape[0],)
+    assert info.get().tolist() == [0] * shape[0]
+    _check_lu(a, x.get(), ipiv.get(), dtype)
+
+
+@needs_cusolver
+def test_getrf_singular_completes():
+    # Column 1 is zero, so U[1, 1] is exactly zero: info 2, and the
+    # factorisation still reproduces A (LAPACK's meaning).
+    a = _random(numpy.random.default_rng(2), (2, 4, 4), numpy.float64)
+    a[1, :, 1] = 0
+    x = _stack(a)
+    ipiv, info = _core._solver_getrf(x)
+    assert info.get().tolist() == [0, 2]
+    _check_lu(a, x.get(), ipiv.get(), numpy.float64)
+
+
+@needs_cusolver
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("trans", [0, 1, 2])
+def test_getrs(dtype, trans):
+    rng = numpy.random.default_rng(3)
+    a = _random(rng, (2, 4, 4), dtype) + 4 * numpy.eye(4, dtype=dtype)
+    b = _random(rng, (2, 4, 3), dtype)
+    lu = _stack(a)
+    ipiv, _ = _core._solver_getrf(lu)
+    xb = _stack(b)
+    assert _core._solver_getrs(lu, ipiv, xb, trans) is None
+    op = [a, a.swapaxes(1, 2), _conj_t(a)][trans]
+    _close(op @ xb.get(), b, dtype)
+
+
+@needs_cusolver
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("lower", [True, False])
+def test_potrf(dtype, lower):
+    rng = numpy.random.default_rng(4)
+    m = _random(rng, (3, 5, 5), dtype)
+    a = m @ _conj_t(m) + 5 * numpy.eye(5, dtype=dtype)
+    x = _stack(a)
+    info = _core._solver_potrf(x, lower)
+    assert info.dtype == numpy.int64 and info.get().tolist() == [0, 0, 0]
+    got = x.get()
+    if lower:
+        factor = numpy.tril(got)
+        _close(factor @ _conj_t(factor), a, dtype)
+    else:
+        factor = numpy.triu(got)
+        _close(_conj_t(factor) @ factor, a, dtype)
+    assert numpy.all(numpy.diagonal(factor, axis1=1, axis2=2).real > 0)
+
+
+@needs_cusolver
+def test_potrf_not_positive_definite():
+    a = numpy.stack([numpy.eye(3), numpy.diag([1.0, -1.0, 1.0])])
+    assert _core._solver_potrf(_stack(a), True).get().tolist() == [0, 2]
+
+
+@needs_cusolver
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(2, 5, 3), (2, 4, 4)])
+def test_geqrf_orgqr(dtype, shape):
+    batch, m, n = shape
+    a = _random(numpy.random.default_rng(5), shape, dtype)
+    x = _stack(a)
+    tau = _core._solver_geqrf(x)
+    assert tau.dtype == dtype and tau.shape == (batch, n)
+    qr = x.get()
+    r = numpy.triu(qr)[:, :n, :]
+    # reduced Q (m x n) in place of the geqrf output
+    assert _core._solver_orgqr(x, tau) is None
+    q = x.get()
+    eye = numpy.broadcast_to(numpy.eye(n, dtype=dtype), (batch, n, n))
+    _close(_conj_t(q) @ q, eye, dtype)
+    _close(q @ r, a, dtype)
+    # complete Q (m x m): the geqrf output in the first n columns, the rest arbitrary
+    full = numpy.concatenate([qr, _random(numpy.random.default_rng(6), (batch, m, m - n), dtype)], axis=2)
+    xf = _stack(full)
+    _core._solver_orgqr(xf, tau)
+    qf = xf.get()
+    _close(_conj_t(qf) @ qf, numpy.broadcast_to(numpy.eye(m, dtype=dtype), (batch, m, m)), dtype)
+    _close(qf[:, :, :n], q, dtype)
+
+
+@needs_cusolver
+def test_geqrf_wide():
+    # m < n: R is m x n, the reflectors fill the first m columns.
+    a = _random(numpy.random.default_rng(7), (2, 3, 5), numpy.complex128)
+    x = _stack(a)
+    tau = _core._solver_geqrf(x)
+    assert tau.shape == (2, 3)
+    qr = x.get()
+    q = _stack(numpy.ascontiguousarray(qr[:, :, :3]))
+    _core._solver_orgqr(q, tau)
+    _close(q.get() @ numpy.triu(qr), a, numpy.complex128)
+
+
+@needs_cusolver
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("job", ["A", "S", "N"])
+@pytest.mark.parametrize("shape", [(2, 5, 3), (2, 4, 4)])
+def test_gesvd(dtype, job, shape):
+    batch, m, n = shape
+    a = _random(numpy.random.default_rng(8), shape, dtype)
+    real = numpy.empty(0, dtype).real.dtype
+    s, u, vt, info = _core._solver_gesvd(_stack(a), job)
+    assert s.dtype == real and s.shape == (batch, n)
+    assert info.dtype == numpy.int64 and info.get().tolist() == [0] * batch
+    sv = s.get()
+    assert numpy.all(sv[:, :-1] >= sv[:, 1:])
+    _close(sv, numpy.linalg.svd(a, compute_uv=False), dtype)
+    if job == "N":
+        assert u is None and vt is None
+        return
+    assert u.shape == (batch, m, m if job == "A" else n) and vt.shape == (batch, n, n)
+    uh, vh = u.get(), vt.get()
+    _close(_conj_t(uh) @ uh, numpy.broadcast_to(numpy.eye(uh.shape[2], dtype=dtype), (batch,) + (uh.shape[2],) * 2),
+           dtype)
+    _close(vh @ _conj_t(vh), numpy.broadcast_to(numpy.eye(n, dtype=dtype), (batch, n, n)), dtype)
+    _close((uh[:, :, :n] * sv[:, None, :]) @ vh, a, dtype)
+    # u and vt are stacks themselves
+    for r in (u, vt):
+        assert r.strides[1] == r.itemsize and r.strides[2] == r.shape[1] * r.itemsize
+
+
+@needs_cusolver
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("compute_v", [True, False])
+def test_syevd(dtype, lower, compute_v):
+    rng = numpy.random.default_rng(9)
+    m = _random(rng, (2, 5, 5), dtype)
+    a = m + _conj_t(m)
+    # the triangle not read holds garbage
+    garbage = _random(rng, a.shape, dtype)
+    given = numpy.where(numpy.tri(5, dtype=bool) if lower else numpy.tri(5, dtype=bool).T, a, garbage)
+    x = _stack(given)
+    w, info = _core._solver_syevd(x, lower, compute_v)
+    assert w.dtype == numpy.empty(0, dtype).real.dtype and w.shape == (2, 5)
+    assert info.get().tolist() == [0, 0]
+    wh = w.get()
+    assert numpy.all(wh[:, :-1] <= wh[:, 1:])
+    _close(wh, numpy.linalg.eigvalsh(a), dtype)
+    if compute_v:
+        v = x.get()
+        _close(_conj_t(v) @ v, numpy.broadcast_to(numpy.eye(5, dtype=dtype), (2, 5, 5)), dtype)
+        _close(a @ v, v * wh[:, None, :], dtype, scale=numpy.linalg.norm(a))
+
+
+# --- argument checks: ValueError naming the argument, on every backend ------
+
+def _good(shape=(2, 3, 3), dtype=numpy.float64):
+    return _stack(numpy.zeros(shape, dtype))
+
+
+@pytest.mark.parametrize("bad, text", [
+    (lambda: kiln.zeros((2, 3, 3), numpy.float64), "a is not a stack"),            # C order
+    (lambda: _good((2, 3, 4))[:, :, ::-1], "a is not a stack"),                     # reversed columns
+    (lambda: _stack(numpy.zeros((4, 3, 3)))[::2], "a is not a stack"),               # every other matrix
+    (lambda: _good(dtype=numpy.float16), "a has dtype float16"),
+    (lambda: _good(dtype=numpy.int64), "a has dtype int64"),
+    (lambda: kiln.zeros((3, 3), numpy.float64), "3 dimensions"),
+    (lambda: _good((2, 0, 3)), "empty extent"),
+])
+def test_getrf_rejects(bad, text):
+    with pytest.raises(ValueError, match=text):
+        _core._solver_getrf(bad())
+
+
+def test_other_primitives_reject():
+    square, wide = _good(), _good((2, 3, 5))
+    ipiv = kiln.zeros((2, 3), numpy.int64)
+    with pytest.raises(ValueError, match="lu must hold square"):
+        _core._solver_getrs(wide, ipiv, square, 0)
+    with pytest.raises(ValueError, match="ipiv has dtype int32"):
+        _core._solver_getrs(square, kiln.zeros((2, 3), numpy.int32), square, 0)
+    with pytest.raises(ValueError, match="ipiv is not C-contiguous"):
+        _core._solver_getrs(square, kiln.zeros((3, 2), numpy.int64).T, square, 0)
+    with pytest.raises(ValueError, match="b has shape"):
+        _core._solver_getrs(square, ipiv, _good((2, 4, 1)), 0)
+    with pytest.raises(ValueError, match="b has dtype float32"):
+        _core._solver_getrs(square, ipiv, _good(dtype=numpy.float32), 0)
+    with pytest.raises(ValueError, match="trans must be"):
+        _core._solver_getrs(square, ipiv, square, 3)
+    with pytest.raises(ValueError, match="a must hold square"):
+        _core._solver_potrf(wide, True)
+    with pytest.raises(ValueError, match="a is not a stack"):
+        _core._solver_geqrf(kiln.zeros((2, 3, 3), numpy.complex64))
+    with pytest.raises(ValueError, match="a must have m >= n"):
+        _core._solver_orgqr(wide, kiln.zeros((2, 3), numpy.float64))
+    with pytest.raises(ValueError, match="tau has shape"):
+        _core._solver_orgqr(square, kiln.zeros((2, 4), numpy.float64))
+    with pytest.raises(ValueError, match="tau has dtype complex128"):
+        _core._solver_orgqr(square, kiln.zeros((2, 3), numpy.complex128))
+    with pytest.raises(ValueError, match="a must have m >= n"):
+        _core._solver_gesvd(wide, "A")
+    with pytest.raises(ValueError, match="job must be"):
+        _core._solver_gesvd(square, "X")
+    with pytest.raises(ValueError, match="job must be"):
+        _core._solver_gesvd(square, "AS")
+    with pytest.raises(ValueError, match="a must hold square"):
+        _core._solver_syevd(wide, True, True)
+
+
+@pytest.mark.skipif(kiln.get_backend() == "cuda", reason="the refusal of the other backends")
+def test_other_backends_refuse():
+    ok, why = _core._solver_usable()
+    assert not ok and kiln.get_backend() in why and "cuda" in why
+    square = _good()
+    calls = [lambda: _core._solver_getrf(square),
+             lambda: _core._solver_getrs(square, kiln.zeros((2, 3), numpy.int64), _good(), 0),
+             lambda: _core._solver_potrf(square, True),
+             lambda: _core._solver_geqrf(square),
+             lambda: _core._solver_orgqr(square, kiln.zeros((2, 3), numpy.float64)),
+             lambda: _core._solver_gesvd(square, "S"),
+             lambda: _core._solver_syevd(square, True, False)]
+    for call in calls:
+        with pytest.raises(RuntimeError, match="cuda backend only"):
+            call()
