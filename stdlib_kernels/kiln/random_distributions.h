@@ -72,15 +72,12 @@ KILN_DEVICE F triangular(F u, F left, F mode, F right) {   // u in [0, 1)
 
 // ---- samplers with rejection: each element's own Stream ----
 
-// Gamma(a, 1) by Marsaglia and Tsang ("A simple method for generating gamma
-// variables", 2000); a < 1 through Gamma(a + 1) * U^(1/a).
+// Gamma(a, 1), a >= 1, by Marsaglia and Tsang ("A simple method for
+// generating gamma variables", 2000).
 template <class F>
-KILN_DEVICE F gamma(Stream& s, F a) {
-  if (a <= F(0)) return F(0);
-  const bool boost = a < F(1);
-  const F d = (boost ? a + F(1) : a) - F(1) / F(3);
+KILN_DEVICE F gamma_marsaglia_tsang(Stream& s, F a) {
+  const F d = a - F(1) / F(3);
   const F c = F(1) / ::sqrt(F(9) * d);
-  F g;
   for (;;) {
     F x, v;
     do {
@@ -90,13 +87,37 @@ KILN_DEVICE F gamma(Stream& s, F a) {
     v = v * v * v;
     const F u = s.uniform_oo<F>();
     const F x2 = x * x;
-    if (u < F(1) - F(0.0331) * x2 * x2 || ::log(u) < F(0.5) * x2 + d * (F(1) - v + ::log(v))) {
-      g = d * v;
-      break;
-    }
+    if (u < F(1) - F(0.0331) * x2 * x2 || ::log(u) < F(0.5) * x2 + d * (F(1) - v + ::log(v))) return d * v;
   }
-  if (boost) g *= ::pow(s.uniform_oo<F>(), F(1) / a);
-  return g;
+}
+
+// Gamma(a, 1); a < 1 through Gamma(a + 1) * U^(1/a).
+template <class F>
+KILN_DEVICE F gamma(Stream& s, F a) {
+  if (a <= F(0)) return F(0);
+  if (a >= F(1)) return gamma_marsaglia_tsang<F>(s, a);
+  const F g = gamma_marsaglia_tsang<F>(s, a + F(1));
+  return g * ::pow(s.uniform_oo<F>(), F(1) / a);
+}
+
+// Note [Dirichlet in logarithms]
+// A Dirichlet(alpha) row is G / sum(G) for independent G_i ~ Gamma(alpha_i).
+// For alpha_i far below 1 the G_i underflow: Gamma(a) = Gamma(a + 1) U^(1/a)
+// is below 1e-308 with probability about exp(-709 a), a half at a = 1e-3,
+// and a row of zeros gives 0/0. kiln.random's dirichlet draws L_i = log G_i
+// instead, log Gamma(a + 1) + log(U) / a, which is finite (log U >= -37), and
+// returns exp(L_i - max L) / sum_j exp(L_j - max L): the same ratios, with
+// the largest term exactly 1, so the sum is at least 1 and every row sums to
+// 1 with no NaN. Components far below the largest become 0, as their true
+// values round to in double. (NumPy's Generator reaches the same end by
+// stick-breaking with beta draws when every alpha is below 0.1.) alpha_i = 0
+// gives L_i = -inf, a zero component, as NumPy's Generator allows; L_i is
+// clamped to -DBL_MAX, which only alphas below about 1e-307 reach.
+KILN_DEVICE double log_gamma(Stream& s, double a) {
+  if (!(a > 0.0)) return a == 0.0 ? __longlong_as_double(static_cast<long long>(0xFFF0000000000000ull)) : a;   // -inf, NaN
+  if (a >= 1.0) return ::log(gamma_marsaglia_tsang<double>(s, a));
+  const double g = ::log(gamma_marsaglia_tsang<double>(s, a + 1.0)) + ::log(s.uniform_oo<double>()) / a;
+  return g > -1.7976931348623157e308 ? g : -1.7976931348623157e308;
 }
 
 // Beta(a, b): Johnk's method when both are at most 1 (in logarithms when the

@@ -624,33 +624,6 @@ def test_discrete_distribution(name):
     assert abs(x.mean() - mean) < 5 * math.sqrt(var / len(x))
 
 
-def test_dirichlet():
-    rng = kiln.random.default_rng(17)
-    x = rng.dirichlet([2.0, 3.0, 5.0], size=N)
-    assert x.shape == (N, 3) and x.dtype == numpy.float64
-    x = x.get()
-    numpy.testing.assert_allclose(x.sum(axis=1), 1.0, rtol=1e-12)
-    check_continuous(x[:, 0], lambda v: betainc(2.0, 8.0, v), 0.2, 2 * 8 / (100 * 11))
-    assert rng.dirichlet(numpy.array([1.0, 1.0]), dtype=kiln.float32).shape == (2,)
-    with pytest.raises(ValueError):
-        rng.dirichlet([1.0, 0.0])
-
-
-def test_multinomial():
-    rng = kiln.random.default_rng(23)
-    x = rng.multinomial(20, [0.2, 0.5, 0.3], size=N)
-    assert x.shape == (N, 3) and x.dtype == numpy.int64
-    x = x.get()
-    assert (x.sum(axis=1) == 20).all() and x.min() >= 0
-    for j, p in enumerate([0.2, 0.5, 0.3]):   # each count is Binomial(20, p_j)
-        stat, dof = discrete_chi_square(x[:, j], binomial_pmf(20, p), 20)
-        assert stat < chi2_critical(dof), (j, stat, dof)
-    assert rng.multinomial(5, numpy.array([0.5, 0.5])).shape == (2,)
-    assert rng.multinomial(0, [0.3, 0.7], size=2).get().tolist() == [[0, 0], [0, 0]]
-    with pytest.raises(ValueError):
-        rng.multinomial(5, [0.8, 0.7, 0.1])
-
-
 def test_hypergeometric_edges_and_bytes():
     rng = kiln.random.default_rng(41)
     assert rng.hypergeometric(5, 0, 3, size=10).get().tolist() == [3] * 10

@@ -19,7 +19,7 @@ import numpy
 from kiln import _core
 from kiln import _creation
 from kiln._core import ndarray
-from kiln.random import _kernels
+from kiln.random import _kernels, _permutations
 from kiln.random._philox import Philox
 
 
@@ -88,6 +88,29 @@ def _check(p, bad, message):
         raise ValueError(message)
 
 
+def _host(x):
+    """Array-like x as a NumPy array (a kiln array copied to the host)."""
+    return numpy.asarray(x.get() if isinstance(x, ndarray) else x)
+
+
+def _int64s(n, legacy):
+    """multinomial's n as an int64 NumPy array (0-d for a scalar): Python
+    and NumPy scalars, floats truncated; arrays of ints for Generator only."""
+    if isinstance(n, ndarray):
+        n = n.get()
+    if isinstance(n, (numbers.Integral, float, numpy.floating)) or legacy:
+        if legacy and numpy.ndim(n):
+            raise TypeError("n must be an integer, got an array of shape %s" % (numpy.shape(n),))
+        value = int(n)
+        if not -(1 << 63) <= value < (1 << 63):
+            raise OverflowError("n = %d does not fit in int64" % value)
+        return numpy.asarray(value, dtype=numpy.int64)
+    a = numpy.asarray(n)
+    if not numpy.can_cast(a.dtype, numpy.int64, "safe"):
+        raise TypeError("Cannot cast n from %s to int64 according to the rule 'safe'" % a.dtype)
+    return a.astype(numpy.int64)
+
+
 def _nonneg(p, name):
     _check(p, lambda v: v < 0, "%s < 0" % name)
 
@@ -98,7 +121,10 @@ def _positive(p, name):
 
 class _Sampler:
     """What Generator and RandomState share: a Philox bit generator and the
-    distributions whose signatures are the same in NumPy's two APIs."""
+    distributions whose signatures are the same in NumPy's two APIs
+    (``_legacy`` picks RandomState's checks where the two differ)."""
+
+    _legacy = False
 
     def __init__(self, bit_generator):
         self._bit_generator = bit_generator
@@ -303,18 +329,32 @@ class _Sampler:
         return z @ _creation.asarray(factor.T.astype(dtype)) + _creation.asarray(host_mean.astype(dtype))
 
     def dirichlet(self, alpha, size=None, dtype=numpy.float64):
-        """Dirichlet samples, shape ``size + (len(alpha),)``: gammas of
-        shapes ``alpha`` over their sum (alphas far below 1 can underflow
-        to 0/0, where NumPy switches to stick-breaking)."""
-        host = numpy.asarray(alpha.get() if isinstance(alpha, ndarray) else alpha, dtype=numpy.float64)
+        """Dirichlet samples, shape ``size + (len(alpha),)``: gamma draws of
+        shapes ``alpha`` over their sum, taken in logarithms so that rows
+        of alphas far below 1 still sum to 1 (Note [Dirichlet in
+        logarithms]); computed in float64. Generator allows alpha = 0 (a
+        zero component), RandomState wants alpha > 0, as NumPy's."""
+        host = _host(alpha)
+        if host.ndim == 0:
+            raise TypeError("alpha must be a sequence of floats, not a scalar")
+        host = host.astype(numpy.float64)
         if host.ndim != 1:
             raise ValueError("alpha must be 1-dimensional")
-        if (host <= 0).any() or numpy.isnan(host).any():
-            raise ValueError("alpha <= 0")
+        if (host <= 0).any() if self._legacy else (host < 0).any():
+            raise ValueError("alpha <= 0" if self._legacy else "alpha < 0")
+        dtype = _kernels.compute_type("standard_gamma", dtype)[1]
         shape = _shape_of(size)
         shape = (() if shape is None else shape) + host.shape
-        g = self._draw("standard_gamma", shape, dtype, _creation.asarray(host))
-        return g / g.sum(axis=-1, keepdims=True)
+        if 0 in shape:
+            return _creation.empty(shape, dtype=dtype)
+        logs = self._draw("log_gamma", shape, numpy.float64, _creation.asarray(host))
+        maximum, exp = _core._ufuncs["maximum"], _core._ufuncs["exp"]
+        # rows of zero alphas only: the top is -inf, kept finite so that the
+        # row is 0 / 1 (NumPy's zeros), not NaN
+        top = maximum(logs.max(axis=-1, keepdims=True), -numpy.finfo(numpy.float64).max)
+        terms = exp(logs - top)
+        rows = terms / maximum(terms.sum(axis=-1, keepdims=True), 1.0)
+        return rows.astype(dtype, copy=False)
 
     # ---- discrete (int64, as NumPy) ----
     def poisson(self, lam=1.0, size=None):
@@ -343,22 +383,40 @@ class _Sampler:
         return self._draw("negative_binomial", size, numpy.int64, n, p)
 
     def multinomial(self, n, pvals, size=None):
-        """Counts (int64, shape ``size + (len(pvals),)``) of ``n`` draws
-        over categories of probabilities ``pvals`` (the last one is what
-        the others leave); ``n`` is a Python integer."""
-        n = operator.index(n)
-        if n < 0:
+        """Counts (int64) of ``n`` draws over the categories of
+        probabilities ``pvals`` (the last one is what the others leave).
+        Generator: ``n`` (ints) and the rows of ``pvals`` (..., k)
+        broadcast, the result is ``size + (k,)`` or ``broadcast shape +
+        (k,)``; RandomState: an int ``n`` and a 1-d ``pvals``, as NumPy's."""
+        host_n = _int64s(n, self._legacy)
+        if (host_n < 0).any():
             raise ValueError("n < 0")
-        host = numpy.asarray(pvals.get() if isinstance(pvals, ndarray) else pvals, dtype=numpy.float64)
-        if host.ndim != 1 or host.shape[0] == 0:
-            raise ValueError("pvals must be a non-empty 1-dimensional sequence")
-        if (host < 0).any() or (host > 1).any() or numpy.isnan(host).any():
+        host_p = _host(pvals)
+        if self._legacy and host_p.ndim != 1:
+            if host_p.ndim == 0:
+                raise TypeError("pvals must be a 1-d sequence")
+            raise ValueError("pvals must be 1-dimensional, got %d dimensions" % host_p.ndim)
+        if not self._legacy and (host_p.ndim == 0 or host_p.shape[-1] == 0):
+            raise ValueError("pvals must have at least 1 dimension and its last dimension must be greater than 0")
+        p64 = host_p.astype(numpy.float64)
+        if ((p64 < 0) | (p64 > 1) | numpy.isnan(p64)).any():
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
-        if host[:-1].sum() > 1.0 + 1e-12:
-            raise ValueError("sum(pvals[:-1]) > 1.0")
+        if (p64[..., :-1].sum(axis=-1) > 1.0 + 1e-12).any():
+            raise ValueError("sum(pvals[%s:-1]) > 1.0%s" % ("" if p64.ndim == 1 else "...,",
+                             "" if host_p.dtype == p64.dtype else " (after casting pvals to float64)"))
+        lead = numpy.broadcast_shapes(host_n.shape, p64.shape[:-1])
         shape = _shape_of(size)
-        return _kernels.multinomial(self._bit_generator, n, _creation.asarray(host),
-                                    () if shape is None else shape)
+        if shape is None:
+            shape = lead
+        elif numpy.broadcast_shapes(lead, shape) != shape:
+            raise ValueError("Output size %s is not compatible with broadcast dimensions of inputs %s."
+                             % (shape, lead))
+        if host_n.ndim:
+            host_n = numpy.broadcast_to(host_n, shape)
+        if p64.ndim > 1:
+            p64 = numpy.broadcast_to(p64, shape + p64.shape[-1:])
+        return _kernels.multinomial(self._bit_generator, _creation.asarray(numpy.ascontiguousarray(host_n)),
+                                    _creation.asarray(numpy.ascontiguousarray(p64)), shape)
 
     def hypergeometric(self, ngood, nbad, nsample, size=None):
         """Hypergeometric samples (int64): good items among ``nsample``
@@ -428,88 +486,6 @@ class _Sampler:
         span = _core._ufuncs["subtract"](_as_uint64(top), low_u)
         return _kernels.integers(self._bit_generator, shape, dtype, low_u, span)
 
-    def _permutation_indices(self, n):
-        if n == 0:
-            return _creation.empty((0,), dtype=numpy.int64)
-        from kiln._sorting import argsort
-        return argsort(_kernels.raw_words(self._bit_generator, (n,), numpy.uint64))
-
-    def permutation(self, x):
-        """A random permutation of ``range(x)`` for an int ``x``, else a
-        shuffled copy of ``x`` along its first axis (argsort of 64-bit
-        random keys)."""
-        if isinstance(x, numbers.Integral):
-            return self._permutation_indices(operator.index(x))
-        x = x if isinstance(x, ndarray) else _creation.asarray(x)
-        if x.ndim == 0:
-            raise ValueError("x must be an integer or at least 1-dimensional")
-        return x[self._permutation_indices(x.shape[0])]
-
-    def shuffle(self, x):
-        """Shuffles the kiln array ``x`` in place along its first axis."""
-        if not isinstance(x, ndarray):
-            raise TypeError("The array to shuffle must be a kiln.ndarray, got %s" % type(x).__name__)
-        if x.ndim == 0:
-            raise TypeError("shuffle needs an array of at least 1 dimension")
-        if x.shape[0] > 1:
-            from kiln._copyto import copyto
-            copyto(x, x[self._permutation_indices(x.shape[0])])
-
-    def _choice(self, a, size, replace, p):
-        if isinstance(a, numbers.Integral):
-            n = operator.index(a)
-            if n < 0:
-                raise ValueError("a must be a positive integer unless no samples are taken")
-            pool = None
-        else:
-            pool = a if isinstance(a, ndarray) else _creation.asarray(a)
-            if pool.ndim != 1:
-                raise ValueError("a must be 1-dimensional")
-            n = pool.shape[0]
-        shape = _shape_of(size)
-        count = 1 if shape is None else int(numpy.prod(shape, dtype=numpy.int64))
-        if n == 0 and count:
-            raise ValueError("a cannot be empty unless no samples are taken")
-        if p is not None:
-            p = (p if isinstance(p, ndarray) else _creation.asarray(numpy.asarray(p, dtype=numpy.float64)))
-            p = p.astype(numpy.float64)
-            if p.ndim != 1:
-                raise ValueError("p must be 1-dimensional")
-            if p.shape[0] != n:
-                raise ValueError("a and p must have same size")
-            host_p = p.get()
-            if (host_p < 0).any() or not numpy.isfinite(host_p).all():
-                raise ValueError("probabilities are not non-negative")
-            if abs(float(host_p.sum()) - 1.0) > numpy.sqrt(numpy.finfo(numpy.float64).eps):
-                raise ValueError("probabilities do not sum to 1")
-        if replace:
-            if p is None:
-                idx = self._integers(0, n, (count,), numpy.int64, False) if count else \
-                    _creation.empty((0,), dtype=numpy.int64)
-            else:
-                from kiln._counting import searchsorted
-                from kiln._scans import cumsum
-                cdf = cumsum(p)
-                cdf /= cdf[-1]
-                u = self._draw("random", (count,), numpy.float64)
-                idx = searchsorted(cdf, u, side="right")
-                idx = _core._ufuncs["minimum"](idx, n - 1)
-        else:
-            if count > n:
-                raise ValueError("Cannot take a larger sample than population when replace is False")
-            if p is None:
-                idx = self._permutation_indices(n)[:count]
-            else:
-                if int((host_p > 0).sum()) < count:
-                    raise ValueError("Fewer non-zero entries in p than size")
-                # Efraimidis-Spirakis: the count smallest E_i / p_i, E_i exponential.
-                from kiln._sorting import argsort
-                keys = self._draw("standard_exponential", (n,), numpy.float64) / p
-                idx = argsort(keys)[:count]
-        if pool is not None:
-            idx = pool[idx]
-        return idx.reshape(() if shape is None else shape)
-
 
 class Generator(_Sampler):
     """NumPy's ``numpy.random.Generator`` over kiln's Philox bit generator.
@@ -548,25 +524,27 @@ class Generator(_Sampler):
         return self._integers(low, high, size, dtype, endpoint)
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
-        """Samples of ``a`` (an int n: of range(n)) with or without
-        replacement, with probabilities ``p``; axis 0 only."""
-        if axis != 0:
-            raise NotImplementedError("kiln.random.Generator.choice: only axis=0")
-        return self._choice(a, size, replace, p)
+        """Samples of ``a`` (an int n: of range(n)) along ``axis``, with or
+        without replacement, with probabilities ``p``; the result's shape is
+        ``a.shape[:axis] + size + a.shape[axis + 1:]``. Samples without
+        replacement come in random order whatever ``shuffle`` says."""
+        return _permutations.choice(self, a, size, replace, p, axis)
 
     def permutation(self, x, axis=0):
-        if axis != 0:
-            raise NotImplementedError("kiln.random.Generator.permutation: only axis=0")
-        return _Sampler.permutation(self, x)
-
-    permutation.__doc__ = _Sampler.permutation.__doc__
+        """A random permutation of ``range(x)`` for an int ``x``, else a
+        copy of ``x`` with its slices along ``axis`` in a random order."""
+        return _permutations.permutation(self, x, axis)
 
     def shuffle(self, x, axis=0):
-        if axis != 0:
-            raise NotImplementedError("kiln.random.Generator.shuffle: only axis=0")
-        return _Sampler.shuffle(self, x)
+        """Reorders the slices of ``x`` along ``axis`` in place (a kiln or
+        NumPy array, or a mutable sequence with axis 0)."""
+        _permutations.shuffle(self, x, axis)
 
-    shuffle.__doc__ = _Sampler.shuffle.__doc__
+    def permuted(self, x, axis=None, out=None):
+        """``x`` with each slice along ``axis`` shuffled independently of
+        the others (the flattened array for ``axis=None``); into ``out``
+        (which may be ``x``) when given."""
+        return _permutations.permuted(self, x, axis, out)
 
 
 def default_rng(seed=None):

@@ -46,6 +46,7 @@ DISTS = {
     "triangular": Dist("co", ("left", "mode", "right"), _F + "triangular(u, left, mode, right)", None),
     "geometric": Dist("oo", ("p",), _F + "geometric(u, p)", numpy.dtype(numpy.int64)),
     "standard_gamma": Dist("stream", ("shape",), _F + "gamma<F>(s, shape)", None),
+    "log_gamma": Dist("stream", ("shape",), _F + "log_gamma(s, shape)", numpy.dtype(numpy.float64)),
     "gamma": Dist("stream", ("shape", "scale"), _F + "gamma<F>(s, shape) * scale", None),
     "beta": Dist("stream", ("a", "b"), _F + "beta<F>(s, a, b)", None),
     "chisquare": Dist("stream", ("df",), _F + "chisquare<F>(s, df)", None),
@@ -230,25 +231,30 @@ _multinomial_kernel = None
 
 
 def multinomial(bitgen, n, pvals, shape):
-    """Counts of n draws over len(pvals) categories per row of `shape`
-    (output shape + (k,), int64): binomials of what is left, category by
-    category, each row from its own Stream."""
+    """Counts of n[r] draws over the k categories of pvals[r] for each row
+    r of `shape` (output shape + (k,), int64): binomials of what is left,
+    category by category, each row from its own Stream. `n` is an int64
+    kiln array of shape `shape` (or of one element, for every row); `pvals`
+    a float64 one of shape `shape` + (k,) (or (k,), for every row), both
+    C-contiguous."""
     global _multinomial_kernel
     if _multinomial_kernel is None:
         op = ("kiln::random::Stream s(key0, key1, ctr_lo, ctr_hi, (unsigned long long)i);\n"
-              "long long left = n;\ndouble rest = 1.0;\n"
+              "long long left = nv[i * nstride];\ndouble rest = 1.0;\n"
               "for (long long j = 0; j < k - 1; ++j) {\n"
-              "  const double p = pvals[j];\n"
+              "  const double p = pvals[i * pstride + j];\n"
               "  long long x = 0;\n"
               "  if (left > 0 && rest > 0.0) x = kiln::random::binomial(s, left, p < rest ? p / rest : 1.0);\n"
               "  out[i * k + j] = x;\n  left -= x;\n  rest -= p;\n}\n"
               "out[i * k + k - 1] = left;\n")
-        _multinomial_kernel = ElementwiseKernel(_KEY_PARAMS + ", int64 n, int64 k, raw float64 pvals",
-                                                "raw int64 out", op, "kiln_random_multinomial",
-                                                preamble=_PREAMBLE)
-    k = pvals.shape[0]
+        _multinomial_kernel = ElementwiseKernel(
+            _KEY_PARAMS + ", raw int64 nv, int64 nstride, int64 k, raw float64 pvals, int64 pstride",
+            "raw int64 out", op, "kiln_random_multinomial", preamble=_PREAMBLE)
+    k = pvals.shape[-1]
     out = _creation.empty(tuple(shape) + (k,), dtype=numpy.int64)
     rows = out.size // k if k else 0
     if rows:
-        _multinomial_kernel(*bitgen._take(rows), n, k, pvals, out, size=rows)
+        nstride = 0 if n.size == 1 else 1
+        pstride = 0 if pvals.ndim == 1 else k
+        _multinomial_kernel(*bitgen._take(rows), n, nstride, k, pvals, pstride, out, size=rows)
     return out

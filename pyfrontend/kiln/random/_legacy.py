@@ -9,6 +9,7 @@ kiln.random.seed, rand, randn, ...
 """
 import numpy
 
+from kiln.random import _permutations
 from kiln.random._generator import _Sampler
 from kiln.random._philox import Philox
 
@@ -21,6 +22,8 @@ class RandomState(_Sampler):
     Differs from NumPy: results are kiln arrays (0-d for ``size=None``),
     floating-point methods take ``dtype`` (float32 or float64), and the
     numbers are Philox4x32's, the same on every kiln backend."""
+
+    _legacy = True
 
     def __init__(self, seed=None):
         _Sampler.__init__(self, Philox(seed))
@@ -65,9 +68,19 @@ class RandomState(_Sampler):
         return self._integers(low, high, size, numpy.int64, True)
 
     def choice(self, a, size=None, replace=True, p=None):
-        """Samples of ``a`` (an int n: of range(n)) with or without
+        """Samples of ``a`` (an int n, or a 1-d array) with or without
         replacement, with probabilities ``p``."""
-        return self._choice(a, size, replace, p)
+        return _permutations.choice(self, a, size, replace, p, legacy=True)
+
+    def permutation(self, x):
+        """A random permutation of ``range(x)`` for an int ``x``, else a
+        shuffled copy of ``x`` along its first axis."""
+        return _permutations.permutation(self, x, legacy=True)
+
+    def shuffle(self, x):
+        """Reorders ``x`` (a kiln or NumPy array, or a mutable sequence)
+        along its first axis in place."""
+        _permutations.shuffle(self, x)
 
     def tomaxint(self, size=None):
         """Uniform integers of [0, 2^63 - 1]."""

@@ -1,0 +1,175 @@
+"""kiln.random's choice, permutation, shuffle and permuted, for Generator
+(any axis) and the legacy RandomState (axis 0, as NumPy's legacy API). A
+random order is the argsort of 64-bit Philox keys, so it is the same on
+every backend (ties have probability about n^2 / 2^65).
+
+    rng = kiln.random.default_rng(0)
+    x = kiln.arange(12).reshape(3, 4)
+    rng.permutation(x, axis=1)        # the columns in one random order
+    rng.permuted(x, axis=1)           # each row in its own random order
+    rng.choice(x, 2, axis=1, replace=False)
+"""
+import collections.abc
+import numbers
+import operator
+
+import numpy
+
+from kiln import _creation
+from kiln._core import ndarray
+from kiln._manipulation import _axis
+from kiln.random import _kernels
+
+AxisError = numpy.exceptions.AxisError
+
+
+def order(sampler, n):
+    """A random permutation of range(n) (int64): argsort of n random keys."""
+    if n == 0:
+        return _creation.empty((0,), dtype=numpy.int64)
+    from kiln._sorting import argsort
+    return argsort(_kernels.raw_words(sampler._bit_generator, (n,), numpy.uint64))
+
+
+def _array(x):
+    return x if isinstance(x, ndarray) else _creation.asarray(x)
+
+
+def permutation(sampler, x, axis=0, legacy=False):
+    """range(x) permuted for an int x, else a copy of x with its slices
+    along `axis` in a random order."""
+    if isinstance(x, numbers.Integral):
+        return order(sampler, operator.index(x))
+    a = _array(x)
+    if a.ndim == 0 and legacy:
+        raise IndexError("x must be an integer or at least 1-dimensional")
+    axis = _axis(axis, a.ndim)
+    from kiln._indexing import take
+    return take(a, order(sampler, a.shape[axis]), axis=axis)
+
+
+def shuffle(sampler, x, axis=0):
+    """Reorders x's slices along `axis` in place: a kiln array, a NumPy
+    array or a mutable sequence (axis 0 only), as NumPy's shuffle takes."""
+    if isinstance(x, (ndarray, numpy.ndarray)):
+        if x.ndim == 0:
+            raise TypeError("shuffle needs an array of at least 1 dimension")
+        axis = _axis(axis, x.ndim)
+        n = x.shape[axis]
+        if n < 2:
+            return
+        if isinstance(x, ndarray):
+            from kiln._copyto import copyto
+            from kiln._indexing import take
+            copyto(x, take(x, order(sampler, n), axis=axis))
+        else:
+            x[...] = numpy.take(x, order(sampler, n).get(), axis=axis)
+        return
+    if not isinstance(x, collections.abc.MutableSequence):
+        raise TypeError("'%s' object does not support item assignment" % type(x).__name__)
+    if operator.index(axis) != 0:
+        raise NotImplementedError("Axis argument is only supported on ndarray objects")
+    items = list(x)
+    x[:] = [items[i] for i in order(sampler, len(items)).get().tolist()]
+
+
+def permuted(sampler, x, axis=None, out=None):
+    """x with each slice along `axis` in its own random order (the whole
+    flattened array for axis=None): argsort of one key per element."""
+    from kiln._sorting import argsort
+    a = _array(x)
+    if axis is None:
+        if a.ndim == 0:
+            raise TypeError("permuted needs an array of at least 1 dimension")
+        keys = _kernels.raw_words(sampler._bit_generator, (a.size,), numpy.uint64)
+        result = a.reshape(-1)[argsort(keys)].reshape(a.shape)
+    else:
+        axis = _axis(axis, a.ndim)
+        from kiln._indexing import take_along_axis
+        keys = _kernels.raw_words(sampler._bit_generator, a.shape, numpy.uint64)
+        result = take_along_axis(a, argsort(keys, axis=axis), axis=axis)
+    if out is None:
+        return result
+    if not isinstance(out, ndarray):
+        raise TypeError("out must be a kiln.ndarray, got %s" % type(out).__name__)
+    if out.shape != a.shape:
+        raise ValueError("out must have the same shape as x")
+    if not numpy.can_cast(a.dtype, out.dtype, "safe"):
+        raise TypeError("Cannot cast array data from %r to %r according to the rule 'safe'" % (a.dtype, out.dtype))
+    from kiln._copyto import copyto
+    copyto(out, result)
+    return out
+
+
+def _probabilities(p, n):
+    """p as a float64 kiln array, checked as NumPy checks it, and on the host."""
+    p = (p if isinstance(p, ndarray) else _creation.asarray(numpy.asarray(p, dtype=numpy.float64)))
+    p = p.astype(numpy.float64)
+    if p.ndim != 1:
+        raise ValueError("p must be 1-dimensional")
+    if p.shape[0] != n:
+        raise ValueError("a and p must have same size")
+    host_p = p.get()
+    if (host_p < 0).any() or not numpy.isfinite(host_p).all():
+        raise ValueError("probabilities are not non-negative")
+    if abs(float(host_p.sum()) - 1.0) > numpy.sqrt(numpy.finfo(numpy.float64).eps):
+        raise ValueError("probabilities do not sum to 1")
+    return p, host_p
+
+
+def choice(sampler, a, size, replace, p, axis=0, legacy=False):
+    """Samples of `a` (an int n: of range(n)) along `axis`, with or
+    without replacement, with probabilities p: result shape a.shape[:axis]
+    + size + a.shape[axis + 1:]. The legacy API takes 1-d `a` only."""
+    from kiln.random._generator import _shape_of
+    pool = None
+    if isinstance(a, numbers.Integral):
+        n = operator.index(a)
+    else:
+        pool = _array(a)
+        if pool.ndim == 0:
+            if pool.dtype.kind not in "iu":
+                raise ValueError("a must be 1-dimensional or an integer" if legacy else
+                                 "a must be a sequence or an integer, not a 0-d %s array" % pool.dtype)
+            n, pool = int(pool.get()), None
+        elif legacy and pool.ndim != 1:
+            raise ValueError("a must be 1-dimensional")
+        else:
+            axis = _axis(axis, pool.ndim)
+            n = pool.shape[axis]
+    shape = _shape_of(size)
+    count = 1 if shape is None else int(numpy.prod(shape, dtype=numpy.int64))
+    if pool is None and n < 0 or n == 0 and count:
+        raise ValueError("a must be a positive integer unless no samples are taken" if pool is None else
+                         "a cannot be empty unless no samples are taken")
+    if p is not None:
+        p, host_p = _probabilities(p, n)
+    if replace:
+        if p is None:
+            idx = sampler._integers(0, n, (count,), numpy.int64, False) if count else \
+                _creation.empty((0,), dtype=numpy.int64)
+        else:
+            from kiln import _core
+            from kiln._counting import searchsorted
+            from kiln._scans import cumsum
+            cdf = cumsum(p)
+            cdf /= cdf[-1]
+            u = sampler._draw("random", (count,), numpy.float64)
+            idx = _core._ufuncs["minimum"](searchsorted(cdf, u, side="right"), n - 1)
+    else:
+        if count > n:
+            raise ValueError("Cannot take a larger sample than population when replace is False")
+        if p is None:
+            idx = order(sampler, n)[:count]
+        else:
+            if int((host_p > 0).sum()) < count:
+                raise ValueError("Fewer non-zero entries in p than size")
+            # Efraimidis-Spirakis: the count smallest E_i / p_i, E_i exponential.
+            from kiln._sorting import argsort
+            keys = sampler._draw("standard_exponential", (n,), numpy.float64) / p
+            idx = argsort(keys)[:count]
+    shape = () if shape is None else shape
+    if pool is None:
+        return idx.reshape(shape)
+    from kiln._indexing import take
+    return take(pool, idx, axis=axis).reshape(pool.shape[:axis] + shape + pool.shape[axis + 1:])
