@@ -12,7 +12,7 @@ from kiln._core import ndarray, RawKernel, get_backend
 from kiln._core import promote_types, can_cast, result_type, min_scalar_type, common_type
 from kiln._creation import (empty, zeros, ones, full, empty_like, zeros_like, ones_like, full_like,
                             arange, linspace, logspace, geomspace, asarray, asanyarray, array, asnumpy,
-                            ascontiguousarray, asfortranarray, copy, eye, identity, diag, diagflat, tri,
+                            ascontiguousarray, asfortranarray, copy, eye, identity, diag, diagonal, diagflat, tri,
                             tril, triu, meshgrid, indices, fromfunction)
 from kiln._raw_module import RawModule
 from kiln._manipulation import (  # noqa: F401
@@ -43,7 +43,8 @@ from kiln._sets import unique, unique_values, unique_counts, unique_inverse, uni
 from kiln._sets import isin, intersect1d, union1d, setdiff1d, setxor1d
 from kiln._statistics_order import median, percentile, quantile, nanmedian, nanpercentile, nanquantile
 from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
-from kiln.linalg._products import matmul, dot, vdot, inner, outer, tensordot, kron, vecdot
+from kiln.linalg._products import matmul, dot, vdot, inner, outer, tensordot, kron, vecdot, matvec, vecmat
+from kiln._einsum import einsum, einsum_path
 from kiln import linalg
 from kiln import _interop_numpy  # noqa: F401  (__array_ufunc__, __array_function__, __array_namespace__)
 from kiln._dlpack import from_dlpack, fromDlpack

@@ -1,7 +1,7 @@
 """Array creation, as NumPy 2's: arrays from host data and other arrays
 (array, asarray, copy, ...), new arrays (empty, zeros, ones, full and their
 _like forms), ranges (arange, linspace, logspace, geomspace), matrices (eye,
-identity, diag, diagflat, tri, tril, triu) and grids (meshgrid, indices,
+identity, diag, diagonal, diagflat, tri, tril, triu) and grids (meshgrid, indices,
 fromfunction); asnumpy copies back to the host.
 
     import kiln
@@ -228,6 +228,9 @@ def arange(start, stop=None, step=1, dtype=None):
     integral = all(isinstance(v, (int, numpy.integer)) for v in (start, stop, step))
     if dtype.kind in "iu" and integral:
         return _core._arange_int(operator.index(start), operator.index(step), n, dtype)
+    if dtype.kind == "c":   # real start and step: the real parts' range, imaginary parts 0
+        real = numpy.float32 if dtype == numpy.complex64 else numpy.float64
+        return _core._arange_float(float(start), float(step), n, numpy.dtype(real)).astype(dtype)
     return _core._arange_float(float(start), float(step), n, dtype)
 
 
@@ -400,13 +403,34 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
 
 # --- matrices ---------------------------------------------------------------
 
-def _diagonal_view(a, k):
-    """The k-th diagonal of 2-d ``a``, as a view."""
+def _diagonal_view(a, k, axis1=0, axis2=1):
+    """The k-th diagonal of ``a`` over axes axis1 and axis2 (distinct,
+    non-negative), as a view: a's other axes in order, then the diagonal."""
     k = operator.index(k)
-    (n, m), (s0, s1) = a.shape, a.strides
+    n, m = a.shape[axis1], a.shape[axis2]
+    s0, s1 = a.strides[axis1], a.strides[axis2]
     length = max(min(n, m - k) if k >= 0 else min(n + k, m), 0)
     offset = (k * s1 if k >= 0 else -k * s0) if length else 0
-    return _view(a, (length,), (s0 + s1,), offset)
+    rest = [d for d in range(a.ndim) if d not in (axis1, axis2)]
+    return _view(a, [a.shape[d] for d in rest] + [length], [a.strides[d] for d in rest] + [s0 + s1], offset)
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """The ``offset``-th diagonal over axes axis1 and axis2, as
+    numpy.diagonal: a view with a's other axes first and the diagonal last.
+    NumPy 2 returns a read-only view; kiln arrays have no read-only flag,
+    so writing into kiln's view writes into ``a``."""
+    a = asarray(a)
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    for axis, label in ((axis1, "axis1"), (axis2, "axis2")):
+        axis = operator.index(axis)
+        if not -a.ndim <= axis < a.ndim:
+            raise AxisError(axis, a.ndim, label)
+    axis1, axis2 = operator.index(axis1) % a.ndim, operator.index(axis2) % a.ndim
+    if axis1 == axis2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    return _diagonal_view(a, offset, axis1, axis2)
 
 
 def eye(N, M=None, k=0, dtype=float, order="C"):

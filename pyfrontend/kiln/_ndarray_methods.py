@@ -6,6 +6,7 @@ import operator
 import numpy
 
 from kiln import _core
+from kiln import _creation
 from kiln import _manipulation
 from kiln._core import ndarray
 
@@ -139,7 +140,7 @@ def __index__(self):
 
 for _name, _fn in {
     "transpose": transpose, "swapaxes": swapaxes, "squeeze": squeeze, "reshape": reshape, "ravel": ravel,
-    "flatten": flatten, "item": item, "tolist": tolist, "fill": fill,
+    "flatten": flatten, "item": item, "tolist": tolist, "fill": fill, "diagonal": _creation.diagonal,
     "__bool__": __bool__, "__index__": __index__,
     "__int__": lambda self: int(_only_element(self)),
     "__float__": lambda self: float(_only_element(self)),

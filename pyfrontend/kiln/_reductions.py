@@ -13,8 +13,8 @@ through the specs built here. Float results differ from NumPy's only in
 rounding: Note [Pairwise passes] in _ufunc_methods.py bounds sums, and a
 mean is such a sum divided by the count.
 """
-import builtins
 import math
+import operator
 import warnings
 
 import numpy
@@ -391,25 +391,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """Sum along a diagonal (over axis1, axis2), as numpy.trace."""
-    a = _operand(a)
-    if a.ndim < 2:
-        raise ValueError("diag requires an array of at least two dimensions")
-    for axis, label in ((axis1, "axis1"), (axis2, "axis2")):
-        if not -a.ndim <= axis < a.ndim:
-            raise numpy.exceptions.AxisError(axis, a.ndim, label)
-    axis1, axis2 = _axis(axis1, a.ndim), _axis(axis2, a.ndim)
-    if axis1 == axis2:
-        raise ValueError("axis1 and axis2 cannot be the same")
-    offset = int(offset)
-    n1, n2 = a.shape[axis1], a.shape[axis2]
-    length = builtins.max(0, builtins.min(n1, n2 - offset) if offset >= 0 else builtins.min(n1 + offset, n2))
-    start = 0
-    if length:
-        start = offset * a.strides[axis2] if offset >= 0 else -offset * a.strides[axis1]
-    rest = [d for d in range(a.ndim) if d not in (axis1, axis2)]
-    diagonal = _core._as_strided(a, tuple(a.shape[d] for d in rest) + (length,),
-                                 tuple(a.strides[d] for d in rest) + (a.strides[axis1] + a.strides[axis2],), start)
-    return sum(diagonal, -1, dtype, out)
+    return sum(_creation.diagonal(_operand(a), operator.index(offset), axis1, axis2), -1, dtype, out)
 
 
 # ---- argmax argmin nanargmax nanargmin ----

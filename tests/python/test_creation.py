@@ -441,3 +441,52 @@ def test_module_docstring_example_runs():
     assert_matches(namespace["m"], numpy.tril(numpy.ones((3, 3), numpy.int32)))
     assert namespace["xx"].shape == namespace["yy"].shape == (2, 3)
     assert kiln.asnumpy(kiln.eye(2, k=1)).tolist() == [[0.0, 1.0], [0.0, 0.0]]
+
+
+# --- diagonal (kiln.diagonal, ndarray.diagonal, kiln.linalg.diagonal and trace) ----
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "negative"])
+def test_diagonal_is_a_view_over_any_axes(rng, layout):
+    k, host = make(rng, layout, numpy.float64)
+    assert host.ndim == 2
+    k3 = kiln.stack([k, k * 2, k * 3], axis=1)      # (rows, 3, cols)
+    h3 = numpy.stack([host, host * 2, host * 3], axis=1)
+    for offset in (0, 1, -2, 3, 9, -9):
+        assert_matches(kiln.diagonal(k, offset), numpy.diagonal(host, offset))
+        assert_matches(k.diagonal(offset), host.diagonal(offset))
+        for a1, a2 in ((0, 2), (2, 0), (-1, 1), (1, -3)):
+            got = kiln.diagonal(k3, offset, a1, a2)
+            assert_matches(got, numpy.diagonal(h3, offset, a1, a2))
+            assert_matches(k3.diagonal(offset=offset, axis1=a1, axis2=a2), h3.diagonal(offset, a1, a2))
+        assert_matches(kiln.linalg.diagonal(k3.transpose(1, 0, 2), offset=offset),
+                       numpy.linalg.diagonal(h3.transpose(1, 0, 2), offset=offset))
+    d = kiln.diagonal(k, 1)
+    d[...] = -7      # writes into k: kiln's view is writable (NumPy's is read-only)
+    assert (numpy.diagonal(k.get(), 1) == -7).all()
+    assert_matches(kiln.diagonal(kiln.zeros((0, 3))), numpy.diagonal(numpy.zeros((0, 3))))
+
+
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.float32, numpy.complex64], ids=NAME)
+def test_linalg_trace(rng, dtype):
+    host = random_array(rng, (2, 4, 5), dtype)
+    k = kiln.asarray(host)
+    for offset in (0, 2, -1, 7):
+        assert_matches(kiln.linalg.trace(k, offset=offset), numpy.linalg.trace(host, offset=offset),
+                       scale=numpy.abs(host).sum())
+    assert_matches(kiln.linalg.trace(k, dtype=numpy.float64), numpy.linalg.trace(host, dtype=numpy.float64),
+                   scale=numpy.abs(host).sum())
+    assert_matches(numpy.linalg.trace(k), numpy.linalg.trace(host), scale=numpy.abs(host).sum())   # dispatch
+
+
+def test_diagonal_errors():
+    for module in (numpy, kiln):
+        with pytest.raises(ValueError, match="diag requires an array of at least two dimensions"):
+            module.diagonal(module.ones(3))
+        with pytest.raises(ValueError, match="diag requires an array of at least two dimensions"):
+            module.linalg.diagonal(module.ones(3))
+        with pytest.raises(AxisError, match="axis2: axis 5 is out of bounds for array of dimension 2"):
+            module.diagonal(module.ones((3, 3)), 0, 0, 5)
+        with pytest.raises(ValueError, match="axis1 and axis2 cannot be the same"):
+            module.diagonal(module.ones((3, 3)), 0, 1, -1)
+        with pytest.raises(TypeError):
+            module.diagonal(module.ones((3, 3)), 1.0)

@@ -26,6 +26,7 @@ from kiln.linalg._stacks import LinAlgError
 from kiln.linalg._decompositions import EighResult, QRResult, SVDResult, cholesky, eigh, eigvalsh, qr, svd, svdvals
 from kiln.linalg._solvers import (SlogdetResult, cond, det, inv, lstsq, matrix_power, matrix_rank, pinv, slogdet,
                                   solve, tensorinv, tensorsolve)
+from kiln.linalg._norms import diagonal, matrix_norm, norm, trace, vector_norm
 
 for _f, _name in ((matmul, "matmul"), (outer, "outer"), (tensordot, "tensordot"), (vecdot, "vecdot")):
     _f.__name__ = _f.__qualname__ = _name
@@ -36,3 +37,4 @@ __all__ = ["matmul", "matrix_transpose", "outer", "tensordot", "vecdot"]
 __all__ += ["LinAlgError", "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond", "det", "eigh",
             "eigvalsh", "inv", "lstsq", "matrix_power", "matrix_rank", "pinv", "qr", "slogdet", "solve", "svd",
             "svdvals", "tensorinv", "tensorsolve"]
+__all__ += ["diagonal", "matrix_norm", "norm", "trace", "vector_norm"]

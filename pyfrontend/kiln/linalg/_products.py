@@ -1,5 +1,5 @@
 """The matrix-product family: matmul (and ``@``), dot, vdot, inner, outer,
-tensordot, kron, vecdot. Argument normalisation only: 1-D promotion, batch
+tensordot, kron, vecdot, matvec, vecmat. Argument normalisation only: 1-D promotion, batch
 broadcasting (stride-0 views), NumPy's result dtype and casting checks, and
 NumPy's errors; every product runs in kiln._core._matmul_into (the matmul
 engine, arraycore/matmul.h: cuBLAS or kiln's own tiled kernel, Note [Matmul
@@ -26,6 +26,8 @@ from kiln._creation import _broadcast_view
 
 _MATMUL_SIG = "(n?,k),(k,m?)->(n?,m?)"
 _VECDOT_SIG = "(n),(n)->()"
+_MATVEC_SIG = "(m,n),(n)->(m)"
+_VECMAT_SIG = "(n),(n,m)->(m)"
 _HOST_SCALARS = (numbers.Number, numpy.generic, bool)
 
 
@@ -141,7 +143,8 @@ def _batch_shape(a, b, core_a, core_b, core_out):
                          % (remap(a.shape, core_a), remap(b.shape, core_b), ",".join(map(str, core_out)))) from None
 
 
-def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):
+def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True, axes=None, axis=None,
+           keepdims=False):
     """The matrix product of x1 and x2 (numpy.matmul, the ``@`` operator).
 
     1-D operands are promoted to matrices (a row for x1, a column for x2) and
@@ -149,30 +152,44 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     batch axes, broadcast against each other. Integer and bool products are
     exact in their own dtype (integers wrap around on overflow, as NumPy's);
     float16 is summed in float32; float32 keeps float32 precision unless
-    kiln.config.allow_tf32 (docs/linalg.md). ``order`` and ``subok`` are
-    accepted for NumPy compatibility; the result is C-ordered."""
+    kiln.config.allow_tf32 (docs/linalg.md). ``axes`` names the core axes
+    of each operand and of the result, as for NumPy's gufuncs (Note [Gufunc
+    axes]). ``order`` and ``subok`` are accepted for NumPy compatibility; the
+    result is C-ordered."""
     out = _single_out(out)
     a, b = x1, x2
     if (type(a) is ndarray and type(b) is ndarray and out is None and dtype is None and a.ndim == 2
-            and b.ndim == 2 and a.dtype == b.dtype and a.shape[1] == b.shape[0]):
+            and b.ndim == 2 and a.dtype == b.dtype and a.shape[1] == b.shape[0] and axes is None and axis is None
+            and not keepdims):
         # The common case, without the general path's views and checks.
         c = _core.empty((a.shape[0], b.shape[1]), a.dtype)
         _core._matmul_into(a, b, c)
         return c
     a, b = _gufunc_operands("matmul", a, b, _MATMUL_SIG)
-    if a.dtype.kind not in "biufc" or b.dtype.kind not in "biufc":
-        raise _dtype_error("matmul", a, b)
-    rdtype = numpy.result_type(a.dtype, b.dtype) if dtype is None else numpy.dtype(dtype)
-    _check_input_casts("matmul", (a, b), rdtype, casting)
+    if axes is not None or axis is not None or keepdims:
+        cores = (min(a.ndim, 2), min(b.ndim, 2), (a.ndim > 1) + (b.ndim > 1))
+        return _on_core_axes(matmul, "matmul", _MATMUL_SIG, cores, 3, a, b, out, axes, axis, keepdims,
+                             casting=casting, dtype=dtype)
     a2 = _view(a, (1,) + a.shape, (0,) + a.strides) if a.ndim == 1 else a
     b2 = _view(b, b.shape + (1,), b.strides + (0,)) if b.ndim == 1 else b
+    return _matrix_product("matmul", _MATMUL_SIG, a2, b2, a.ndim > 1, b.ndim > 1, out, casting, dtype)
+
+
+def _matrix_product(name, sig, a2, b2, keep_m, keep_n, out, casting, dtype):
+    """The gufunc `name` (matmul, matvec, vecmat) as a2 (..., m, k) @ b2
+    (..., k, n), the result's m (n) axis dropped unless keep_m (keep_n):
+    NumPy's dtype, casting, broadcasting and out= rules and messages."""
+    if a2.dtype.kind not in "biufc" or b2.dtype.kind not in "biufc":
+        raise _dtype_error(name, a2, b2)
+    rdtype = numpy.result_type(a2.dtype, b2.dtype) if dtype is None else numpy.dtype(dtype)
+    _check_input_casts(name, (a2, b2), rdtype, casting)
     m, k = a2.shape[-2:]
     if b2.shape[-2] != k:
-        raise ValueError("matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
-                         "%s (size %d is different from %d)" % (_MATMUL_SIG, b2.shape[-2], k))
+        raise ValueError("%s: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                         "%s (size %d is different from %d)" % (name, sig, b2.shape[-2], k))
     n = b2.shape[-1]
     batch = _batch_shape(a2, b2, 2, 2, (m, n))
-    shape = batch + ((m,) if a.ndim > 1 else ()) + ((n,) if b.ndim > 1 else ())
+    shape = batch + ((m,) if keep_m else ()) + ((n,) if keep_n else ())
     full = batch + (m, n)
     target = None
     if out is not None:
@@ -182,28 +199,140 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
             got = out.shape[out.ndim - len(core):] if len(core) else ()
             for i, (want, have) in enumerate(zip(core, got)):
                 if want != have:
-                    raise ValueError("matmul: Output operand 0 has a mismatch in its core dimension %d, with gufunc "
-                                     "signature %s (size %d is different from %d)" % (i, _MATMUL_SIG, have, want))
-            raise ValueError("matmul: Output operand 0 does not have enough dimensions (has %d, gufunc core with "
-                             "signature %s requires %d)" % (out.ndim, _MATMUL_SIG, len(core)))
+                    raise ValueError("%s: Output operand 0 has a mismatch in its core dimension %d, with gufunc "
+                                     "signature %s (size %d is different from %d)" % (name, i, sig, have, want))
+            raise ValueError("%s: Output operand 0 does not have enough dimensions (has %d, gufunc core with "
+                             "signature %s requires %d)" % (name, out.ndim, sig, len(core)))
         if out.shape != shape:
             raise ValueError("non-broadcastable output operand with shape %s doesn't match the broadcast shape %s"
                              % (out.shape, shape))
         if not numpy.can_cast(rdtype, out.dtype, casting):
             raise _core._UFuncOutputCastingError(
-                "Cannot cast ufunc 'matmul' output from %r to %r with casting rule %r" % (rdtype, out.dtype, casting))
+                "Cannot cast ufunc '%s' output from %r to %r with casting rule %r" % (name, rdtype, out.dtype, casting))
         if out.dtype == rdtype:   # written in place: out seen with the full (..., m, n) shape
-            strides = out.strides[:len(batch)] + (out.strides[len(batch)] if a.ndim > 1 else 0,) + \
-                (out.strides[-1] if b.ndim > 1 else 0,)
+            strides = out.strides[:len(batch)] + (out.strides[len(batch)] if keep_m else 0,) + \
+                (out.strides[-1] if keep_n else 0,)
             target = _view(out, full, strides)
     res = _product(_broadcast_view(a2, batch + (m, k)), _broadcast_view(b2, batch + (k, n)), rdtype, target)
     if out is not None:
         if target is None:
             _copy(_manipulation.reshape(res, shape), out)
         return out
-    if a.ndim == 1 or b.ndim == 1:
+    if not (keep_m and keep_n):
         res = res.reshape(shape)
     return res
+
+
+def _core_operands(name, sig, x1, x2, cores):
+    """matvec's and vecmat's operands, each with at least its core dimensions."""
+    a, b = _gufunc_operands(name, x1, x2, sig)
+    for i, (x, c) in enumerate(((a, cores[0]), (b, cores[1]))):
+        if x.ndim < c:
+            raise ValueError("%s: Input operand %d does not have enough dimensions (has %d, gufunc core with "
+                             "signature %s requires %d)" % (name, i, x.ndim, sig, c))
+    return a, b
+
+
+def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True, axes=None, axis=None,
+           keepdims=False):
+    """numpy.matvec: matrix x1 (..., m, n) times vector x2 (..., n), giving
+    (..., m); batch axes broadcast, as matmul's (its engine, dtypes and
+    out= rules; no conjugation). ``axes`` as for NumPy's gufuncs."""
+    out = _single_out(out)
+    a, b = _core_operands("matvec", _MATVEC_SIG, x1, x2, (2, 1))
+    if axes is not None or axis is not None or keepdims:
+        return _on_core_axes(matvec, "matvec", _MATVEC_SIG, (2, 1, 1), 2, a, b, out, axes, axis, keepdims,
+                             casting=casting, dtype=dtype)
+    b2 = _view(b, b.shape + (1,), b.strides + (0,))
+    return _matrix_product("matvec", _MATVEC_SIG, a, b2, True, False, out, casting, dtype)
+
+
+def vecmat(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True, axes=None, axis=None,
+           keepdims=False):
+    """numpy.vecmat: the conjugate of vector x1 (..., n) times matrix x2
+    (..., n, m), giving (..., m); batch axes broadcast, as matmul's.
+    ``axes`` as for NumPy's gufuncs."""
+    out = _single_out(out)
+    a, b = _core_operands("vecmat", _VECMAT_SIG, x1, x2, (1, 2))
+    if axes is not None or axis is not None or keepdims:
+        return _on_core_axes(vecmat, "vecmat", _VECMAT_SIG, (1, 2, 1), 2, a, b, out, axes, axis, keepdims,
+                             casting=casting, dtype=dtype)
+    if a.dtype.kind == "c":
+        a = _core._ufuncs["conjugate"](a)
+    a2 = _view(a, a.shape[:-1] + (1,) + a.shape[-1:], a.strides[:-1] + (0,) + a.strides[-1:])
+    return _matrix_product("vecmat", _VECMAT_SIG, a2, b, False, True, out, casting, dtype)
+
+
+# Note [Gufunc axes]
+# NumPy's gufunc keywords, for matmul, matvec, vecmat and vecdot: ``axes``
+# lists, for each operand and then the result, which of its axes are the
+# core axes (a tuple, or an int for one core axis; the result's entry may
+# be left out when it has none); ``axis`` is short for the same axis in
+# every operand, allowed only where the signature has one core dimension
+# (vecdot); ``keepdims`` keeps a reduced core axis in the result as size 1
+# (vecdot only). Each is carried out with views: the operands' core axes
+# moved last, the gufunc called as usual, and the result's core axes moved
+# to their place (or ``out`` seen with its core axes last before the call).
+def _on_core_axes(fn, name, sig, cores, distinct, a, b, out, axes, axis, keepdims, **kwargs):
+    """fn(a, b, out, **kwargs) under the keywords of Note [Gufunc axes];
+    ``cores`` are the core dimension counts of a, b and the result,
+    ``distinct`` the number of distinct core dimensions in ``sig``."""
+    if keepdims and (cores[2] or cores[0] != cores[1]):
+        raise TypeError("%s does not support keepdims: its signature %s requires output 0 to have %d core "
+                        "dimensions, but keepdims can only be used when all inputs have the same number of core "
+                        "dimensions and all outputs have no core dimensions." % (name, sig, cores[2]))
+    out_core = cores[0] if keepdims else cores[2]
+    if axis is not None:
+        if axes is not None:
+            raise TypeError("cannot specify both 'axis' and 'axes'")
+        if distinct != 1:
+            raise TypeError("%s: axis can only be used with a single shared core dimension, not with the %d distinct "
+                            "ones implied by signature %s." % (name, distinct, sig))
+        axes = [(axis,), (axis,)]
+    elif axes is None:
+        axes = [tuple(range(-c, 0)) for c in cores[:2]]
+    elif not isinstance(axes, list):
+        raise TypeError("axes should be a list.")
+    if len(axes) == 2 and cores[2] == 0:
+        axes = list(axes) + [axes[0] if keepdims else ()]
+    if len(axes) != 3:
+        raise ValueError("axes should be a list with an entry for all 3 inputs and outputs; entries for outputs can "
+                         "only be omitted if none of them has core axes.")
+    batch_ndim = max(a.ndim - cores[0], b.ndim - cores[1])
+    ndims = (a.ndim, b.ndim, out.ndim if out is not None else batch_ndim + out_core)
+    places = []
+    for i, (item, c, nd) in enumerate(zip(axes, cores[:2] + (out_core,), ndims)):
+        if not isinstance(item, tuple):
+            if c != 1:
+                raise numpy.exceptions.AxisError("%s: operand %d has %d core dimensions, but the axes item is a "
+                                                 "single integer." % (name, i, c))
+            item = (item,)
+        if len(item) != c:
+            raise numpy.exceptions.AxisError("%s: operand %d has %d core dimensions, but %d dimensions are specified "
+                                             "by axes tuple." % (name, i, c, len(item)))
+        place = [_manipulation._axis(x, nd) for x in item]
+        for x in place:
+            if place.count(x) > 1:
+                raise ValueError("axes item %d has value %d repeated" % (i, x))
+        places.append(place)
+
+    def core_last(x, place):
+        return _manipulation.moveaxis(x, place, list(range(x.ndim - len(place), x.ndim)))
+
+    a, b = core_last(a, places[0]), core_last(b, places[1])
+    if out is not None:
+        target = core_last(out, places[2])
+        if keepdims:
+            if target.shape[-1] != 1:
+                raise ValueError("%s: Output operand 0 has a mismatch in its core dimension 0, with gufunc signature "
+                                 "%s (size %d is different from 1)" % (name, sig, target.shape[-1]))
+            target = _view(target, target.shape[:-1], target.strides[:-1])
+        fn(a, b, out=target, **kwargs)
+        return out
+    res = fn(a, b, **kwargs)
+    if keepdims:
+        res = _view(res, res.shape + (1,), res.strides + (0,))
+    return _manipulation.moveaxis(res, list(range(res.ndim - out_core, res.ndim)), places[2])
 
 
 def _not_aligned(a, b, dim_a, dim_b):
@@ -383,11 +512,17 @@ def kron(a, b):
     return _manipulation.reshape(prod, tuple(x * y for x, y in zip(sa, sb)))
 
 
-def vecdot(x1, x2, /, out=None, *, axis=-1, casting="same_kind", dtype=None):
-    """numpy.vecdot: the dot product of vectors along ``axis`` of x1 and x2
-    (x1 conjugated when complex), the other axes broadcast."""
+def vecdot(x1, x2, /, out=None, *, axis=None, casting="same_kind", dtype=None, axes=None, keepdims=False):
+    """numpy.vecdot: the dot product of vectors along ``axis`` (default the
+    last) of x1 and x2 (x1 conjugated when complex), the other axes
+    broadcast; ``axes`` and ``keepdims`` as for NumPy's gufuncs (Note
+    [Gufunc axes])."""
     out = _single_out(out)
     a, b = _gufunc_operands("vecdot", x1, x2, _VECDOT_SIG)
+    if axes is not None or keepdims:
+        return _on_core_axes(vecdot, "vecdot", _VECDOT_SIG, (1, 1, 0), 1, a, b, out, axes, axis, keepdims,
+                             casting=casting, dtype=dtype)
+    axis = -1 if axis is None else axis
     if a.dtype.kind not in "biufc" or b.dtype.kind not in "biufc":
         raise _dtype_error("vecdot", a, b)
     axis = operator.index(axis)
