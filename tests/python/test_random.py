@@ -264,6 +264,17 @@ def test_integers_array_bounds():
         rng.integers(low, low)
     with pytest.raises(ValueError):
         rng.integers(0, kiln.asarray(numpy.array([10, 300])), dtype=kiln.uint8)
+    # uint64 array bounds above 2^63 are kept as uint64, as NumPy's
+    top = kiln.asarray(numpy.array([2 ** 64 - 1, 3], dtype=numpy.uint64))
+    z = rng.integers(kiln.asarray(numpy.array([2 ** 63, 0], dtype=numpy.uint64)), top, size=(2000, 2),
+                     dtype=kiln.uint64, endpoint=True).get()
+    assert z.dtype == numpy.uint64 and z[:, 0].min() >= 2 ** 63 and sorted(set(z[:, 1].tolist())) == [0, 1, 2, 3]
+    assert rng.integers(0, top[:1], size=2000, dtype=kiln.uint64).get().max() > 2 ** 63
+    for low, high in ((kiln.asarray(numpy.array([-1])), top), (0, top * 0)):
+        with pytest.raises(ValueError):
+            rng.integers(low, high, dtype=kiln.uint64)
+    with pytest.raises(ValueError):
+        rng.integers(0, top, dtype=kiln.int64)
 
 
 def test_integers_unbiased():

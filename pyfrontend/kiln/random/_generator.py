@@ -62,12 +62,13 @@ def _output_shape(size, params):
 
 
 def _int_bound(x):
-    """An integer bound: a Python int, or an int64 kiln array."""
+    """An integer bound: a Python int, or a kiln array of int64 (uint64
+    kept as it is, for bounds up to 2^64 - 1)."""
     x = _param(x)
     if isinstance(x, ndarray):
         if x.dtype.kind not in "iub":
             raise TypeError("integer bounds must be integers, got dtype %s" % x.dtype)
-        return x.astype(numpy.int64, copy=False)
+        return x if x.dtype == numpy.uint64 else x.astype(numpy.int64, copy=False)
     return operator.index(x)
 
 
@@ -470,12 +471,14 @@ class _Sampler:
         if high is None:
             low, high = 0, low
         low, high = _int_bound(low), _int_bound(high)
-        top = high if endpoint else high - 1
-        if _any(low > top):
+        # int64 and uint64 arrays and Python ints compare exactly (before
+        # high - 1, which wraps for a uint64 high of 0)
+        if _any(low > high if endpoint else low >= high):
             raise ValueError("low > high" if endpoint else "low >= high")
+        top = high if endpoint else high - 1
         if _any(low < lo_limit):
             raise ValueError("low is out of bounds for %s" % dtype.name)
-        if _any(top > (min(hi_limit, (1 << 63) - 1) if isinstance(top, ndarray) else hi_limit)):
+        if _any(top > hi_limit):
             raise ValueError("high is out of bounds for %s" % dtype.name)
         shape = _output_shape(size, (low, top))
         if not isinstance(low, ndarray) and not isinstance(top, ndarray):
