@@ -203,6 +203,28 @@ def test_seed_examples():
     assert rs.random_sample(3).shape == (3,)
 
 
+def test_generator_out():
+    """out= of random, standard_normal, standard_exponential and
+    standard_gamma: the numbers of the same draw without out, NumPy's checks."""
+    for name, call in (("random", lambda r, **k: r.random(**k)),
+                       ("standard_normal", lambda r, **k: r.standard_normal(**k)),
+                       ("standard_exponential", lambda r, **k: r.standard_exponential(method="inv", **k)),
+                       ("standard_gamma", lambda r, **k: r.standard_gamma(kiln.full((4,), 2.5), **k))):
+        want = call(kiln.random.default_rng(5), size=(3, 4)).get()
+        for out in (kiln.empty((3, 4)), kiln.empty((4, 3)).T):   # C and F order
+            assert call(kiln.random.default_rng(5), out=out) is out
+            assert numpy.array_equal(out.get(), want), name
+        out32 = kiln.empty((3, 4), dtype=kiln.float32)
+        assert call(kiln.random.default_rng(5), out=out32, size=(3, 4), dtype=kiln.float32) is out32
+        for bad, exc in ((dict(out=out32), TypeError), (dict(out=kiln.empty((3, 8))[:, ::2]), ValueError),
+                         (dict(out=kiln.empty((3, 4)), size=(4, 3)), ValueError),
+                         (dict(out=numpy.empty((3, 4))), TypeError)):
+            with pytest.raises(exc):
+                call(kiln.random.default_rng(5), **bad)
+    with pytest.raises(ValueError):
+        kiln.random.default_rng(5).standard_gamma(kiln.ones(5), out=kiln.empty((3, 4)))
+
+
 def test_bad_parameters_raise():
     rng = kiln.random.default_rng(0)
     for call in (lambda: rng.normal(0, -1), lambda: rng.exponential(-2.0), lambda: rng.gamma(-1.0),

@@ -130,9 +130,26 @@ class _Sampler:
     def __init__(self, bit_generator):
         self._bit_generator = bit_generator
 
-    def _draw(self, dist, size, dtype, *params):
+    def _draw(self, dist, size, dtype, *params, out=None):
+        """Samples of `dist`; into `out` when given (Generator's out=: a
+        kiln array of exactly `dtype`, C- or F-contiguous, of shape `size`
+        if both are given, as NumPy checks it)."""
         params = tuple(_param(p) for p in params)
-        return _kernels.launch(self._bit_generator, dist, _output_shape(size, params), dtype, params)
+        if out is None:
+            return _kernels.launch(self._bit_generator, dist, _output_shape(size, params), dtype, params)
+        if not isinstance(out, ndarray):
+            raise TypeError("out must be a kiln.ndarray, got %s" % type(out).__name__)
+        if out.dtype != numpy.dtype(dtype):
+            raise TypeError("out has dtype %s where the samples are %s" % (out.dtype, numpy.dtype(dtype)))
+        if not (out.flags.c_contiguous or out.flags.f_contiguous):
+            raise ValueError("out must be C- or F-contiguous")
+        if size is not None and _shape_of(size) != out.shape:
+            raise ValueError("size must match out.shape when used together")
+        shape = _output_shape(out.shape, params)
+        if out.flags.c_contiguous:
+            return _kernels.launch(self._bit_generator, dist, shape, dtype, params, out)
+        out[...] = _kernels.launch(self._bit_generator, dist, shape, dtype, params)
+        return out
 
     # ---- continuous ----
     def standard_normal(self, size=None, dtype=numpy.float64):
@@ -513,12 +530,28 @@ class Generator(_Sampler):
 
     def random(self, size=None, dtype=numpy.float64, out=None):
         """Uniform samples of [0, 1): the top 24 (float32) or 53 (float64)
-        bits of the words, exact on every backend."""
-        r = self._draw("random", size if out is None else out.shape, dtype)
-        if out is None:
-            return r
-        out[...] = r
-        return out
+        bits of the words, exact on every backend; into ``out`` (a
+        contiguous kiln array of ``dtype``) when given."""
+        return self._draw("random", size, dtype, out=out)
+
+    def standard_normal(self, size=None, dtype=numpy.float64, out=None):
+        """Standard normal samples (Box-Muller on Philox uniforms); into
+        ``out`` (a contiguous kiln array of ``dtype``) when given."""
+        return self._draw("standard_normal", size, dtype, out=out)
+
+    def standard_exponential(self, size=None, dtype=numpy.float64, method="zig", out=None):
+        """Exponential samples of scale 1, by inversion (-log U) whatever
+        ``method`` says; into ``out`` (a contiguous kiln array of
+        ``dtype``) when given."""
+        return self._draw("standard_exponential", size, dtype, out=out)
+
+    def standard_gamma(self, shape, size=None, dtype=numpy.float64, out=None):
+        """Gamma samples of scale 1 (Marsaglia-Tsang); ``shape``
+        broadcasts; into ``out`` (a contiguous kiln array of ``dtype``)
+        when given."""
+        shape = _param(shape)
+        _nonneg(shape, "shape")
+        return self._draw("standard_gamma", size, dtype, shape, out=out)
 
     def integers(self, low, high=None, size=None, dtype=numpy.int64, endpoint=False):
         """Uniform integers of [low, high) ([low, high] with endpoint=True),

@@ -150,12 +150,14 @@ def element_kernel(dist, ftype, out_dtype):
     return k
 
 
-def launch(bitgen, dist, shape, dtype, params):
-    """A new array of `shape` drawn from `dist`; `params` are Python
-    scalars (already checked) or kiln arrays broadcastable to `shape`.
-    Moves bitgen's counter past the units used."""
+def launch(bitgen, dist, shape, dtype, params, out=None):
+    """A new array of `shape` drawn from `dist` (or `out`, C-contiguous, of
+    that shape and the output dtype); `params` are Python scalars (already
+    checked) or kiln arrays broadcastable to `shape`. Moves bitgen's
+    counter past the units used."""
     ftype, out_dtype = compute_type(dist, dtype)
-    out = _creation.empty(shape, dtype=out_dtype)
+    if out is None:
+        out = _creation.empty(shape, dtype=out_dtype)
     n = out.size
     if n == 0:
         return out
