@@ -1,8 +1,9 @@
 """kiln.random's vector-valued distributions, multinomial (array n and
 n-d pvals broadcasting, as NumPy's Generator; the legacy rules for
-RandomState) and dirichlet (rows of alphas far below 1): shapes and errors
-against NumPy's, counts summing to n with binomial marginals, rows summing
-to 1 with beta marginals, and reproducibility. Thresholds as Note [Random
+RandomState), multivariate_hypergeometric and dirichlet (rows of alphas far
+below 1): shapes and errors against NumPy's, counts summing to n with
+binomial (hypergeometric) marginals, rows summing to 1 with beta
+marginals, and reproducibility. Thresholds as Note [Random
 test thresholds] (test_random.py)."""
 import math
 
@@ -10,7 +11,8 @@ import numpy
 import pytest
 
 import kiln
-from test_random import N, betainc, binomial_pmf, check_continuous, chi2_critical, discrete_chi_square
+from test_random import N, betainc, binomial_pmf, check_continuous, chi2_critical, discrete_chi_square, \
+    hypergeometric_pmf
 
 
 def numpy_outcome(call):
@@ -191,4 +193,40 @@ def test_dirichlet_reproducible():
     a = kiln.random.default_rng(8).dirichlet([1e-3, 0.5, 2.0], size=100).get()
     b = kiln.random.default_rng(8).dirichlet([1e-3, 0.5, 2.0], size=100).get()
     c = kiln.random.default_rng(9).dirichlet([1e-3, 0.5, 2.0], size=100).get()
+    assert numpy.array_equal(a, b) and not numpy.array_equal(a, c)
+
+
+# (colors, nsample, size, method) for Generator.multivariate_hypergeometric
+MVH_CASES = [([16, 8, 4], 6, None, "marginals"), ([16, 8, 4], 6, (2, 3), "count"), ([16, 8, 4], 29, None, "marginals"),
+             ([16, -8, 4], 6, None, "marginals"), ([16, 8, 4], -1, None, "marginals"),
+             ([[16, 8, 4]], 6, None, "marginals"), (16, 6, None, "marginals"), ([16.5, 8, 4], 6, None, "marginals"),
+             ([16, 8, 4], 6, None, "foo"), ([10 ** 9, 1], 6, None, "count"), ([10 ** 9, 1], 6, None, "marginals"),
+             ([], 0, None, "marginals"), ([0, 0], 0, 3, "marginals"), ([16, 8, 4], 6.0, None, "marginals"),
+             (numpy.array([16, 8, 4], numpy.uint8), 6, None, "marginals"), ([2 ** 62, 2 ** 62], 6, None, "count"),
+             ([16, 8, 4], 28, None, "marginals"), ([16, 8, 4], 6, 0, "marginals")]
+
+
+@pytest.mark.parametrize("case", range(len(MVH_CASES)))
+def test_multivariate_hypergeometric_shapes_and_errors(case):
+    colors, nsample, size, method = MVH_CASES[case]
+    got = same_as_numpy(
+        lambda: kiln.random.default_rng(1).multivariate_hypergeometric(colors, nsample, size, method),
+        lambda: numpy.random.default_rng(1).multivariate_hypergeometric(colors, nsample, size, method))
+    if got is not None:
+        got = got.get()
+        assert (got.sum(axis=-1) == nsample).all() and (got >= 0).all() and (got <= numpy.asarray(colors)).all()
+
+
+def test_multivariate_hypergeometric_counts():
+    colors = [30, 50, 20]
+    x = kiln.random.default_rng(37).multivariate_hypergeometric(colors, 25, size=N).get()
+    assert x.shape == (N, 3) and (x.sum(axis=1) == 25).all()
+    for j, c in enumerate(colors):   # each count is Hypergeometric(c, 100 - c, 25)
+        stat, dof = discrete_chi_square(x[:, j], hypergeometric_pmf(c, 100 - c, 25), 25)
+        assert stat < chi2_critical(dof), (j, stat, dof)
+        mean, var = 25 * c / 100, 25 * (c / 100) * (1 - c / 100) * 75 / 99
+        assert abs(x[:, j].mean() - mean) < 5 * math.sqrt(var / N)
+    a = kiln.random.default_rng(8).multivariate_hypergeometric(colors, 25, size=50, method="count").get()
+    b = kiln.random.default_rng(8).multivariate_hypergeometric(colors, 25, size=50).get()
+    c = kiln.random.default_rng(9).multivariate_hypergeometric(colors, 25, size=50).get()
     assert numpy.array_equal(a, b) and not numpy.array_equal(a, c)

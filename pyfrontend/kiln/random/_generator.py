@@ -559,6 +559,36 @@ class Generator(_Sampler):
         (array bounds are taken as int64)."""
         return self._integers(low, high, size, dtype, endpoint)
 
+    def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
+        """Counts (int64, shape ``size + (len(colors),)``) of each colour
+        among ``nsample`` items drawn without replacement from
+        ``colors[j]`` items of colour j: hypergeometric draws colour by
+        colour from what is left, whichever ``method`` ('marginals' or
+        'count', checked as NumPy's) is named; both give this
+        distribution."""
+        if method not in ("count", "marginals"):
+            raise ValueError("method must be 'count' or 'marginals', got %r" % (method,))
+        host = _host(colors)
+        counts = host.tolist() if host.ndim == 1 and (host.dtype.kind in "iub" or not host.size) else None
+        if counts is None or any(c < 0 or c >= 1 << 63 for c in counts):
+            raise ValueError("colors must be a 1-d sequence of non-negative integers below 2^63")
+        if not isinstance(nsample, numbers.Integral):
+            raise ValueError("nsample must be an integer, got %s" % type(nsample).__name__)
+        nsample = operator.index(nsample)
+        if nsample < 0:
+            raise ValueError("nsample must be non-negative")
+        total = sum(counts)
+        if total >= 1 << 63:
+            raise ValueError("sum(colors) must be below 2^63")
+        if method == "marginals" and total >= 10 ** 9:
+            raise ValueError("with method 'marginals', sum(colors) must be less than 1000000000")
+        if nsample > total:
+            raise ValueError("nsample > sum(colors)")
+        shape = _shape_of(size)
+        return _kernels.multivariate_hypergeometric(self._bit_generator,
+                                                    _creation.asarray(numpy.asarray(counts, dtype=numpy.int64)),
+                                                    total, nsample, () if shape is None else shape)
+
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         """Samples of ``a`` (an int n: of range(n)) along ``axis``, with or
         without replacement, with probabilities ``p``; the result's shape is

@@ -260,3 +260,30 @@ def multinomial(bitgen, n, pvals, shape):
         pstride = 0 if pvals.ndim == 1 else k
         _multinomial_kernel(*bitgen._take(rows), n, nstride, k, pvals, pstride, out, size=rows)
     return out
+
+
+_multivariate_hypergeometric_kernel = None
+
+
+def multivariate_hypergeometric(bitgen, colors, total, nsample, shape):
+    """Counts of each colour among nsample items drawn without replacement
+    from colors[j] items of colour j (total in all), per row of `shape`
+    (output shape + (k,), int64): hypergeometric draws colour by colour
+    from what is left, each row from its own Stream."""
+    global _multivariate_hypergeometric_kernel
+    if _multivariate_hypergeometric_kernel is None:
+        op = ("kiln::random::Stream s(key0, key1, ctr_lo, ctr_hi, (unsigned long long)i);\n"
+              "long long items = total, left = nsample;\n"
+              "for (long long j = 0; j < k; ++j) {\n"
+              "  const long long c = colors[j];\n"
+              "  const long long x = kiln::random::hypergeometric(s, c, items - c, left);\n"
+              "  out[i * k + j] = x;\n  items -= c;\n  left -= x;\n}\n")
+        _multivariate_hypergeometric_kernel = ElementwiseKernel(
+            _KEY_PARAMS + ", raw int64 colors, int64 k, int64 total, int64 nsample", "raw int64 out", op,
+            "kiln_random_multivariate_hypergeometric", preamble=_PREAMBLE)
+    k = colors.shape[0]
+    out = _creation.empty(tuple(shape) + (k,), dtype=numpy.int64)
+    rows = out.size // k if k else 0
+    if rows:
+        _multivariate_hypergeometric_kernel(*bitgen._take(rows), colors, k, total, nsample, out, size=rows)
+    return out
