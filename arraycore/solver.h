@@ -21,10 +21,12 @@
 //  - on a backend other than cuda raises RuntimeError (std::runtime_error):
 //    the host backend runs SciPy's LAPACK from Python instead;
 //  - asks cuSOLVER once for the workspace of one matrix, allocates it from
-//    kiln's pool (the host part, if any, on the heap), and loops over the
-//    batch in C++, one cuSOLVER call per matrix, all on the current stream
-//    (cuSOLVER's own batched routines cover only some of these operations
-//    and sizes; one loop serves all);
+//    kiln's pool, and loops over the batch in C++, one cuSOLVER call per
+//    matrix, all on the current stream (cuSOLVER's own batched routines
+//    cover only some of these operations and sizes; one loop serves all).
+//    The generic API may also ask for host workspace: it lives on the heap
+//    for the primitive's duration, which assumes cuSOLVER is done with it
+//    when each call returns (nothing in its documentation says otherwise);
 //  - never synchronizes with the host: the `info` results stay on the
 //    device as int64 arrays (cuSOLVER writes int32; one cast kernel widens
 //    them), and Python reads them when it must;
