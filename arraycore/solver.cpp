@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include "arraycore/copy.h"
@@ -121,6 +123,20 @@ void check(rc::CusolverStatus st, const char* call) {
     throw runtime::Error(std::string(call) + " failed: " + rc::describe_cusolver_status(st));
 }
 
+// Note [cuSOLVER test double]
+// On the host backend arrays live in host memory, so a library with
+// cuSOLVER's entry points that works on host memory can stand in for
+// cuSOLVER there: tests/cpp/cuda_fake/fake_libcusolver.cpp, over reference
+// LAPACK. With KILN_TEST_HOST_CUSOLVER=1 (and KILN_CUSOLVER_PATH naming that
+// library) the primitives run on the host backend through it, so the tests
+// exercise this file's argument plumbing (leading dimensions, offsets, jobs,
+// workspaces, result layouts, the int64 infos) without a GPU. Never set it
+// with a real libcusolver, which needs device memory.
+bool host_test_double() {
+  const char* v = std::getenv("KILN_TEST_HOST_CUSOLVER");
+  return v && std::string_view(v) == "1" && runtime::backend().name() == "host";
+}
+
 // cuSOLVER bound to the current device and stream, for one primitive's
 // calls; std::runtime_error off the cuda backend or without libcusolver.
 struct Solver {
@@ -134,7 +150,13 @@ Solver solver_for(const char* fn) {
   if (!solver_usable(&why))
     throw std::runtime_error(std::string(fn) + " needs cuSOLVER, which kiln cannot use now: " + why);
   const rc::CusolverApi* api = rc::load_cusolver_api(nullptr);
-  const rc::CusolverContext ctx = rc::cusolver_context_for_current_thread(*api, runtime::backend().current_device());
+  rc::CusolverContext ctx;
+  if (host_test_double()) {   // no device, no context: a handle per call
+    check(api->create(&ctx.handle), "cusolverDnCreate");
+    check(api->create_params(&ctx.params), "cusolverDnCreateParams");
+  } else {
+    ctx = rc::cusolver_context_for_current_thread(*api, runtime::backend().current_device());
+  }
   check(api->set_stream(ctx.handle, static_cast<rc::CuStream>(runtime::current_stream())), "cusolverDnSetStream");
   return {api, ctx.handle, ctx.params};
 }
@@ -162,7 +184,7 @@ int* int_ptr(const NDArray& x, int64_t i = 0) { return static_cast<int*>(x.data(
 
 bool solver_usable(std::string* why_not) {
   const std::string_view backend = runtime::backend().name();
-  if (backend != "cuda") {
+  if (backend != "cuda" && !host_test_double()) {
     if (why_not)
       *why_not = "the backend is " + std::string(backend) + "; cuSOLVER runs on the cuda backend only";
     return false;

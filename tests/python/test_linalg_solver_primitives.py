@@ -1,8 +1,15 @@
 """kiln._core._solver_*: the cuda backend's LAPACK primitives through cuSOLVER
 (arraycore/solver.h, Note [LAPACK primitives]), called directly on small
-random stacks and checked against NumPy. The numeric tests need the cuda
-backend with libcusolver; the argument checks (which come before anything
-else) and the host backend's refusal run everywhere."""
+random stacks and checked against NumPy. On the cuda backend they run
+cuSOLVER; on the host backend the same tests run through cuSOLVER's test
+double over reference LAPACK (Note [cuSOLVER test double]), which checks the
+arguments kiln passes, when a C++ compiler and liblapack.so.3 are there. The
+argument checks and the host backend's refusal run everywhere."""
+import os
+import pathlib
+import shutil
+import subprocess
+
 import numpy
 import pytest
 
@@ -10,10 +17,51 @@ import kiln
 from kiln import _core
 
 DTYPES = [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128]
+FAKE_SOURCE = pathlib.Path(__file__).resolve().parents[1] / "cpp" / "cuda_fake" / "fake_libcusolver.cpp"
+TEST_DOUBLE_ENV = "KILN_TEST_HOST_CUSOLVER"
 
-needs_cusolver = pytest.mark.skipif(
-    kiln.get_backend() != "cuda" or not _core._solver_usable()[0],
-    reason="needs the cuda backend with cuSOLVER: " + _core._solver_usable()[1])
+
+def _build_test_double(folder):
+    """The cuSOLVER test double as a shared library, or (None, why not)."""
+    compiler = shutil.which(os.environ.get("CXX", "c++")) or shutil.which("g++")
+    if compiler is None:
+        return None, "no C++ compiler for the cuSOLVER test double"
+    lib = folder / "libfakecusolver.so"
+    built = subprocess.run([compiler, "-std=c++17", "-O1", "-shared", "-fPIC", str(FAKE_SOURCE), "-o", str(lib),
+                            "-l:liblapack.so.3"], capture_output=True, text=True)
+    if built.returncode != 0:
+        return None, "cannot build the cuSOLVER test double: " + built.stderr[-400:]
+    return lib, ""
+
+
+@pytest.fixture(scope="module")
+def solver(tmp_path_factory):
+    """cuSOLVER on the cuda backend; its test double on the host backend."""
+    if kiln.get_backend() != "host":
+        ok, why = _core._solver_usable()
+        if not ok:
+            pytest.skip(why)
+        yield "cusolver"
+        return
+    lib, why = _build_test_double(tmp_path_factory.mktemp("cusolver"))
+    if lib is None:
+        pytest.skip(why)
+    saved = {name: os.environ.get(name) for name in (TEST_DOUBLE_ENV, "KILN_CUSOLVER_PATH")}
+    os.environ.update({TEST_DOUBLE_ENV: "1", "KILN_CUSOLVER_PATH": str(lib)})
+    try:
+        ok, why = _core._solver_usable()
+        if not ok:
+            pytest.skip(why)
+        yield "test double"
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+needs_solver = pytest.mark.usefixtures("solver")
 
 
 # Tolerance of a computed identity, relative to the norms involved: a few
@@ -62,7 +110,7 @@ def _check_lu(a, lu, ipiv, dtype):
         _close(low @ up, a[i][_permutation(ipiv[i], m)], dtype)
 
 
-@needs_cusolver
+@needs_solver
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(3, 4, 4), (2, 5, 3), (2, 3, 5)])
 def test_getrf(dtype, shape):
@@ -75,7 +123,7 @@ def test_getrf(dtype, shape):
     _check_lu(a, x.get(), ipiv.get(), dtype)
 
 
-@needs_cusolver
+@needs_solver
 def test_getrf_singular_completes():
     # Column 1 is zero, so U[1, 1] is exactly zero: info 2, and the
     # factorisation still reproduces A (LAPACK's meaning).
@@ -87,7 +135,7 @@ def test_getrf_singular_completes():
     _check_lu(a, x.get(), ipiv.get(), numpy.float64)
 
 
-@needs_cusolver
+@needs_solver
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("trans", [0, 1, 2])
 def test_getrs(dtype, trans):
@@ -102,7 +150,7 @@ def test_getrs(dtype, trans):
     _close(op @ xb.get(), b, dtype)
 
 
-@needs_cusolver
+@needs_solver
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("lower", [True, False])
 def test_potrf(dtype, lower):
@@ -122,13 +170,13 @@ def test_potrf(dtype, lower):
     assert numpy.all(numpy.diagonal(factor, axis1=1, axis2=2).real > 0)
 
 
-@needs_cusolver
+@needs_solver
 def test_potrf_not_positive_definite():
     a = numpy.stack([numpy.eye(3), numpy.diag([1.0, -1.0, 1.0])])
     assert _core._solver_potrf(_stack(a), True).get().tolist() == [0, 2]
 
 
-@needs_cusolver
+@needs_solver
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(2, 5, 3), (2, 4, 4)])
 def test_geqrf_orgqr(dtype, shape):
@@ -154,7 +202,7 @@ def test_geqrf_orgqr(dtype, shape):
     _close(qf[:, :, :n], q, dtype)
 
 
-@needs_cusolver
+@needs_solver
 def test_geqrf_wide():
     # m < n: R is m x n, the reflectors fill the first m columns.
     a = _random(numpy.random.default_rng(7), (2, 3, 5), numpy.complex128)
@@ -167,7 +215,7 @@ def test_geqrf_wide():
     _close(q.get() @ numpy.triu(qr), a, numpy.complex128)
 
 
-@needs_cusolver
+@needs_solver
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("job", ["A", "S", "N"])
 @pytest.mark.parametrize("shape", [(2, 5, 3), (2, 4, 4)])
@@ -195,7 +243,7 @@ def test_gesvd(dtype, job, shape):
         assert r.strides[1] == r.itemsize and r.strides[2] == r.shape[1] * r.itemsize
 
 
-@needs_cusolver
+@needs_solver
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("lower", [True, False])
 @pytest.mark.parametrize("compute_v", [True, False])
@@ -275,7 +323,8 @@ def test_other_primitives_reject():
 
 
 @pytest.mark.skipif(kiln.get_backend() == "cuda", reason="the refusal of the other backends")
-def test_other_backends_refuse():
+def test_other_backends_refuse(monkeypatch):
+    monkeypatch.delenv(TEST_DOUBLE_ENV, raising=False)   # the solver fixture may be active in this process
     ok, why = _core._solver_usable()
     assert not ok and kiln.get_backend() in why and "cuda" in why
     square = _good()
