@@ -520,6 +520,29 @@ def matmul_f16():
     return matmul_tflops(numpy.float16, 1e-2)
 
 
+@benchmark("fft_c64_ms", "ms", "<= 0.31 (CuPy 0.31) kiln.fft.fft of 2^24 complex64 points, per call")
+def fft_c64():
+    n = (1 << 24) if kiln.get_backend() == "cuda" else (1 << 16)
+    rng = numpy.random.default_rng(9)
+    h = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(numpy.complex64)
+    x = kiln.asarray(h)
+    calls = 200 if kiln.get_backend() == "cuda" else 20
+    if cupy is None:
+        return per_call_us(lambda: kiln.fft.fft(x), calls, sync=sync_kiln) / 1e3, None
+    cx = cupy.asarray(h)   # a fast wrong answer is no figure: check against CuPy first
+    ref = cupy.asnumpy(cupy.fft.fft(cx))
+    # float32 FFTs of 2^24 points: norm-wise relative errors near 24 * 2^-24 each
+    err = numpy.linalg.norm(kiln.asnumpy(kiln.fft.fft(x)) - ref) / numpy.linalg.norm(ref)
+    assert err < 1e-5, err
+
+    def sync_both():
+        sync_kiln()
+        sync_cupy()
+    ours, theirs = per_call_us_alternating([lambda: kiln.fft.fft(x), lambda: cupy.fft.fft(cx)], calls,
+                                           sync=sync_both)
+    return ours / 1e3, theirs / 1e3
+
+
 @benchmark("small_matmul_us", "us", "< CuPy: host time of a @ b on 16x16 float32")
 def small_matmul():
     calls = 20000 if kiln.get_backend() == "cuda" else 300

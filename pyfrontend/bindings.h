@@ -87,6 +87,7 @@ void register_advanced_indexing(py::module_& m);
 void register_sort(py::module_& m);
 void register_matmul(py::module_& m);
 void register_solver(py::module_& m);
+void register_fft(py::module_& m);
 void register_jit(py::module_& m);
 void register_jit_device(py::module_& m);
 void register_dlpack(py::module_& m);

@@ -21,6 +21,7 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_sort(m);
   kiln::py_bind::register_matmul(m);
   kiln::py_bind::register_solver(m);
+  kiln::py_bind::register_fft(m);
   kiln::py_bind::register_jit(m);
   kiln::py_bind::register_jit_device(m);
   kiln::py_bind::register_dlpack(m);

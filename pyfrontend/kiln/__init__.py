@@ -57,6 +57,8 @@ from kiln._reductions import (  # noqa: A004  (kiln.sum, kiln.max, ... are NumPy
 from kiln import cuda
 from kiln import jit
 from kiln import random
+from kiln import fft
+from kiln import scipy
 from kiln.cuda.memory import MemoryPool, PinnedMemoryPool
 
 __version__ = _core.__version__
