@@ -161,19 +161,18 @@ Solver solver_for(const char* fn) {
   return {api, ctx.handle, ctx.params};
 }
 
-// One primitive's workspace, sized for one matrix and reused across the
-// batch (the calls run in stream order): device bytes from kiln's pool,
-// host bytes (the generic API may ask for some) on the heap.
-struct Workspace {
-  Workspace(size_t device, size_t host)
-      : device_bytes(device), host_bytes(host), device_memory(allocate_memory(std::max<size_t>(device, 1))),
-        host_memory(std::max<size_t>(host, 1)) {}
-  void* device_ptr() const { return device_memory->ptr(); }
-  void* host_ptr() { return host_memory.data(); }
-  size_t device_bytes, host_bytes;
-  std::shared_ptr<Memory> device_memory;
-  std::vector<char> host_memory;
-};
+// Runs one generic-API routine over the batch, in stream order: size(&device,
+// &host) asks for one matrix's workspace in bytes, allocated once (device
+// bytes from kiln's pool, host bytes on the heap) and reused; run(i, device,
+// device_bytes, host, host_bytes) queues matrix i. `name` is the routine's.
+template <class Size, class Run>
+void over_batch(const char* name, int64_t batch, Size&& size, Run&& run) {
+  size_t device_bytes = 0, host_bytes = 0;
+  check(size(&device_bytes, &host_bytes), (std::string(name) + "_bufferSize").c_str());
+  const std::shared_ptr<Memory> device = allocate_memory(std::max<size_t>(device_bytes, 1));
+  std::vector<char> host(std::max<size_t>(host_bytes, 1));
+  for (int64_t i = 0; i < batch; ++i) check(run(i, device->ptr(), device_bytes, host.data(), host_bytes), name);
+}
 
 // cuSOLVER's int32 infos widened to the int64 results (on the device).
 NDArray widen(const NDArray& info32) { return astype(info32, DType::Int64, Order::C); }
@@ -200,15 +199,16 @@ GetrfResult solver_getrf(const NDArray& a_in) {
   const int type = cuda_type(a_in.dtype());
   NDArray ipiv = NDArray::empty({a.batch, k}, DType::Int64);
   NDArray info = NDArray::empty({a.batch}, DType::Int32);
-  size_t device_bytes = 0, host_bytes = 0;
-  check(s.api->xgetrf_buffer_size(s.h, s.p, m, n, type, a.ptr, m, type, &device_bytes, &host_bytes),
-        "cusolverDnXgetrf_bufferSize");
-  Workspace ws(device_bytes, host_bytes);
   int64_t* pivots = static_cast<int64_t*>(ipiv.data());
-  for (int64_t i = 0; i < a.batch; ++i)
-    check(s.api->xgetrf(s.h, s.p, m, n, type, a.at(i), m, pivots + i * k, type, ws.device_ptr(), ws.device_bytes,
-                        ws.host_ptr(), ws.host_bytes, int_ptr(info, i)),
-          "cusolverDnXgetrf");
+  over_batch(
+      "cusolverDnXgetrf", a.batch,
+      [&](size_t* dev, size_t* host) {
+        return s.api->xgetrf_buffer_size(s.h, s.p, m, n, type, a.ptr, m, type, dev, host);
+      },
+      [&](int64_t i, void* dev, size_t dev_bytes, void* host, size_t host_bytes) {
+        return s.api->xgetrf(s.h, s.p, m, n, type, a.at(i), m, pivots + i * k, type, dev, dev_bytes, host,
+                             host_bytes, int_ptr(info, i));
+      });
   return {ipiv, widen(info)};
 }
 
@@ -244,14 +244,15 @@ NDArray solver_potrf(const NDArray& a_in, bool lower) {
   const int type = cuda_type(a_in.dtype());
   const int uplo = lower ? rc::cublas_fill::kLower : rc::cublas_fill::kUpper;
   NDArray info = NDArray::empty({a.batch}, DType::Int32);
-  size_t device_bytes = 0, host_bytes = 0;
-  check(s.api->xpotrf_buffer_size(s.h, s.p, uplo, n, type, a.ptr, n, type, &device_bytes, &host_bytes),
-        "cusolverDnXpotrf_bufferSize");
-  Workspace ws(device_bytes, host_bytes);
-  for (int64_t i = 0; i < a.batch; ++i)
-    check(s.api->xpotrf(s.h, s.p, uplo, n, type, a.at(i), n, type, ws.device_ptr(), ws.device_bytes, ws.host_ptr(),
-                        ws.host_bytes, int_ptr(info, i)),
-          "cusolverDnXpotrf");
+  over_batch(
+      "cusolverDnXpotrf", a.batch,
+      [&](size_t* dev, size_t* host) {
+        return s.api->xpotrf_buffer_size(s.h, s.p, uplo, n, type, a.ptr, n, type, dev, host);
+      },
+      [&](int64_t i, void* dev, size_t dev_bytes, void* host, size_t host_bytes) {
+        return s.api->xpotrf(s.h, s.p, uplo, n, type, a.at(i), n, type, dev, dev_bytes, host, host_bytes,
+                             int_ptr(info, i));
+      });
   return widen(info);
 }
 
@@ -265,14 +266,15 @@ NDArray solver_geqrf(const NDArray& a_in) {
   NDArray info = NDArray::empty({1}, DType::Int32);   // only argument errors, which the checks exclude
   char* taus = static_cast<char*>(tau.data());
   const int64_t tau_bytes = k * static_cast<int64_t>(tau.itemsize());
-  size_t device_bytes = 0, host_bytes = 0;
-  check(s.api->xgeqrf_buffer_size(s.h, s.p, m, n, type, a.ptr, m, type, taus, type, &device_bytes, &host_bytes),
-        "cusolverDnXgeqrf_bufferSize");
-  Workspace ws(device_bytes, host_bytes);
-  for (int64_t i = 0; i < a.batch; ++i)
-    check(s.api->xgeqrf(s.h, s.p, m, n, type, a.at(i), m, type, taus + i * tau_bytes, type, ws.device_ptr(),
-                        ws.device_bytes, ws.host_ptr(), ws.host_bytes, int_ptr(info)),
-          "cusolverDnXgeqrf");
+  over_batch(
+      "cusolverDnXgeqrf", a.batch,
+      [&](size_t* dev, size_t* host) {
+        return s.api->xgeqrf_buffer_size(s.h, s.p, m, n, type, a.ptr, m, type, taus, type, dev, host);
+      },
+      [&](int64_t i, void* dev, size_t dev_bytes, void* host, size_t host_bytes) {
+        return s.api->xgeqrf(s.h, s.p, m, n, type, a.at(i), m, type, taus + i * tau_bytes, type, dev, dev_bytes, host,
+                             host_bytes, int_ptr(info));
+      });
   return tau;
 }
 
@@ -293,10 +295,10 @@ void solver_orgqr(const NDArray& a_in, const NDArray& tau_in) {
   const int64_t tau_bytes = k * static_cast<int64_t>(tau_in.itemsize());
   int lwork = 0;
   check(s.api->orgqr_buffer_size[p](s.h, mi, ni, ki, a.ptr, mi, taus, &lwork), "cusolverDn?orgqr_bufferSize");
-  Workspace ws(static_cast<size_t>(std::max(lwork, 1)) * a_in.itemsize(), 0);
+  const std::shared_ptr<Memory> work = allocate_memory(static_cast<size_t>(std::max(lwork, 1)) * a_in.itemsize());
   NDArray info = NDArray::empty({1}, DType::Int32);   // only argument errors, which the checks exclude
   for (int64_t i = 0; i < a.batch; ++i)
-    check(s.api->orgqr[p](s.h, mi, ni, ki, a.at(i), mi, taus + i * tau_bytes, ws.device_ptr(), lwork, int_ptr(info)),
+    check(s.api->orgqr[p](s.h, mi, ni, ki, a.at(i), mi, taus + i * tau_bytes, work->ptr(), lwork, int_ptr(info)),
           "cusolverDn?orgqr");
 }
 
@@ -325,16 +327,17 @@ GesvdResult solver_gesvd(const NDArray& a_in, char job) {
   char* vt = out.vt ? static_cast<char*>(out.vt->data()) : nullptr;
   const int64_t s_bytes = n * static_cast<int64_t>(itemsize(real)), size = static_cast<int64_t>(itemsize(dtype));
   const int64_t u_bytes = m * u_cols * size, vt_bytes = n * n * size;
-  size_t device_bytes = 0, host_bytes = 0;
-  check(s.api->xgesvd_buffer_size(s.h, s.p, jobu, jobvt, m, n, type, a.ptr, m, real_type, sv, type, u, m, type, vt, n,
-                                  type, &device_bytes, &host_bytes),
-        "cusolverDnXgesvd_bufferSize");
-  Workspace ws(device_bytes, host_bytes);
-  for (int64_t i = 0; i < a.batch; ++i)
-    check(s.api->xgesvd(s.h, s.p, jobu, jobvt, m, n, type, a.at(i), m, real_type, sv + i * s_bytes, type,
-                        u ? u + i * u_bytes : nullptr, m, type, vt ? vt + i * vt_bytes : nullptr, n, type,
-                        ws.device_ptr(), ws.device_bytes, ws.host_ptr(), ws.host_bytes, int_ptr(out.info, i)),
-          "cusolverDnXgesvd");
+  over_batch(
+      "cusolverDnXgesvd", a.batch,
+      [&](size_t* dev, size_t* host) {
+        return s.api->xgesvd_buffer_size(s.h, s.p, jobu, jobvt, m, n, type, a.ptr, m, real_type, sv, type, u, m, type,
+                                         vt, n, type, dev, host);
+      },
+      [&](int64_t i, void* dev, size_t dev_bytes, void* host, size_t host_bytes) {
+        return s.api->xgesvd(s.h, s.p, jobu, jobvt, m, n, type, a.at(i), m, real_type, sv + i * s_bytes, type,
+                             u ? u + i * u_bytes : nullptr, m, type, vt ? vt + i * vt_bytes : nullptr, n, type, dev,
+                             dev_bytes, host, host_bytes, int_ptr(out.info, i));
+      });
   out.info = widen(out.info);
   return out;
 }
@@ -351,17 +354,17 @@ SyevdResult solver_syevd(const NDArray& a_in, bool lower, bool compute_v) {
   const int uplo = lower ? rc::cublas_fill::kLower : rc::cublas_fill::kUpper;
   NDArray w = NDArray::empty({a.batch, n}, real);
   NDArray info = NDArray::empty({a.batch}, DType::Int32);
-  char* ws_ptr = static_cast<char*>(w.data());
+  char* values = static_cast<char*>(w.data());
   const int64_t w_bytes = n * static_cast<int64_t>(itemsize(real));
-  size_t device_bytes = 0, host_bytes = 0;
-  check(s.api->xsyevd_buffer_size(s.h, s.p, jobz, uplo, n, type, a.ptr, n, real_type, ws_ptr, type, &device_bytes,
-                                  &host_bytes),
-        "cusolverDnXsyevd_bufferSize");
-  Workspace ws(device_bytes, host_bytes);
-  for (int64_t i = 0; i < a.batch; ++i)
-    check(s.api->xsyevd(s.h, s.p, jobz, uplo, n, type, a.at(i), n, real_type, ws_ptr + i * w_bytes, type,
-                        ws.device_ptr(), ws.device_bytes, ws.host_ptr(), ws.host_bytes, int_ptr(info, i)),
-          "cusolverDnXsyevd");
+  over_batch(
+      "cusolverDnXsyevd", a.batch,
+      [&](size_t* dev, size_t* host) {
+        return s.api->xsyevd_buffer_size(s.h, s.p, jobz, uplo, n, type, a.ptr, n, real_type, values, type, dev, host);
+      },
+      [&](int64_t i, void* dev, size_t dev_bytes, void* host, size_t host_bytes) {
+        return s.api->xsyevd(s.h, s.p, jobz, uplo, n, type, a.at(i), n, real_type, values + i * w_bytes, type, dev,
+                             dev_bytes, host, host_bytes, int_ptr(info, i));
+      });
   return {w, widen(info)};
 }
 
