@@ -128,6 +128,11 @@ Status sizes(size_t* device, size_t* host) {
 }  // namespace
 
 extern "C" {
+// Reference LAPACK's own error handler stops the process (a NaN input makes
+// ?lascl report an illegal value); this one, found first, lets the routine
+// return with its negative info, as cuSOLVER would.
+void xerbla_(const char*, const int*, size_t) {}
+
 Status cusolverDnCreate(void** handle) {
   static int h;
   *handle = &h;
