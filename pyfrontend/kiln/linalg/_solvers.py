@@ -94,6 +94,8 @@ def solve(a, b):
     batch = a.shape[:-2] if vector else _batch_shape(a, b, 2, 2, (n, k))
     shape = batch + ((n,) if vector else (n, k))
     if _size(shape) == 0:
+        if n and _size(batch):   # no right-hand sides: NumPy still factorises a and raises if singular
+            _raise_if(_lu(a, dtype)[2], "Singular matrix")
         return _core.zeros(shape, dtype)
     if _size(a.shape[:-2]) == 1:   # one matrix: factorised once
         a = a.reshape((n, n))
@@ -136,7 +138,7 @@ def det(a):
     dtype = _linalg_dtype(a)
     batch = a.shape[:-2]
     if a.size == 0:
-        return _core.ones(batch, dtype)   # the empty product: det of 0 x 0 is 1
+        return _creation.ones(batch, dtype)   # the empty product: det of 0 x 0 is 1
     st, ipiv, _ = _lu(a, dtype)
     d = _reductions.prod(_lu_diagonal(st), axis=-1)
     _uf["negative"](d, out=d, where=_odd_permutation(ipiv))
@@ -153,7 +155,7 @@ def slogdet(a):
     dtype = _linalg_dtype(a)
     batch = a.shape[:-2]
     if a.size == 0:
-        return SlogdetResult(_core.ones(batch, dtype), _core.zeros(batch, _real_dtype(dtype)))
+        return SlogdetResult(_creation.ones(batch, dtype), _core.zeros(batch, _real_dtype(dtype)))
     st, ipiv, _ = _lu(a, dtype)
     diagonal = _lu_diagonal(st)
     sign = _reductions.prod(_uf["sign"](diagonal), axis=-1)
@@ -189,7 +191,10 @@ def lstsq(a, b, rcond=None):
         x = _core.zeros((n, k), dtype)
         rank, s = 0, _core.zeros((0,), real)
     else:
-        u, s, vh = svd(a, full_matrices=False)
+        try:
+            u, s, vh = svd(a, full_matrices=False)
+        except LinAlgError:
+            raise LinAlgError("SVD did not converge in Linear Least Squares") from None
         keep = _uf["greater"](s, s[0:1] * rcond)
         rank = int(_reductions.count_nonzero(keep))
         s_inv = _creation.zeros(s.shape, real)
@@ -335,10 +340,11 @@ def cond(x, p=None):
         _assert_stacked_square(x)
         dtype = _linalg_dtype(x)
         inverse, info = _inverse(x, dtype)
+        # A singular matrix's inverse is all nan, as NumPy's inv gives it here.
+        singular = _from_rows(_uf["greater"](info, 0), x.shape[:-2])
+        inverse = where(singular.reshape(singular.shape + (1, 1)), numpy.nan, inverse)
         r = _uf["multiply"](norm(x, p, axis=(-2, -1)), norm(inverse, p, axis=(-2, -1)))
         r = r.astype(_real_dtype(dtype), copy=False)
-        singular = _from_rows(_uf["greater"](info, 0), x.shape[:-2])
-        r = where(singular, numpy.nan, r)
     # nan (0 / 0, or a singular matrix's) becomes inf, unless x itself holds a nan.
     nan = _uf["isnan"](r)
     if x.dtype.kind in "fc":

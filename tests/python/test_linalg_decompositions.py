@@ -1,0 +1,361 @@
+"""kiln.linalg's decompositions (cholesky, qr, svd, svdvals, eigh,
+eigvalsh) against NumPy: float32/64, complex64/128 and an integer dtype,
+C / Fortran / strided / negative-stride / batched operands, empty and 1 x 1
+matrices, NumPy's result dtypes, namedtuples and LinAlgErrors, and
+numpy.linalg's dispatch to kiln. Factors that are not unique (singular
+vectors, eigenvectors, Q) are checked by the identities they satisfy,
+computed with kiln operations; unique results (singular values,
+eigenvalues, Cholesky factors, qr's 'r' and 'raw') against NumPy's.
+
+Note [Decomposition tolerances]
+Every reference is NumPy's result for the same input in double precision
+(float64 / complex128), exact to within the double's rounding, which is
+negligible against the single-precision bounds and accounted for by the
+factor 2 below in double. LAPACK's (and cuSOLVER's) factorisations are
+backward stable: the computed factors are exact for A + E with
+||E|| <= p(n) eps ||A||, p a low-degree polynomial that in practice stays
+below n for these orthogonal-transformation algorithms (Householder QR,
+bidiagonalisation, tridiagonalisation, Cholesky, LU with partial
+pivoting on these well-conditioned matrices). So
+ - identities (A = U S V^H, A = Q R, A V = V W, A = L L^H) hold to
+   GAMMA * n * eps * ||A|| (Frobenius norms);
+ - orthonormality (Q^H Q = I) to GAMMA * n * eps;
+ - singular values and Hermitian eigenvalues, perfectly conditioned (Weyl),
+   to GAMMA * n * eps * ||A||_2 each;
+ - results whose conditioning is kappa (Cholesky factors, QR's R, solutions,
+   inverses, determinants) to GAMMA * n * eps * kappa relative, kappa the
+   2-norm condition number NumPy computes for the very matrix.
+GAMMA = 10 covers p(n) for n <= 8 including the rounding of the
+products that check an identity (n eps each), the reference's own
+rounding and the norm inequalities between ||.||_2 and ||.||_F: the
+largest ratio error / (n eps scale) seen over these tests on the host
+backend is about 5 (GAMMA = 3 fails four of them). The test matrices are
+well-conditioned by construction (random + n I, or A A^H + n I), so the
+bounds are tight; no bound is loosened anywhere.
+"""
+import numpy
+import pytest
+
+import kiln
+
+DTYPES = [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128, numpy.int64]
+LAYOUTS = ["C", "F", "strided", "negative"]
+GAMMA = 10
+
+
+def name(d):
+    return numpy.dtype(d).name
+
+
+def result_dtype(dtype):
+    """numpy.linalg's result dtype (Note [Linalg dtypes])."""
+    return numpy.dtype(numpy.float64) if numpy.dtype(dtype).kind in "biu" else numpy.dtype(dtype)
+
+
+def eps(dtype):
+    return float(numpy.finfo(result_dtype(dtype)).eps)
+
+
+def random_matrix(rng, shape, dtype, kind="general"):
+    """Host values of dtype: 'general' random (standard normals, small
+    integers) plus n * I on the diagonal when square, so well-conditioned;
+    'hpd' Hermitian positive definite A A^H + n I; 'hermitian' (A + A^H) / 2."""
+    dtype = numpy.dtype(dtype)
+    m, n = shape[-2:] if len(shape) >= 2 else (shape[0], 0)
+    if dtype.kind in "iu":
+        x = rng.integers(-3, 4, size=shape).astype(numpy.float64)
+    else:
+        x = rng.standard_normal(shape)
+        if dtype.kind == "c":
+            x = x + 1j * rng.standard_normal(shape)
+    if kind == "hpd":
+        x = x @ x.conj().swapaxes(-1, -2) + n * numpy.eye(n)
+    elif kind == "hermitian":
+        x = (x + x.conj().swapaxes(-1, -2)) / 2
+    elif m == n:
+        x = x + n * numpy.eye(n)
+    return x.astype(dtype)
+
+
+def laid_out(host, layout):
+    """A kiln array equal to host, in layout: C, Fortran order, every axis
+    strided by 2, or the last two axes reversed (negative strides)."""
+    if layout == "C":
+        return kiln.asarray(host)
+    if layout == "F":
+        k = kiln.asarray(numpy.asfortranarray(host)).astype(host.dtype, order="F")
+        assert k.flags.f_contiguous or host.ndim < 2
+        return k
+    if layout == "strided":
+        big = numpy.zeros(tuple(2 * n for n in host.shape), host.dtype)
+        big[tuple(slice(None, None, 2) for _ in host.shape)] = host
+        return kiln.asarray(big)[tuple(slice(None, None, 2) for _ in host.shape)]
+    flipped = numpy.ascontiguousarray(host[..., ::-1, ::-1])
+    return kiln.asarray(flipped)[..., ::-1, ::-1]
+
+
+def reference(x):
+    """x in double precision, for NumPy to compute the reference."""
+    x = numpy.asarray(x)
+    return x.astype(numpy.complex128 if x.dtype.kind == "c" else numpy.float64)
+
+
+def fro(x, axes=(-2, -1)):
+    return numpy.sqrt(numpy.sum(numpy.abs(x) ** 2, axis=axes))
+
+
+def conj_t(x):
+    return kiln.conj(x).mT if x.dtype.kind == "c" else x.mT
+
+
+def assert_identity(got, want, dtype, n, scale):
+    """|got - want| <= GAMMA n eps scale in Frobenius norm, per matrix."""
+    err = fro(numpy.asarray(got, numpy.complex128) - want)
+    bound = GAMMA * n * eps(dtype) * numpy.maximum(scale, 1e-300)
+    assert numpy.all(err <= bound), (err, bound)
+
+
+def assert_orthonormal_columns(q, dtype):
+    """Q^H Q = I, the product taken with kiln."""
+    k = q.shape[-1]
+    gram = kiln.asnumpy(kiln.matmul(conj_t(q), q))
+    assert_identity(gram, numpy.eye(k), dtype, max(q.shape[-2], 1), 1.0)
+
+
+def kappa(a):
+    return numpy.linalg.cond(reference(a))
+
+
+# --- svd -------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=name)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(6, 4), (3, 5), (2, 3, 3)], ids=str)
+def test_svd(rng, dtype, layout, shape):
+    a = random_matrix(rng, shape, dtype)
+    ka = laid_out(a, layout)
+    rdt = result_dtype(dtype)
+    s_ref = numpy.linalg.svd(reference(a), compute_uv=False)
+    scale = s_ref[..., :1]
+    n = max(shape[-2:])
+    for full in (True, False):
+        res = kiln.linalg.svd(ka, full_matrices=full)
+        assert isinstance(res, kiln.linalg.SVDResult)
+        u, s, vh = res
+        want = numpy.linalg.svd(numpy.zeros(shape, rdt), full_matrices=full)
+        for got, w in zip((u, s, vh), want):
+            assert isinstance(got, kiln.ndarray) and got.shape == w.shape and got.dtype == w.dtype
+        assert numpy.all(numpy.abs(s.get() - s_ref) <= GAMMA * n * eps(dtype) * scale)
+        k = min(shape[-2:])
+        us = kiln.multiply(u[..., :, :k], s[..., None, :])
+        assert_identity(kiln.asnumpy(kiln.matmul(us, vh[..., :k, :])), a, dtype, n, fro(reference(a)))
+        assert_orthonormal_columns(u, dtype)
+        assert_orthonormal_columns(conj_t(vh), dtype)
+    s_only = kiln.linalg.svd(ka, compute_uv=False)
+    assert s_only.dtype == numpy.finfo(rdt).dtype
+    assert numpy.all(numpy.abs(s_only.get() - s_ref) <= GAMMA * n * eps(dtype) * scale)
+    assert numpy.array_equal(kiln.linalg.svdvals(ka).get(), s_only.get())
+
+
+def test_svd_seed_example():
+    """The seeds' exercise (64 x 64 float32, u copied back with asnumpy)."""
+    a = kiln.random.uniform(low=-1., high=1., size=(64, 64)).astype(kiln.float32)
+    u_gpu, s_gpu, v_gpu = kiln.linalg.svd(a)
+    assert type(u_gpu) is kiln.ndarray
+    u_cpu = kiln.asnumpy(u_gpu)
+    assert type(u_cpu) is numpy.ndarray and u_cpu.dtype == numpy.float32 and u_cpu.shape == (64, 64)
+    host = kiln.asnumpy(a)
+    s_ref = numpy.linalg.svd(host.astype(numpy.float64), compute_uv=False)
+    assert numpy.all(numpy.abs(kiln.asnumpy(s_gpu) - s_ref) <= GAMMA * 64 * eps(numpy.float32) * s_ref[0])
+    rebuilt = (u_cpu.astype(numpy.float64) * kiln.asnumpy(s_gpu)) @ kiln.asnumpy(v_gpu)
+    assert_identity(rebuilt, host, numpy.float32, 64, fro(host.astype(numpy.float64)))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.complex64], ids=name)
+def test_svd_hermitian(rng, dtype):
+    a = random_matrix(rng, (2, 5, 5), dtype, "hermitian")
+    a[1] -= 2 * numpy.eye(5, dtype=dtype)   # eigenvalues of both signs
+    ka = kiln.asarray(a)
+    u, s, vh = kiln.linalg.svd(ka, hermitian=True)
+    s_ref = numpy.linalg.svd(reference(a), compute_uv=False)
+    assert numpy.all(numpy.abs(s.get() - s_ref) <= GAMMA * 5 * eps(dtype) * s_ref[..., :1])
+    assert_identity(kiln.asnumpy(kiln.matmul(kiln.multiply(u, s[..., None, :]), vh)), a, dtype, 5, fro(reference(a)))
+    assert_orthonormal_columns(u, dtype)
+    assert_orthonormal_columns(conj_t(vh), dtype)
+    s_only = kiln.linalg.svd(ka, compute_uv=False, hermitian=True)
+    assert numpy.all(numpy.abs(s_only.get() - s_ref) <= GAMMA * 5 * eps(dtype) * s_ref[..., :1])
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0, 0), (2, 0, 3), (0, 3, 2), (1, 1)], ids=str)
+def test_svd_empty_and_1x1(shape):
+    a = numpy.full(shape, 2.0, numpy.float32)
+    for kw in ({}, {"full_matrices": False}, {"compute_uv": False}):
+        got, want = kiln.linalg.svd(kiln.asarray(a), **kw), numpy.linalg.svd(a, **kw)
+        for g, w in zip(*((got, want) if isinstance(want, tuple) else ((got,), (want,)))):
+            assert g.shape == w.shape and g.dtype == w.dtype
+            numpy.testing.assert_array_equal(numpy.abs(g.get()), numpy.abs(w))
+
+
+# --- qr --------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=name)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(6, 4), (3, 5), (2, 4, 4)], ids=str)
+def test_qr(rng, dtype, layout, shape):
+    a = random_matrix(rng, shape, dtype)
+    ka = laid_out(a, layout)
+    rdt = result_dtype(dtype)
+    n = max(shape[-2:])
+    for mode in ("reduced", "complete"):
+        res = kiln.linalg.qr(ka, mode=mode)
+        assert isinstance(res, kiln.linalg.QRResult)
+        q, r = res
+        qn, rn = numpy.linalg.qr(numpy.zeros(shape, rdt), mode=mode)
+        assert (q.shape, q.dtype, r.shape, r.dtype) == (qn.shape, qn.dtype, rn.shape, rn.dtype)
+        r_host = r.get()
+        assert numpy.array_equal(numpy.tril(r_host, -1), numpy.zeros_like(r_host))
+        assert_identity(kiln.asnumpy(kiln.matmul(q, r)), a, dtype, n, fro(reference(a)))
+        assert_orthonormal_columns(q, dtype)
+    # 'r' and 'raw' are LAPACK's ?geqrf output itself (unique given its
+    # Householder convention): compared with NumPy's, relative to kappa.
+    bound = GAMMA * n * eps(dtype) * kappa(a)
+    r = kiln.linalg.qr(ka, mode="r")
+    r_ref = numpy.linalg.qr(reference(a), mode="r")
+    assert r.dtype == rdt and r.shape == r_ref.shape
+    assert numpy.all(fro(r.get() - r_ref) <= bound * fro(r_ref))
+    h, tau = kiln.linalg.qr(ka, mode="raw")
+    h_ref, tau_ref = numpy.linalg.qr(reference(a), mode="raw")
+    assert (h.shape, tau.shape, h.dtype, tau.dtype) == (h_ref.shape, tau_ref.shape, rdt, rdt)
+    assert numpy.all(fro(h.get() - h_ref) <= bound * fro(h_ref))
+    assert numpy.all(numpy.abs(tau.get() - tau_ref) <= numpy.expand_dims(bound, -1) * 2)   # |tau| <= 2
+
+
+@pytest.mark.parametrize("shape", [(3, 0), (0, 3), (0, 0), (2, 3, 0), (0, 3, 2), (1, 1)], ids=str)
+def test_qr_empty_and_1x1(shape):
+    a = numpy.full(shape, -3.0)
+    for mode in ("reduced", "complete", "r", "raw"):
+        got, want = kiln.linalg.qr(kiln.asarray(a), mode=mode), numpy.linalg.qr(a, mode=mode)
+        for g, w in zip(*((got, want) if isinstance(want, tuple) else ((got,), (want,)))):
+            assert g.shape == w.shape and g.dtype == w.dtype
+            numpy.testing.assert_array_equal(g.get(), w)
+
+
+def test_qr_modes():
+    a = kiln.eye(3)
+    with pytest.raises(ValueError, match="Unrecognized mode 'bad'"):
+        kiln.linalg.qr(a, mode="bad")
+    with pytest.warns(DeprecationWarning):
+        assert kiln.linalg.qr(a, mode="full").Q.shape == (3, 3)
+    with pytest.warns(DeprecationWarning):
+        assert kiln.linalg.qr(a, mode="economic").shape == (3, 3)
+
+
+# --- cholesky ---------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=name)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_cholesky(rng, dtype, layout):
+    a = random_matrix(rng, (3, 5, 5), dtype, "hpd")
+    ka = laid_out(a, layout)
+    bound = GAMMA * 5 * eps(dtype) * kappa(a)[:, None, None]
+    for upper in (False, True):
+        got = kiln.linalg.cholesky(ka, upper=upper)
+        want = numpy.linalg.cholesky(reference(a), upper=upper)
+        assert got.dtype == result_dtype(dtype) and got.shape == a.shape
+        g = got.get()
+        triangle = numpy.triu(g, 1) if not upper else numpy.tril(g, -1)
+        assert not triangle.any()
+        assert numpy.all(numpy.abs(g - want) <= bound * numpy.abs(want).max(axis=(-2, -1), keepdims=True))
+
+
+def test_cholesky_reads_one_triangle_and_raises(rng):
+    a = random_matrix(rng, (4, 4), numpy.float64, "hpd")
+    junk = a + numpy.triu(numpy.full((4, 4), 1e3), 1)   # the upper triangle is not read
+    numpy.testing.assert_allclose(kiln.linalg.cholesky(kiln.asarray(junk)).get(), numpy.linalg.cholesky(a),
+                                  rtol=GAMMA * 4 * eps(numpy.float64) * kappa(a))
+    stack = numpy.stack([a, a])
+    stack[1, 2, 2] = -1.0
+    for bad in (stack, -numpy.eye(3), numpy.zeros((2, 2))):
+        with pytest.raises(kiln.linalg.LinAlgError, match="Matrix is not positive definite"):
+            kiln.linalg.cholesky(kiln.asarray(bad))
+    with pytest.raises(numpy.linalg.LinAlgError):   # NumPy's class itself
+        kiln.linalg.cholesky(kiln.asarray(stack), upper=True)
+    assert kiln.linalg.cholesky(kiln.zeros((0, 3, 3), kiln.int32)).shape == (0, 3, 3)
+    assert kiln.linalg.cholesky(kiln.asarray([[4.0]])).get().tolist() == [[2.0]]
+
+
+# --- eigh -------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=name)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_eigh(rng, dtype, layout):
+    a = random_matrix(rng, (2, 6, 6), dtype, "hermitian")
+    rdt = result_dtype(dtype)
+    for uplo in ("L", "u"):
+        # The triangle not named holds junk: only the other one is read.
+        junk = a.copy()
+        other = numpy.triu_indices(6, 1) if uplo == "L" else numpy.tril_indices(6, -1)
+        junk[(slice(None),) + other] = 7
+        ka = laid_out(junk, layout)
+        w_ref = numpy.linalg.eigvalsh(reference(a))
+        scale = numpy.abs(w_ref).max(axis=-1, keepdims=True)
+        res = kiln.linalg.eigh(ka, UPLO=uplo)
+        assert isinstance(res, kiln.linalg.EighResult)
+        w, v = res
+        assert w.dtype == numpy.finfo(rdt).dtype and v.dtype == rdt and w.shape == (2, 6) and v.shape == (2, 6, 6)
+        assert numpy.all(numpy.abs(w.get() - w_ref) <= GAMMA * 6 * eps(dtype) * scale)
+        av = kiln.asnumpy(kiln.matmul(kiln.asarray(a.astype(rdt)), v))
+        vw = kiln.asnumpy(kiln.multiply(v, w[..., None, :]))
+        assert_identity(av, vw, dtype, 6, fro(reference(a)))
+        assert_orthonormal_columns(v, dtype)
+        w_only = kiln.linalg.eigvalsh(ka, UPLO=uplo)
+        assert w_only.dtype == w.dtype
+        assert numpy.all(numpy.abs(w_only.get() - w_ref) <= GAMMA * 6 * eps(dtype) * scale)
+
+
+def test_eigh_empty_1x1_and_errors():
+    for shape in ((0, 0), (3, 0, 0), (0, 2, 2)):
+        w, v = kiln.linalg.eigh(kiln.zeros(shape))
+        wn, vn = numpy.linalg.eigh(numpy.zeros(shape))
+        assert (w.shape, v.shape, w.dtype, v.dtype) == (wn.shape, vn.shape, wn.dtype, vn.dtype)
+    w, v = kiln.linalg.eigh(kiln.asarray([[2 + 0j]], dtype=kiln.complex64))
+    assert w.dtype == numpy.float32 and w.get().tolist() == [2.0] and abs(v.get()[0, 0]) == 1
+    with pytest.raises(ValueError, match="UPLO argument must be 'L' or 'U'"):
+        kiln.linalg.eigh(kiln.eye(2), UPLO="X")
+    with pytest.raises(ValueError, match="UPLO argument must be 'L' or 'U'"):
+        kiln.linalg.eigvalsh(kiln.eye(2), UPLO="lower")
+
+
+# --- shared checks ------------------------------------------------------------
+
+FUNCTIONS = {"cholesky": kiln.linalg.cholesky, "qr": kiln.linalg.qr, "svd": kiln.linalg.svd,
+             "svdvals": kiln.linalg.svdvals, "eigh": kiln.linalg.eigh, "eigvalsh": kiln.linalg.eigvalsh}
+
+
+@pytest.mark.parametrize("fname", sorted(FUNCTIONS))
+def test_errors_like_numpy(fname):
+    f, g = FUNCTIONS[fname], getattr(numpy.linalg, fname)
+    square = fname not in ("qr", "svd", "svdvals")
+    cases = [numpy.ones(3)] + ([numpy.ones((2, 3))] if square else [])
+    for x in cases:
+        with pytest.raises(numpy.linalg.LinAlgError) as want:
+            g(x)
+        with pytest.raises(kiln.linalg.LinAlgError) as got:
+            f(kiln.asarray(x))
+        assert str(got.value) == str(want.value)
+    with pytest.raises(TypeError, match="array type float16 is unsupported in linalg"):
+        f(kiln.eye(2, dtype=kiln.float16))
+
+
+def test_linalg_error_is_numpys():
+    assert kiln.linalg.LinAlgError is numpy.linalg.LinAlgError
+
+
+def test_numpy_dispatches_to_kiln(rng):
+    a = kiln.asarray(random_matrix(rng, (4, 3), numpy.float64))
+    q, r = numpy.linalg.qr(a)
+    assert isinstance(q, kiln.ndarray) and isinstance(r, kiln.ndarray)
+    u, s, vh = numpy.linalg.svd(a, full_matrices=False)
+    assert all(isinstance(x, kiln.ndarray) for x in (u, s, vh))
+    assert isinstance(numpy.linalg.eigvalsh(kiln.eye(3)), kiln.ndarray)
+    assert isinstance(numpy.linalg.cholesky(kiln.eye(3)), kiln.ndarray)
