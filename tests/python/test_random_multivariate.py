@@ -200,7 +200,7 @@ def test_dirichlet_reproducible():
 MVH_CASES = [([16, 8, 4], 6, None, "marginals"), ([16, 8, 4], 6, (2, 3), "count"), ([16, 8, 4], 29, None, "marginals"),
              ([16, -8, 4], 6, None, "marginals"), ([16, 8, 4], -1, None, "marginals"),
              ([[16, 8, 4]], 6, None, "marginals"), (16, 6, None, "marginals"), ([16.5, 8, 4], 6, None, "marginals"),
-             ([16, 8, 4], 6, None, "foo"), ([10 ** 9, 1], 6, None, "count"), ([10 ** 9, 1], 6, None, "marginals"),
+             ([16, 8, 4], 6, None, "foo"), ([10 ** 9, 1], 6, None, "marginals"),
              ([], 0, None, "marginals"), ([0, 0], 0, 3, "marginals"), ([16, 8, 4], 6.0, None, "marginals"),
              (numpy.array([16, 8, 4], numpy.uint8), 6, None, "marginals"), ([2 ** 62, 2 ** 62], 6, None, "count"),
              ([16, 8, 4], 28, None, "marginals"), ([16, 8, 4], 6, 0, "marginals")]
@@ -226,6 +226,9 @@ def test_multivariate_hypergeometric_counts():
         assert stat < chi2_critical(dof), (j, stat, dof)
         mean, var = 25 * c / 100, 25 * (c / 100) * (1 - c / 100) * 75 / 99
         assert abs(x[:, j].mean() - mean) < 5 * math.sqrt(var / N)
+    # 'count' takes sums of 10^9 and more (NumPy's too, slowly: not compared)
+    big = kiln.random.default_rng(8).multivariate_hypergeometric([10 ** 9, 1], 6, method="count").get()
+    assert big.shape == (2,) and big.sum() == 6
     a = kiln.random.default_rng(8).multivariate_hypergeometric(colors, 25, size=50, method="count").get()
     b = kiln.random.default_rng(8).multivariate_hypergeometric(colors, 25, size=50).get()
     c = kiln.random.default_rng(9).multivariate_hypergeometric(colors, 25, size=50).get()

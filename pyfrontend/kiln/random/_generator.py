@@ -363,16 +363,8 @@ class _Sampler:
         dtype = _kernels.compute_type("standard_gamma", dtype)[1]
         shape = _shape_of(size)
         shape = (() if shape is None else shape) + host.shape
-        if 0 in shape:
-            return _creation.empty(shape, dtype=dtype)
         logs = self._draw("log_gamma", shape, numpy.float64, _creation.asarray(host))
-        maximum, exp = _core._ufuncs["maximum"], _core._ufuncs["exp"]
-        # rows of zero alphas only: the top is -inf, kept finite so that the
-        # row is 0 / 1 (NumPy's zeros), not NaN
-        top = maximum(logs.max(axis=-1, keepdims=True), -numpy.finfo(numpy.float64).max)
-        terms = exp(logs - top)
-        rows = terms / maximum(terms.sum(axis=-1, keepdims=True), 1.0)
-        return rows.astype(dtype, copy=False)
+        return _kernels.dirichlet_rows(logs, dtype)
 
     # ---- discrete (int64, as NumPy) ----
     def poisson(self, lam=1.0, size=None):

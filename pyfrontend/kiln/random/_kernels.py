@@ -287,3 +287,32 @@ def multivariate_hypergeometric(bitgen, colors, total, nsample, shape):
     if rows:
         _multivariate_hypergeometric_kernel(*bitgen._take(rows), colors, k, total, nsample, out, size=rows)
     return out
+
+
+_dirichlet_kernels = {}
+
+
+def dirichlet_rows(logs, dtype):
+    """Rows of exp(logs - max) / sum (Note [Dirichlet in logarithms]) in
+    `dtype`, one thread per row of the C-contiguous float64 `logs` (which
+    it overwrites): a row with a NaN is NaN; a row of -inf (zero alphas
+    only) is zeros. (A thread per row, not the reduction engine: rows are
+    short, and many.)"""
+    dtype = numpy.dtype(dtype)
+    k = _dirichlet_kernels.get(dtype)
+    if k is None:
+        op = ("double* row = logs.data + i * k;\n"
+              "double top = -1.7976931348623157e308;\n"
+              "for (long long j = 0; j < k; ++j) top = row[j] > top ? row[j] : top;\n"
+              "double sum = 0.0;\n"
+              "for (long long j = 0; j < k; ++j) {\n  row[j] = ::exp(row[j] - top);\n  sum += row[j];\n}\n"
+              "sum = sum < 1.0 ? 1.0 : sum;   // the top gives 1 unless the row is all -inf; NaN stays\n"
+              "for (long long j = 0; j < k; ++j) out.data[i * k + j] = (%s)(row[j] / sum);\n" % _CTYPES[dtype])
+        k = ElementwiseKernel("raw float64 logs, int64 k", "raw %s out" % dtype.name, op,
+                              "kiln_random_dirichlet_rows", preamble=_PREAMBLE)
+        _dirichlet_kernels[dtype] = k
+    out = _creation.empty(logs.shape, dtype=dtype)
+    cols = logs.shape[-1]
+    if out.size:
+        k(logs, cols, out, size=out.size // cols)
+    return out

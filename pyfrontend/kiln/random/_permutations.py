@@ -24,8 +24,9 @@ AxisError = numpy.exceptions.AxisError
 
 
 def order(sampler, n):
-    """A random permutation of range(n) (int64): argsort of n random keys."""
-    if n == 0:
+    """A random permutation of range(n) (int64, empty for n <= 0, as
+    NumPy's arange): argsort of n random keys."""
+    if n <= 0:
         return _creation.empty((0,), dtype=numpy.int64)
     from kiln._sorting import argsort
     return argsort(_kernels.raw_words(sampler._bit_generator, (n,), numpy.uint64))
@@ -128,7 +129,7 @@ def choice(sampler, a, size, replace, p, axis=0, legacy=False):
     else:
         pool = _array(a)
         if pool.ndim == 0:
-            if pool.dtype.kind not in "iu":
+            if pool.dtype.kind not in "biu":
                 raise ValueError("a must be 1-dimensional or an integer" if legacy else
                                  "a must be a sequence or an integer, not a 0-d %s array" % pool.dtype)
             n, pool = int(pool.get()), None
@@ -139,35 +140,35 @@ def choice(sampler, a, size, replace, p, axis=0, legacy=False):
             n = pool.shape[axis]
     shape = _shape_of(size)
     count = 1 if shape is None else int(numpy.prod(shape, dtype=numpy.int64))
-    if pool is None and n < 0 or n == 0 and count:
+    if n <= 0 and count:
         raise ValueError("a must be a positive integer unless no samples are taken" if pool is None else
                          "a cannot be empty unless no samples are taken")
+    if not replace and count > n:
+        raise ValueError("Cannot take a larger sample than population when replace is False")
+    n = max(n, 0)   # a negative int n with replacement: no samples, as NumPy's
     if p is not None:
         p, host_p = _probabilities(p, n)
-    if replace:
-        if p is None:
-            idx = sampler._integers(0, n, (count,), numpy.int64, False) if count else \
-                _creation.empty((0,), dtype=numpy.int64)
-        else:
-            from kiln import _core
-            from kiln._counting import searchsorted
-            from kiln._scans import cumsum
-            cdf = cumsum(p)
-            cdf /= cdf[-1]
-            u = sampler._draw("random", (count,), numpy.float64)
-            idx = _core._ufuncs["minimum"](searchsorted(cdf, u, side="right"), n - 1)
+        if not replace and int((host_p > 0).sum()) < count:
+            raise ValueError("Fewer non-zero entries in p than size")
+    if count == 0:
+        idx = _creation.empty((0,), dtype=numpy.int64)
+    elif replace and p is None:
+        idx = sampler._integers(0, n, (count,), numpy.int64, False)
+    elif replace:
+        from kiln import _core
+        from kiln._counting import searchsorted
+        from kiln._scans import cumsum
+        cdf = cumsum(p)
+        cdf /= cdf[-1]
+        u = sampler._draw("random", (count,), numpy.float64)
+        idx = _core._ufuncs["minimum"](searchsorted(cdf, u, side="right"), n - 1)
+    elif p is None:
+        idx = order(sampler, n)[:count]
     else:
-        if count > n:
-            raise ValueError("Cannot take a larger sample than population when replace is False")
-        if p is None:
-            idx = order(sampler, n)[:count]
-        else:
-            if int((host_p > 0).sum()) < count:
-                raise ValueError("Fewer non-zero entries in p than size")
-            # Efraimidis-Spirakis: the count smallest E_i / p_i, E_i exponential.
-            from kiln._sorting import argsort
-            keys = sampler._draw("standard_exponential", (n,), numpy.float64) / p
-            idx = argsort(keys)[:count]
+        # Efraimidis-Spirakis: the count smallest E_i / p_i, E_i exponential.
+        from kiln._sorting import argsort
+        keys = sampler._draw("standard_exponential", (n,), numpy.float64) / p
+        idx = argsort(keys)[:count]
     shape = () if shape is None else shape
     if pool is None:
         return idx.reshape(shape)
