@@ -9,7 +9,7 @@ import numpy
 import pytest
 
 import kiln
-from test_random import N, chi2_critical, chi_square
+from test_random import N, chi2_critical, chi_square, model_words
 
 AxisError = numpy.exceptions.AxisError
 
@@ -44,6 +44,25 @@ def layouts(shape):
             dev = kiln.asarray(host)
         out.append((name, dev, host))
     return out
+
+
+def model_keys(key, counter, n):
+    """The 64-bit sort keys of kiln's orders (raw uint64 words: two a
+    block, high word first), from test_random's model of the counters."""
+    words = model_words(key, counter, 2 * n)
+    return numpy.array([words[2 * j] << 32 | words[2 * j + 1] for j in range(n)], dtype=numpy.uint64)
+
+
+def test_orders_match_the_model():
+    """The orders are argsorts of the model's keys: the same on every backend."""
+    rng = kiln.random.default_rng(77)
+    x = kiln.arange(15, dtype=kiln.int64).reshape(3, 5)
+    assert rng.permutation(x, axis=1).get().tolist() == \
+        x.get()[:, numpy.argsort(model_keys(77, 0, 5))].tolist()      # 3 blocks
+    keys = model_keys(77, 3, 15).reshape(3, 5)
+    want = numpy.take_along_axis(x.get(), numpy.argsort(keys, axis=0), axis=0)
+    assert rng.permuted(x, axis=0).get().tolist() == want.tolist()   # 8 blocks
+    assert rng.permuted(x).get().ravel().tolist() == numpy.argsort(model_keys(77, 11, 15)).tolist()
 
 
 @pytest.mark.parametrize("axis", [0, 1, -1, -3])
