@@ -106,10 +106,11 @@ KILN_DEVICE F gamma(Stream& s, F a) {
 // is below 1e-308 with probability about exp(-709 a), a half at a = 1e-3,
 // and a row of zeros gives 0/0. kiln.random's dirichlet draws L_i = log G_i
 // instead, log Gamma(a + 1) + log(U) / a, which is finite (log U >= -37), and
-// returns exp(L_i - max L) / sum_j exp(L_j - max L): the same ratios, with
-// the largest term exactly 1, so the sum is at least 1 and every row sums to
-// 1 with no NaN. Components far below the largest become 0, as their true
-// values round to in double. (NumPy's Generator reaches the same end by
+// returns exp(L_i - max L) / sum_j exp(L_j - max L) (a thread per row:
+// dirichlet_rows in pyfrontend/kiln/random/_kernels.py): the same ratios,
+// with the largest term exactly 1, so the sum is at least 1 and every row
+// sums to 1 with no NaN. Components far below the largest underflow to 0,
+// as their true values do in double. (NumPy's Generator reaches the same end by
 // stick-breaking with beta draws when every alpha is below 0.1.) alpha_i = 0
 // gives L_i = -inf, a zero component, as NumPy's Generator allows; L_i is
 // clamped to -DBL_MAX, which only alphas below about 1e-307 reach.

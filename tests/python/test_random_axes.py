@@ -122,6 +122,18 @@ def test_permuted(axis):
     assert rng.permuted(kiln.empty((0, 3)), axis=1).shape == (0, 3)
 
 
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.complex64])   # 4- and 8-byte items
+def test_dtypes_kept(dtype):
+    host = (numpy.arange(24).reshape(4, 6) % 5).astype(dtype)
+    rng = kiln.random.default_rng(2)
+    x = kiln.asarray(host)
+    for got in (rng.permutation(x, axis=1), rng.permuted(x, axis=0), rng.choice(x, 3, replace=False, axis=-1)):
+        assert got.dtype == host.dtype == numpy.random.default_rng(0).permuted(host, axis=0).dtype
+    numpy.testing.assert_array_equal(numpy.sort(rng.permuted(x, axis=1).get(), axis=1), numpy.sort(host, axis=1))
+    rng.shuffle(x, axis=1)
+    numpy.testing.assert_array_equal(numpy.sort(x.get(), axis=1), numpy.sort(host, axis=1))
+
+
 def test_permuted_slices_are_independent_and_uniform():
     # M rows of 4 shuffled each on its own: the 24 orders equally often
     # (M = N / 4: about 200 of each, and a quarter of the host sorting time)

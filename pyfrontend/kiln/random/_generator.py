@@ -548,7 +548,7 @@ class Generator(_Sampler):
     def integers(self, low, high=None, size=None, dtype=numpy.int64, endpoint=False):
         """Uniform integers of [low, high) ([low, high] with endpoint=True),
         without modulo bias (Lemire's multiply-and-reject); bounds broadcast
-        (array bounds are taken as int64)."""
+        (array bounds are taken as int64, or uint64 for uint64 arrays)."""
         return self._integers(low, high, size, dtype, endpoint)
 
     def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
