@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "arraycore/copy.h"
+#include "arraycore/indexing.h"
 #include "arraycore/memory.h"
 #include "runtime/backend.h"
 #include "runtime/cuda/cusolver_api.h"
@@ -31,12 +32,6 @@ struct Stack {
 
 bool lapack_dtype(DType d) {
   return d == DType::Float32 || d == DType::Float64 || d == DType::Complex64 || d == DType::Complex128;
-}
-
-std::string shape_text(const Shape& shape) {
-  std::string out = "(";
-  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + (shape.size() == 1 ? ",)" : ")");
 }
 
 [[noreturn]] void bad(const char* fn, const std::string& what) {
