@@ -216,6 +216,14 @@ def test_geqrf_wide():
 
 
 @needs_solver
+def test_orgqr_without_reflectors():
+    # k = 0: Q is the first n columns of the identity (LAPACK's ?orgqr).
+    x = _stack(_random(numpy.random.default_rng(10), (3, 4, 2), numpy.float64))
+    assert _core._solver_orgqr(x, kiln.zeros((3, 0), numpy.float64)) is None
+    assert numpy.array_equal(x.get(), numpy.broadcast_to(numpy.eye(4, 2), (3, 4, 2)))
+
+
+@needs_solver
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("job", ["A", "S", "N"])
 @pytest.mark.parametrize("shape", [(2, 5, 3), (2, 4, 4)])
