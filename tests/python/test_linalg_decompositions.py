@@ -126,6 +126,11 @@ def kappa(a):
     return numpy.linalg.cond(reference(a))
 
 
+def results(got, want):
+    """(kiln result, NumPy result) pairs of two functions' results, tuples or single arrays."""
+    return zip(got, want) if isinstance(want, tuple) else [(got, want)]
+
+
 # --- svd -------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=name)
@@ -191,7 +196,7 @@ def test_svd_empty_and_1x1(shape):
     a = numpy.full(shape, 2.0, numpy.float32)
     for kw in ({}, {"full_matrices": False}, {"compute_uv": False}):
         got, want = kiln.linalg.svd(kiln.asarray(a), **kw), numpy.linalg.svd(a, **kw)
-        for g, w in zip(*((got, want) if isinstance(want, tuple) else ((got,), (want,)))):
+        for g, w in results(got, want):
             assert g.shape == w.shape and g.dtype == w.dtype
             numpy.testing.assert_array_equal(numpy.abs(g.get()), numpy.abs(w))
 
@@ -235,7 +240,7 @@ def test_qr_empty_and_1x1(shape):
     a = numpy.full(shape, -3.0)
     for mode in ("reduced", "complete", "r", "raw"):
         got, want = kiln.linalg.qr(kiln.asarray(a), mode=mode), numpy.linalg.qr(a, mode=mode)
-        for g, w in zip(*((got, want) if isinstance(want, tuple) else ((got,), (want,)))):
+        for g, w in results(got, want):
             assert g.shape == w.shape and g.dtype == w.dtype
             numpy.testing.assert_array_equal(g.get(), w)
 

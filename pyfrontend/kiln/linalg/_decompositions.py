@@ -12,11 +12,11 @@ the cuda backend, SciPy's LAPACK on the host) and kiln array operations.
 import typing
 import warnings
 
-import numpy
-
 from kiln import _core
 from kiln import _creation
 from kiln._copyto import copyto
+from kiln._indexing import take_along_axis
+from kiln._sorting import argsort, sort
 from kiln.linalg import _lapack
 from kiln.linalg._products import _operand
 from kiln.linalg._stacks import (_assert_stacked_2d, _assert_stacked_square, _from_rows, _from_stack,
@@ -162,8 +162,6 @@ def _hermitian_svd(a, compute_uv):
     """svd of Hermitian a from its eigendecomposition a = V W V^H: the
     singular values are |W| (sorted descending), U = V in that order and
     Vh = (U * sign(W))^H, a zero eigenvalue counting as positive."""
-    from kiln._indexing import take_along_axis
-    from kiln._sorting import argsort, sort
     if not compute_uv:
         return sort(_uf["absolute"](eigvalsh(a)))[..., ::-1]
     w, v = eigh(a)

@@ -22,6 +22,7 @@ from kiln._copyto import copyto
 from kiln._math_functions import where
 from kiln.linalg import _lapack
 from kiln.linalg._decompositions import svd
+from kiln.linalg._norms import norm
 from kiln.linalg._products import _batch_shape, _operand, matmul
 from kiln.linalg._stacks import (LinAlgError, _assert_2d, _assert_stacked_2d, _assert_stacked_square,
                                  _from_rows, _from_stack, _hermitian_transpose, _identity, _linalg_dtype,
@@ -336,7 +337,6 @@ def cond(x, p=None):
         big, small = s[..., 0], s[..., -1]
         r = _uf["divide"](small, big) if p == -2 else _uf["divide"](big, small)
     else:
-        from kiln.linalg import norm
         _assert_stacked_square(x)
         dtype = _linalg_dtype(x)
         inverse, info = _inverse(x, dtype)

@@ -16,6 +16,7 @@ import numpy
 
 from kiln import _core
 from kiln._copyto import copyto
+from kiln._creation import _broadcast_view, eye
 from kiln.linalg._products import _size, _view
 
 # Code that catches numpy.linalg.LinAlgError catches kiln's, and the reverse.
@@ -122,7 +123,6 @@ def _raise_if(info, message):
 def _identity(shape, dtype):
     """A new C-ordered array of ``shape`` (..., m, n) holding eye(m, n) in
     each matrix."""
-    from kiln._creation import eye, _broadcast_view
     out = _core.empty(tuple(shape), numpy.dtype(dtype))
     if out.size:
         copyto(out, _broadcast_view(eye(shape[-2], shape[-1], dtype=dtype), shape))
