@@ -92,6 +92,7 @@ FftPlan::FftPlan(FftDesc desc) : desc_(std::move(desc)) {
                                cufft_type_of(desc_), desc_.batch, &work_size),
           "cufftMakePlanMany64");
     if (work_size > 0) {
+      work_stream_ = runtime::current_stream();
       work_ = allocate_memory(work_size);
       check(api.set_work_area(handle_, work_->ptr()), "cufftSetWorkArea");
     }
@@ -110,6 +111,11 @@ FftPlan::~FftPlan() {
     return;  // the driver is gone (exit): nothing left to free
   }
   api->destroy(handle_);  // best effort; work_ goes back to the pool after this
+  if (work_ && ran_elsewhere_) {
+    // Note [FFT work areas from kiln's pool]: the last run on another stream
+    // must finish before the pool reuses the work area on work_stream_.
+    if (const rc::DriverApi* cu = rc::load_driver_api(nullptr)) cu->ctx_synchronize();
+  }
 }
 
 size_t FftPlan::work_bytes() const { return work_ ? work_->nbytes() : 0; }
@@ -143,7 +149,9 @@ void FftPlan::execute(const NDArray& in, const NDArray& out, bool forward) const
                                 std::to_string(runtime::backend().current_device()));
   const rc::CufftApi& api = cufft_or_throw();
   rc::make_primary_context_current(device_);
-  check(api.set_stream(handle_, static_cast<rc::CuStream>(runtime::current_stream())), "cufftSetStream");
+  runtime::StreamHandle stream = runtime::current_stream();
+  if (stream != work_stream_) ran_elsewhere_ = true;
+  check(api.set_stream(handle_, static_cast<rc::CuStream>(stream)), "cufftSetStream");
   void* i = in.data();
   void* o = out.data();
   const int direction = forward ? rc::kCufftForward : rc::kCufftInverse;

@@ -23,8 +23,11 @@
 // work_size) and hands it an allocation from allocate_memory, held by the
 // plan and given back when the plan goes. The plan cache's memory limit
 // counts these bytes (FftPlan::work_bytes). The work area belongs to the
-// plan: two streams must not run one plan at once (as with any cuFFT plan),
-// and it is allocated in the order of the stream current at creation.
+// plan: two streams must not run one plan at once (as with any cuFFT plan).
+// It is allocated in the order of the stream current at creation, and the
+// pool hands it out again at once on that stream when the plan goes; a plan
+// that ran on another stream therefore synchronises its device before
+// giving the work area back (rare: the caches are per thread).
 //
 // Note [C2R overwrites its input]
 // cuFFT's complex-to-real transforms use their input as scratch (multi-
@@ -86,6 +89,8 @@ class FftPlan {
   int device_ = 0;
   int handle_ = -1;                      // cufftHandle
   std::shared_ptr<Memory> work_;         // the plan's work area (null when it needs none)
+  void* work_stream_ = nullptr;          // the stream current when work_ was allocated
+  mutable bool ran_elsewhere_ = false;   // executed on a stream other than work_stream_
 };
 
 // Whether FftPlan can be made now: the backend is cuda and libcufft loads;

@@ -244,8 +244,8 @@ def test_fft2_family_and_four_axes(rng):
     assert_fft_close(kiln.fft.rfft2(kiln.asarray(r)), exact(numpy.fft.rfft2, r), numpy.complex128, [5, 6])
     assert_fft_close(kiln.fft.rfftn(kiln.asarray(r)), exact(numpy.fft.rfftn, r), numpy.complex128, r.shape)
     spec = numpy.fft.rfftn(r)
-    assert_fft_close(kiln.fft.irfftn(kiln.asarray(spec), r.shape), exact(numpy.fft.irfftn, spec, s=r.shape),
-                     numpy.float64, r.shape)
+    assert_fft_close(kiln.fft.irfftn(kiln.asarray(spec), r.shape, (0, 1, 2, 3)),
+                     exact(numpy.fft.irfftn, spec, s=r.shape, axes=(0, 1, 2, 3)), numpy.float64, r.shape)
     spec2 = numpy.fft.rfft2(r)
     assert_fft_close(kiln.fft.irfft2(kiln.asarray(spec2), (5, 6)), exact(numpy.fft.irfft2, spec2, s=(5, 6)),
                      numpy.float64, [5, 6])
@@ -311,8 +311,9 @@ def test_layouts(rng, kind):
 
 
 def test_input_is_not_modified(rng):
-    """irfft and hfft (complex-to-real: cuFFT overwrites its input) and
-    in-place capable transforms leave the caller's array alone."""
+    """irfft and hfft (complex-to-real: cuFFT overwrites its input), the
+    complex-to-complex and real-to-complex transforms leave the caller's
+    array alone."""
     spec = numpy.fft.rfftn(data(rng, (4, 6, 8), numpy.float32)).astype(numpy.complex64)
     a = kiln.asarray(spec)
     kiln.fft.irfftn(a)
@@ -320,6 +321,12 @@ def test_input_is_not_modified(rng):
     kiln.fft.hfft(a)
     kiln.fft.fftn(a)
     numpy.testing.assert_array_equal(kiln.asnumpy(a), spec)
+    h = data(rng, (4, 6, 8), numpy.float64)
+    r = kiln.asarray(h)
+    kiln.fft.rfftn(r)
+    kiln.fft.rfft(r)
+    kiln.fft.ihfft(r)
+    numpy.testing.assert_array_equal(kiln.asnumpy(r), h)
 
 
 def test_empty_batches_and_zero_length_input(rng):
@@ -748,8 +755,8 @@ def test_model_dtypes_real_and_hermitian(rng, model):
     spec = numpy.fft.rfftn(r4).astype(numpy.complex64)
     assert_fft_close(kiln.fft.rfftn(kiln.asarray(r4)), exact(numpy.fft.rfftn, r4), numpy.complex64, r4.shape)
     ks = kiln.asarray(spec)
-    assert_fft_close(kiln.fft.irfftn(ks, r4.shape), exact(numpy.fft.irfftn, spec, s=r4.shape), numpy.float32,
-                     r4.shape)
+    assert_fft_close(kiln.fft.irfftn(ks, r4.shape, (0, 1, 2, 3)),
+                     exact(numpy.fft.irfftn, spec, s=r4.shape, axes=(0, 1, 2, 3)), numpy.float32, r4.shape)
     numpy.testing.assert_array_equal(kiln.asnumpy(ks), spec)        # the model overwrote a copy, not ks
     assert_fft_close(kiln.fft.irfft(ks, 9, axis=-1, norm="forward"),
                      exact(numpy.fft.irfft, spec, n=9, norm="forward"), numpy.float32, [9])
