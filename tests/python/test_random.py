@@ -165,6 +165,26 @@ def test_legacy_seed_and_random_state():
     assert numpy.array_equal(rs.randn(4).get(), x)
 
 
+def test_spawn_and_module_state():
+    parent = kiln.random.default_rng(5)
+    children = parent.spawn(3) + parent.spawn(1)   # a second call: new children
+    draws = [c.random(100).get() for c in children] + [parent.random(100).get()]
+    assert all(not numpy.array_equal(a, b) for i, a in enumerate(draws) for b in draws[i + 1:])
+    again = kiln.random.default_rng(5).spawn(2)    # the same seed: the same children
+    assert numpy.array_equal(again[1].random(100).get(), draws[1])
+    key = kiln.random.default_rng(5).bit_generator.spawn(1)[0].state["state"]["key"]
+    assert key == children[0].bit_generator.state["state"]["key"] != 5
+    assert parent.spawn(0) == []
+    with pytest.raises(ValueError):
+        parent.spawn(-1)
+    kiln.random.seed(3)
+    state = kiln.random.get_state()
+    a = kiln.random.rand(4).get()
+    kiln.random.set_state(state)
+    assert numpy.array_equal(kiln.random.rand(4).get(), a)
+    assert kiln.random.RandomState(1).get_state(legacy=False) == kiln.random.RandomState(1).get_state()
+
+
 @pytest.mark.parametrize("size,shape", [(None, ()), (3, (3,)), ((2, 3), (2, 3)), ((0,), (0,)),
                                         ((2, 0, 3), (2, 0, 3))])
 def test_shapes(size, shape):

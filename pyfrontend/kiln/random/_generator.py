@@ -520,6 +520,12 @@ class Generator(_Sampler):
     def bit_generator(self):
         return self._bit_generator
 
+    def spawn(self, n_children):
+        """``n_children`` new Generators over Philox generators spawned
+        from this one's (``Philox.spawn``): independent streams, the same
+        for the same seed."""
+        return [Generator(bg) for bg in self._bit_generator.spawn(n_children)]
+
     def random(self, size=None, dtype=numpy.float64, out=None):
         """Uniform samples of [0, 1): the top 24 (float32) or 53 (float64)
         bits of the words, exact on every backend; into ``out`` (a

@@ -35,7 +35,9 @@ class RandomState(_Sampler):
         """Re-keys the generator from ``seed`` and resets its counter."""
         self._bit_generator = Philox(seed)
 
-    def get_state(self):
+    def get_state(self, legacy=True):
+        """The Philox state dict (``legacy`` is accepted, as NumPy's: there
+        is no MT19937 tuple to give)."""
         return self._bit_generator.state
 
     def set_state(self, state):
@@ -137,6 +139,6 @@ MODULE_FUNCTIONS = (
     "chisquare", "standard_t", "laplace", "logistic", "gumbel", "geometric", "rayleigh", "weibull",
     "pareto", "standard_cauchy", "triangular", "tomaxint", "power", "f", "noncentral_chisquare", "wald",
     "dirichlet", "negative_binomial", "multinomial", "vonmises", "zipf", "logseries", "hypergeometric", "bytes",
-    "multivariate_normal", "noncentral_f")
+    "multivariate_normal", "noncentral_f", "get_state", "set_state")
 
 functions = {name: _forward(name) for name in MODULE_FUNCTIONS}

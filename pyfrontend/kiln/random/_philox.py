@@ -9,6 +9,7 @@ stdlib_kernels/kiln/philox.h). The words come from kiln's own kernels, so a
 seed gives the same words on every backend.
 """
 import numbers
+import operator
 import secrets
 
 import numpy
@@ -16,6 +17,7 @@ import numpy
 _MASK32 = (1 << 32) - 1
 _MASK64 = (1 << 64) - 1
 _MASK128 = (1 << 128) - 1
+_SPAWN_TAG = 0x5350415750484C58   # keeps spawned keys apart from those of sequence seeds (_fold's first word)
 
 
 def _mix64(h):
@@ -102,6 +104,7 @@ class Philox:
         if not 0 <= counter <= _MASK128:
             raise ValueError("counter must be in [0, 2**128)")
         self._counter = counter
+        self._spawned = 0
 
     def __repr__(self):
         return "Philox(key=%#x, counter=%#x)" % (self._key, self._counter)
@@ -126,6 +129,17 @@ class Philox:
         """A copy whose counter is ``jumps`` * 2^64 blocks ahead: a stream
         that no realistic use of this one reaches."""
         return Philox(key=self._key, counter=(self._counter + (int(jumps) << 64)) & _MASK128)
+
+    def spawn(self, n_children):
+        """``n_children`` new Philox generators, counters at 0, each keyed
+        by a hash of this one's key and how many it spawned before: the
+        same seed spawns the same children, a second call new ones. (NumPy
+        spawns through a SeedSequence; a Philox key is all kiln needs.)"""
+        n_children = operator.index(n_children)
+        if n_children < 0:
+            raise ValueError("n_children must be non-negative")
+        first, self._spawned = self._spawned, self._spawned + n_children
+        return [Philox(key=_fold([_SPAWN_TAG, self._key, first + i])) for i in range(n_children)]
 
     def random_raw(self, size=None):
         """``size`` words of 32 bits (a 0-d array for None), in counter order:
