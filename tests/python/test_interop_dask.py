@@ -51,15 +51,33 @@ def test_elementwise_and_numpy_functions(pair):
     _check(c, numpy.concatenate([h, h], axis=0))
 
 
-def test_svd(pair):
-    # seeds: numpy.linalg.svd on a Dask array of kiln chunks. Until kiln has
-    # linalg (issue 9) the chunk-level call raises TypeError naming it.
-    h, _ = pair
-    tall = da.from_array(kiln.asarray(h), chunks=(4, 6), asarray=False)
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32])
+def test_svd(rng, dtype):
+    # seeds: numpy.linalg.svd on a Dask array of kiln chunks (Dask's tsqr:
+    # numpy.linalg.qr on every row block, then qr and svd of the stacked Rs,
+    # all dispatched to kiln.linalg), u, s and v computed together.
+    h = random_array(rng, (40, 6), dtype)
+    tall = da.from_array(kiln.asarray(h), chunks=(10, 6), asarray=False)
     u, s, v = numpy.linalg.svd(tall)
-    if not hasattr(getattr(kiln, "linalg", None), "qr"):
-        with pytest.raises(TypeError, match=r"numpy\.linalg\.qr"):
-            dask.compute(s)
-        return
-    got, = dask.compute(s)
-    numpy.testing.assert_allclose(kiln.asnumpy(got), numpy.linalg.svd(h, compute_uv=False), rtol=1e-10)
+    u, s, v = dask.compute(u, s, v)
+    assert all(type(x) is kiln.ndarray for x in (u, s, v))
+    assert (u.shape, s.shape, v.shape) == ((40, 6), (6,), (6, 6))
+    assert u.dtype == s.dtype == v.dtype == dtype
+    eps = numpy.finfo(dtype).eps
+    want = numpy.linalg.svd(h.astype(numpy.float64), compute_uv=False)
+    # singular values are well conditioned: error <= a few eps * s_max * sqrt(m)
+    numpy.testing.assert_allclose(s.get(), want, rtol=0, atol=40 * eps * want[0])
+    hu, hv = u.get().astype(numpy.float64), v.get().astype(numpy.float64)
+    numpy.testing.assert_allclose(hu.T @ hu, numpy.eye(6), rtol=0, atol=40 * eps)
+    numpy.testing.assert_allclose((hu * s.get()) @ hv, h, rtol=0, atol=40 * eps * want[0])
+
+
+def test_seed_example_random_input():
+    # The seeds' exact spelling, smaller: kiln.random.random, chunks of rows.
+    x = kiln.random.random((3000, 20))
+    dx = da.from_array(x, chunks=(1000, 20), asarray=False)
+    u, s, v = numpy.linalg.svd(dx)
+    u, s, v = dask.compute(u, s, v)
+    want = numpy.linalg.svd(x.get(), compute_uv=False)
+    numpy.testing.assert_allclose(s.get(), want, rtol=1e-12)
+    numpy.testing.assert_allclose((u.get() * s.get()) @ v.get(), x.get(), rtol=0, atol=1e-12 * want[0])
