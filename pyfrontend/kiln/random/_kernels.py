@@ -253,12 +253,17 @@ def multinomial(bitgen, n, pvals, shape):
             _KEY_PARAMS + ", raw int64 nv, int64 nstride, int64 k, raw float64 pvals, int64 pstride",
             "raw int64 out", op, "kiln_random_multinomial", preamble=_PREAMBLE)
     k = pvals.shape[-1]
+    return _count_rows(_multinomial_kernel, bitgen, shape, k, n, 0 if n.size == 1 else 1, k, pvals,
+                       0 if pvals.ndim == 1 else k)
+
+
+def _count_rows(kernel, bitgen, shape, k, *args):
+    """A new int64 array of shape + (k,), `kernel(key..., *args, out)` run
+    with a unit (a Stream) per row of k counts."""
     out = _creation.empty(tuple(shape) + (k,), dtype=numpy.int64)
     rows = out.size // k if k else 0
     if rows:
-        nstride = 0 if n.size == 1 else 1
-        pstride = 0 if pvals.ndim == 1 else k
-        _multinomial_kernel(*bitgen._take(rows), n, nstride, k, pvals, pstride, out, size=rows)
+        kernel(*bitgen._take(rows), *args, out, size=rows)
     return out
 
 
@@ -282,11 +287,7 @@ def multivariate_hypergeometric(bitgen, colors, total, nsample, shape):
             _KEY_PARAMS + ", raw int64 colors, int64 k, int64 total, int64 nsample", "raw int64 out", op,
             "kiln_random_multivariate_hypergeometric", preamble=_PREAMBLE)
     k = colors.shape[0]
-    out = _creation.empty(tuple(shape) + (k,), dtype=numpy.int64)
-    rows = out.size // k if k else 0
-    if rows:
-        _multivariate_hypergeometric_kernel(*bitgen._take(rows), colors, k, total, nsample, out, size=rows)
-    return out
+    return _count_rows(_multivariate_hypergeometric_kernel, bitgen, shape, k, colors, k, total, nsample)
 
 
 _dirichlet_kernels = {}
