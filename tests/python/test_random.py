@@ -714,6 +714,15 @@ def test_multivariate_normal_checks():
         rng.multivariate_normal([0.0, 0.0], bad)
     with pytest.raises(ValueError):
         rng.multivariate_normal([0.0, 0.0, 0.0], [[1.0, 0.0], [0.0, 1.0]])
+    with pytest.raises(kiln.linalg.LinAlgError):   # NumPy's cholesky refuses it too
+        rng.multivariate_normal([0.0, 0.0], bad, method="cholesky")
+    # kiln arrays as parameters (the factor is computed on their device) give the same draws
+    mean, cov = [1.0, 2.0], [[2.0, 0.5], [0.5, 1.0]]
+    for method in ("svd", "eigh", "cholesky"):
+        a = kiln.random.default_rng(4).multivariate_normal(mean, cov, size=7, method=method)
+        b = kiln.random.default_rng(4).multivariate_normal(kiln.asarray(mean), kiln.asarray(cov), size=7,
+                                                           method=method)
+        numpy.testing.assert_array_equal(a.get(), b.get())
 
 
 def test_legacy_functions_exist_and_draw():

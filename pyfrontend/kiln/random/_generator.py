@@ -13,11 +13,14 @@ numbers are Philox4x32's, not NumPy's (the same on every kiln backend).
 """
 import numbers
 import operator
+import warnings
 
 import numpy
 
 from kiln import _core
 from kiln import _creation
+from kiln import _math_functions as _math
+from kiln import linalg
 from kiln._core import ndarray
 from kiln.random import _kernels, _permutations
 from kiln.random._philox import Philox
@@ -312,30 +315,30 @@ class _Sampler:
         """Multivariate normal samples, shape ``size + (len(mean),)``:
         ``mean + z @ A.T`` with ``A A^T = cov`` and z standard normal. The
         k x k factor A (``method`` 'svd', 'eigh' or 'cholesky', as NumPy) is
-        computed on the host with NumPy; ``check_valid`` ('warn', 'raise',
-        'ignore') checks that cov is positive semi-definite."""
-        import warnings
-        host_mean = numpy.asarray(mean.get() if isinstance(mean, ndarray) else mean, dtype=numpy.float64)
-        host_cov = numpy.asarray(cov.get() if isinstance(cov, ndarray) else cov, dtype=numpy.float64)
-        if host_mean.ndim != 1:
+        computed in float64 by kiln.linalg on the array's device (cuSOLVER on
+        the cuda backend); ``check_valid`` ('warn', 'raise', 'ignore') checks
+        that cov is positive semi-definite, which reads one bool back."""
+        mean = _creation.asarray(mean, dtype=numpy.float64)
+        cov = _creation.asarray(cov, dtype=numpy.float64)
+        if mean.ndim != 1:
             raise ValueError("mean must be 1 dimensional")
-        k = host_mean.shape[0]
-        if host_cov.shape != (k, k):
+        k = mean.shape[0]
+        if cov.shape != (k, k):
             raise ValueError("cov must be 2 dimensional and square, of the size of mean")
         if check_valid not in ("warn", "raise", "ignore"):
             raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
         if method == "cholesky":
-            factor = numpy.linalg.cholesky(host_cov)
+            factor = linalg.cholesky(cov)
         elif method in ("svd", "eigh"):
             if method == "svd":
-                u, sv, vh = numpy.linalg.svd(host_cov)
-                psd = numpy.allclose(numpy.dot(vh.T * sv, vh), host_cov, rtol=tol, atol=tol)
-                factor = u * numpy.sqrt(sv)
+                u, sv, vh = linalg.svd(cov)
+                factor = u * _core._ufuncs["sqrt"](sv)
+                psd = lambda: _math.allclose((vh.T * sv) @ vh, cov, rtol=tol, atol=tol)
             else:
-                w, v = numpy.linalg.eigh(host_cov)
-                psd = not (w < -tol).any()
-                factor = v * numpy.sqrt(numpy.maximum(w, 0.0))
-            if not psd and check_valid != "ignore":
+                w, v = linalg.eigh(cov)
+                factor = v * _core._ufuncs["sqrt"](_core._ufuncs["maximum"](w, 0.0))
+                psd = lambda: not bool((w < -tol).any())
+            if check_valid != "ignore" and not psd():
                 if check_valid == "raise":
                     raise ValueError("covariance is not symmetric positive-semidefinite.")
                 warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning, stacklevel=2)
@@ -344,7 +347,7 @@ class _Sampler:
         shape = _shape_of(size)
         z = self._draw("standard_normal", (() if shape is None else shape) + (k,), dtype)
         dtype = z.dtype
-        return z @ _creation.asarray(factor.T.astype(dtype)) + _creation.asarray(host_mean.astype(dtype))
+        return z @ factor.T.astype(dtype) + mean.astype(dtype)
 
     def dirichlet(self, alpha, size=None, dtype=numpy.float64):
         """Dirichlet samples, shape ``size + (len(alpha),)``: gamma draws of
