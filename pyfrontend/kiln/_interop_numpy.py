@@ -48,8 +48,9 @@ def _operands_are_ours(values):
 # this one.
 _UFUNCS = {getattr(numpy, name): uf for name, uf in _core._ufuncs.items()
            if isinstance(getattr(numpy, name, None), numpy.ufunc)}
-# matmul and vecdot are gufuncs in NumPy 2 and functions in kiln (kiln/linalg/_products.py).
-_UFUNCS.update({getattr(numpy, name): getattr(kiln, name) for name in ("matmul", "vecdot") if hasattr(numpy, name)})
+# matmul, vecdot, matvec and vecmat are gufuncs in NumPy 2 and functions in kiln (kiln/linalg/_products.py).
+_UFUNCS.update({getattr(numpy, name): getattr(kiln, name) for name in ("matmul", "vecdot", "matvec", "vecmat")
+                if hasattr(numpy, name)})
 _FUNCTIONS = None
 _SUBMODULES = ("linalg", "fft")
 
