@@ -15,8 +15,10 @@ namespace {
 namespace rc = runtime::cuda;
 
 void check(rc::CufftResult status, const char* call) {
-  if (status != rc::kCufftSuccess)
-    throw runtime::Error(std::string(call) + " failed: " + rc::describe_cufft_status(status));
+  if (status == rc::kCufftSuccess) return;
+  const std::string what = std::string(call) + " failed: " + rc::describe_cufft_status(status);
+  if (status == rc::kCufftAllocFailed) throw runtime::OutOfMemory(what, 0);  // MemoryError: kiln.fft retries
+  throw runtime::Error(what);
 }
 
 const rc::CufftApi& cufft_or_throw() {

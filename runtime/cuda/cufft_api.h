@@ -40,6 +40,7 @@ using CufftResult = int;   // cufftResult
 using CufftHandle = int;   // cufftHandle (an int in cufft.h, not a pointer)
 
 inline constexpr CufftResult kCufftSuccess = 0;   // CUFFT_SUCCESS
+inline constexpr CufftResult kCufftAllocFailed = 2;   // CUFFT_ALLOC_FAILED
 inline constexpr int kCufftForward = -1;          // CUFFT_FORWARD
 inline constexpr int kCufftInverse = 1;           // CUFFT_INVERSE
 

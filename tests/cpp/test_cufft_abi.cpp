@@ -25,6 +25,7 @@ static_assert(sizeof(CufftResult) == 4 && sizeof(CufftHandle) == 4);
 #ifdef KILN_CHECK_AGAINST_SDK_HEADERS
 static_assert(sizeof(cufftResult) == sizeof(CufftResult) && std::is_same_v<cufftHandle, CufftHandle>);
 static_assert(sizeof(cufftType) == sizeof(int));
+static_assert(kCufftAllocFailed == CUFFT_ALLOC_FAILED);
 static_assert(kCufftSuccess == CUFFT_SUCCESS && kCufftForward == CUFFT_FORWARD && kCufftInverse == CUFFT_INVERSE);
 static_assert(cufft_type::kR2C == CUFFT_R2C && cufft_type::kC2R == CUFFT_C2R && cufft_type::kC2C == CUFFT_C2C);
 static_assert(cufft_type::kD2Z == CUFFT_D2Z && cufft_type::kZ2D == CUFFT_Z2D && cufft_type::kZ2Z == CUFFT_Z2Z);

@@ -246,6 +246,12 @@ def test_fft2_family_and_four_axes(rng):
     spec = numpy.fft.rfftn(r)
     assert_fft_close(kiln.fft.irfftn(kiln.asarray(spec), r.shape, (0, 1, 2, 3)),
                      exact(numpy.fft.irfftn, spec, s=r.shape, axes=(0, 1, 2, 3)), numpy.float64, r.shape)
+    # a repeated axis, truncated differently each time: NumPy's order of passes
+    c = data(rng, (3, 4, 5, 6), numpy.complex128)
+    assert_fft_close(kiln.fft.irfftn(kiln.asarray(c), (3, 2, 6), (0, 0, 3)),
+                     exact(numpy.fft.irfftn, c, s=(3, 2, 6), axes=(0, 0, 3)), numpy.float64, [3, 2, 6])
+    assert_fft_close(kiln.fft.rfftn(kiln.asarray(r), (5, 3, 2), (3, 1, 1)),
+                     exact(numpy.fft.rfftn, r, s=(5, 3, 2), axes=(3, 1, 1)), numpy.complex128, [5, 3, 2])
     spec2 = numpy.fft.rfft2(r)
     assert_fft_close(kiln.fft.irfft2(kiln.asarray(spec2), (5, 6)), exact(numpy.fft.irfft2, spec2, s=(5, 6)),
                      numpy.float64, [5, 6])
@@ -758,6 +764,11 @@ def test_model_dtypes_real_and_hermitian(rng, model):
     assert_fft_close(kiln.fft.irfftn(ks, r4.shape, (0, 1, 2, 3)),
                      exact(numpy.fft.irfftn, spec, s=r4.shape, axes=(0, 1, 2, 3)), numpy.float32, r4.shape)
     numpy.testing.assert_array_equal(kiln.asnumpy(ks), spec)        # the model overwrote a copy, not ks
+    # a repeated axis truncated differently each time: the passes run in NumPy's order
+    assert_fft_close(kiln.fft.irfftn(ks, (3, 2, 6), (0, 0, 3)), exact(numpy.fft.irfftn, spec, s=(3, 2, 6),
+                                                                      axes=(0, 0, 3)), numpy.float32, [3, 2, 6])
+    assert_fft_close(kiln.fft.rfftn(kiln.asarray(r4), (5, 3, 2), (3, 1, 1)),
+                     exact(numpy.fft.rfftn, r4, s=(5, 3, 2), axes=(3, 1, 1)), numpy.complex64, [5, 3, 2])
     assert_fft_close(kiln.fft.irfft(ks, 9, axis=-1, norm="forward"),
                      exact(numpy.fft.irfft, spec, n=9, norm="forward"), numpy.float32, [9])
     hh = hermitian_1d(rng, (3, 0), 14, numpy.complex128)
@@ -790,3 +801,28 @@ def test_model_plan_memsize_and_given_plans(rng, model):
     assert len(plan._cufft.calls) == 2
     numpy.testing.assert_array_equal(kiln.asnumpy(b1), kiln.asnumpy(b2))
     assert_fft_close(b1, exact(numpy.fft.fftn, h, axes=(1, 2)), numpy.complex128, [8, 10])
+
+
+def test_model_plan_out_of_memory_retries_after_clearing(rng, model, monkeypatch):
+    """A plan that cannot get its memory is made again once the cached plans
+    are dropped (kiln.fft's MemoryError path); with nothing cached, it raises."""
+    cache = model
+    kiln.fft.fft(kiln.asarray(data(rng, (16,), numpy.complex64)))
+    assert len(cache) == 1
+    failures = []
+
+    class Flaky(NumPyCufft):
+        def __init__(self, *args):
+            if not failures:
+                failures.append(args)
+                raise MemoryError("cufftMakePlanMany64 failed: CUFFT_ALLOC_FAILED")
+            super().__init__(*args)
+
+    monkeypatch.setattr(_plan, "cufft_plan_class", lambda: Flaky)
+    h = data(rng, (20,), numpy.complex64)
+    assert_fft_close(kiln.fft.fft(kiln.asarray(h)), exact(numpy.fft.fft, h), numpy.complex64, [20])
+    assert len(failures) == 1 and [k[2] for k in cache.keys()] == [(20,)]
+    cache.clear()
+    failures.clear()
+    with pytest.raises(MemoryError):
+        kiln.fft.fft(kiln.asarray(h))

@@ -10,9 +10,11 @@ Note [FFT passes]
 cuFFT transforms 1 to 3 axes per plan, laid out as Note [FFT plan layout]
 (arraycore/fft.h) says: the transformed axes last, C-contiguous. A call is
 cut into passes of at most three distinct axes (one axis each when an axis
-repeats, or with config.enable_nd_planning off), in NumPy's order: the last
-axes first; rfftn's real-to-complex pass on its last axes, then
-complex-to-complex passes on the others; irfftn the reverse. Each pass moves
+repeats, or with config.enable_nd_planning off), in NumPy's order (which
+matters where a repeated axis is truncated or padded differently each
+time): the last axes first; rfftn's real-to-complex pass on its last axes,
+then complex-to-complex passes on the others, the last first; irfftn's
+complex-to-complex passes first first, then its complex-to-real pass. Each pass moves
 its axes last as a view; when that view is not already of the plan's dtype,
 extent and layout, one copy makes it so, casting and zero-padding or
 truncating to n in the same copy. The pass's output is a new array (or the
@@ -145,6 +147,7 @@ def plan_passes(kind, axes, sizes):
     k = min(width, len(axes))
     real = (kind, axes[len(axes) - k:], sizes[len(axes) - k:])
     rest = [("C2C", ax, sz) for ax, sz in _groups(axes[:len(axes) - k], sizes[:len(axes) - k], width)]
+    # NumPy: rfftn transforms the other axes last first (as fftn), irfftn first first
     return [real] + rest if kind == "R2C" else rest[::-1] + [real]
 
 
@@ -184,7 +187,15 @@ def plan_for(kind, double, n, batch, user_plan, passes):
     cache = config.get_plan_cache()
     plan = cache.get(key)
     if plan is None:
-        plan = Plan(kind, double, n, batch)
+        try:
+            plan = Plan(kind, double, n, batch)
+        except MemoryError:
+            if not len(cache):
+                raise
+            # The cached plans' work areas (and cuFFT's own memory) may be what is missing.
+            cache.clear()
+            _core._pool_free_all_blocks()
+            plan = Plan(kind, double, n, batch)
         cache[key] = plan
     return plan
 
