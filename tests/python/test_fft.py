@@ -17,11 +17,14 @@ computed by NumPy in long double, norm-wise: ||got - exact||_2 <= 8 u S
 float16/float32/complex64, float64 otherwise). An FFT's error is bounded
 norm-wise by one rounding bound per butterfly stage (Higham, Accuracy and
 Stability of Numerical Algorithms, 24.1: eta = mu + gamma_4 (sqrt 2 + mu)
-<= 7 u per stage with twiddles accurate to u), so S counts the stages:
-log2 n per transformed axis of smooth length (radices up to 127, as cuFFT
-and pocketfft factor them), 3 log2(2n) + 1 for other lengths (Bluestein: two
-FFTs and a convolution of length >= 2n - 1, and the chirp's rounding), plus
-one for the input cast and one for the normalisation. 8 u covers the 7 u per
+<= 7 u per stage with twiddles accurate to u), so S counts the stages: log2 n per
+transformed axis whose length has no prime factor above 7 (radix 2, 3, 4,
+5, 7 butterflies); for other lengths the larger of 3 log2(2n) + 1
+(Bluestein: two FFTs and a convolution of length >= 2n - 1, and the chirp's
+rounding) and, where every prime factor is at most 127 (lengths both
+libraries may run as a direct p-point pass), log2 p per small factor plus
+p / 4 per factor p above 7 (a p-term complex sum rounds by up to 2 p u);
+plus one stage for the input cast and one for the normalisation. 8 u covers the 7 u per
 stage and the final rounding to the output dtype. Integer and bool inputs
 are exact in double; float16 inputs are exact in float32.
 """
@@ -60,17 +63,28 @@ def data(rng, shape, dtype):
     return rng.standard_normal(shape).astype(dtype)
 
 
-def _smooth(n):
-    for p in range(2, 128):
+def _prime_factors(n):
+    factors, p = [], 2
+    while p * p <= n:
         while n % p == 0:
+            factors.append(p)
             n //= p
-    return n == 1
+        p += 1
+    return factors + ([n] if n > 1 else [])
 
 
 def _stages(n):
+    """S of Note [FFT tolerances] for one axis of n points."""
     if n <= 1:
         return 0
-    return math.log2(n) if _smooth(n) else 3 * math.log2(2 * n) + 1
+    factors = _prime_factors(n)
+    if max(factors) <= 7:
+        return math.log2(n)
+    bluestein = 3 * math.log2(2 * n) + 1
+    if max(factors) > 127:
+        return bluestein
+    generic = sum(math.log2(p) if p <= 7 else p / 4 for p in factors)
+    return max(bluestein, generic)
 
 
 def exact(fn, h, **kw):
@@ -826,3 +840,13 @@ def test_model_plan_out_of_memory_retries_after_clearing(rng, model, monkeypatch
     failures.clear()
     with pytest.raises(MemoryError):
         kiln.fft.fft(kiln.asarray(h))
+
+
+def test_numpy_fft_dispatches_to_kiln(rng):
+    """numpy.fft's functions on kiln arrays run kiln.fft (__array_function__)."""
+    h = data(rng, (4, 8), numpy.float32)
+    a = kiln.asarray(h)
+    for name, args in (("fft", ()), ("rfftn", ()), ("ifft2", ()), ("fftshift", ())):
+        r = getattr(numpy.fft, name)(a, *args)
+        assert isinstance(r, kiln.ndarray), name
+    assert_fft_close(numpy.fft.rfft(a, 10), exact(numpy.fft.rfft, h, n=10), numpy.complex64, [10])
