@@ -37,6 +37,8 @@ import numpy
 import pytest
 
 import kiln
+from kiln.linalg import _lapack
+from test_linalg_solver_primitives import solver  # noqa: F401  (fixture: cuSOLVER, or its test double on the host)
 
 DTYPES = [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128, numpy.int64]
 LAYOUTS = ["C", "F", "strided", "negative"]
@@ -364,3 +366,35 @@ def test_numpy_dispatches_to_kiln(rng):
     assert all(isinstance(x, kiln.ndarray) for x in (u, s, vh))
     assert isinstance(numpy.linalg.eigvalsh(kiln.eye(3)), kiln.ndarray)
     assert isinstance(numpy.linalg.cholesky(kiln.eye(3)), kiln.ndarray)
+
+
+def test_composition_over_the_cusolver_primitives(solver, monkeypatch, rng):
+    """The functions composed over kiln._core._solver_* (the cuda backend's
+    primitives; on the host backend cuSOLVER's test double, Note [cuSOLVER
+    test double] in arraycore/solver.cpp), so that CI runs the cuda path's
+    stacks, pivots, infos and folded right-hand sides too."""
+    monkeypatch.setattr(_lapack, "_ON_CUDA", True)
+    for shape in ((2, 5, 3), (2, 3, 5)):
+        a = random_matrix(rng, shape, numpy.complex128)
+        u, s, vh = kiln.linalg.svd(kiln.asarray(a), full_matrices=False)
+        assert_identity(kiln.asnumpy(kiln.matmul(kiln.multiply(u, s[..., None, :]), vh)), a, a.dtype, 5, fro(a))
+        q, r = kiln.linalg.qr(kiln.asarray(a), mode="complete")
+        assert_identity(kiln.asnumpy(kiln.matmul(q, r)), a, a.dtype, 5, fro(a))
+    h = random_matrix(rng, (2, 4, 4), numpy.float32, "hpd")
+    bound = GAMMA * 4 * eps(numpy.float32) * kappa(h)[:, None, None]
+    want = numpy.linalg.cholesky(reference(h))
+    assert numpy.all(numpy.abs(kiln.linalg.cholesky(kiln.asarray(h)).get() - want) <= bound * numpy.abs(want).max())
+    w, v = kiln.linalg.eigh(kiln.asarray(h))
+    assert_identity(kiln.asnumpy(kiln.matmul(kiln.asarray(h), v)), kiln.asnumpy(kiln.multiply(v, w[..., None, :])),
+                    numpy.float32, 4, fro(reference(h)))
+    g = random_matrix(rng, (4, 4), numpy.float64)
+    b = random_matrix(rng, (3, 4, 2), numpy.float64)
+    x = kiln.linalg.solve(kiln.asarray(g), kiln.asarray(b))   # one factorisation, b folded into 6 columns
+    numpy.testing.assert_allclose(x.get(), numpy.linalg.solve(g, b), rtol=0,
+                                  atol=GAMMA * 4 * eps(numpy.float64) * kappa(g) * numpy.abs(x.get()).max())
+    numpy.testing.assert_allclose(kiln.linalg.det(kiln.asarray(g)).get(), numpy.linalg.det(g),
+                                  rtol=GAMMA * 4 * eps(numpy.float64) * kappa(g))
+    with pytest.raises(kiln.linalg.LinAlgError, match="Singular matrix"):
+        kiln.linalg.inv(kiln.ones((2, 3, 3)))
+    with pytest.raises(kiln.linalg.LinAlgError, match="Matrix is not positive definite"):
+        kiln.linalg.cholesky(-kiln.eye(3))
