@@ -1,5 +1,6 @@
 #include "arraycore/fft.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "arraycore/copy.h"
@@ -93,6 +94,9 @@ FftPlan::FftPlan(FftDesc desc) : desc_(std::move(desc)) {
     check(api.make_plan_many64(handle_, static_cast<int>(n.size()), n.data(), nullptr, 1, 0, nullptr, 1, 0,
                                cufft_type_of(desc_), desc_.batch, &work_size),
           "cufftMakePlanMany64");
+    size_t planned = 0;   // the made plan's own figure: the larger of the two is allocated
+    check(api.get_size(handle_, &planned), "cufftGetSize");
+    work_size = std::max(work_size, planned);
     if (work_size > 0) {
       work_stream_ = runtime::current_stream();
       work_ = allocate_memory(work_size);
