@@ -850,3 +850,20 @@ def test_numpy_fft_dispatches_to_kiln(rng):
         r = getattr(numpy.fft, name)(a, *args)
         assert isinstance(r, kiln.ndarray), name
     assert_fft_close(numpy.fft.rfft(a, 10), exact(numpy.fft.rfft, h, n=10), numpy.complex64, [10])
+
+
+def test_plan_used_on_another_stream(rng, fresh_cache):
+    """A cached plan runs on whichever stream is current; dropped after
+    running on a stream other than its work area's, it waits for that run
+    (Note [FFT work areas from kiln's pool])."""
+    h = data(rng, (8, 4096), numpy.complex64)
+    a = kiln.asarray(h)
+    kiln.fft.fft(a)                               # the plan and its work area: default stream
+    stream = kiln.cuda.Stream(non_blocking=True)
+    with stream:
+        r = kiln.fft.ifft(a)
+        fresh_cache.clear()                       # the plan goes while its run may be in flight
+        s = kiln.fft.fft(a, n=4000)               # a new plan may take the old work area
+    stream.synchronize()
+    assert_fft_close(r, exact(numpy.fft.ifft, h), numpy.complex64, [4096])
+    assert_fft_close(s, exact(numpy.fft.fft, h, n=4000), numpy.complex64, [4000])
