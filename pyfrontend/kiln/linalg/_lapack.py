@@ -45,8 +45,8 @@ _PREFIX = {numpy.dtype(numpy.float32): "s", numpy.dtype(numpy.float64): "d",
 # LAPACK. Two differences from cuSOLVER are invisible to callers: SciPy's
 # getrf pivots are 0-based int32 (turned into LAPACK's 1-based int64 here,
 # and back for getrs), and ?gesvd is the same algorithm on both sides
-# (cuSOLVER's gesvd), so singular vectors agree up to the usual signs. On
-# hip (whose device memory NumPy cannot view) the primitives raise.
+# (cuSOLVER's gesvd), so singular vectors agree up to the usual signs. The
+# hip path (host copies) has not run on an AMD GPU.
 def _scipy_lapack():
     try:
         from scipy.linalg import lapack
