@@ -275,6 +275,36 @@ def test_syevd(dtype, lower, compute_v):
         _close(a @ v, v * wh[:, None, :], dtype, scale=numpy.linalg.norm(a))
 
 
+@needs_solver
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("compute_v", [True, False])
+def test_geev(dtype, compute_v):
+    rng = numpy.random.default_rng(11)
+    a = _random(rng, (3, 5, 5), dtype)
+    if numpy.dtype(dtype).kind == "f":   # a rotation (eigenvalues +-i) in the middle of a real spectrum
+        a[1] = numpy.diag([3.0, 0.0, 0.0, -2.0, 5.0]).astype(dtype)
+        a[1, 1, 2], a[1, 2, 1] = -1, 1
+    x = _stack(a)
+    w, vr, info = _core._solver_geev(x, compute_v)
+    cdtype = numpy.result_type(dtype, numpy.complex64)
+    assert w.dtype == cdtype and w.shape == (3, 5)
+    assert info.dtype == numpy.int64 and info.get().tolist() == [0, 0, 0]
+    wh = w.get()
+    want = numpy.linalg.eigvals(a)
+    for i in range(3):   # the same set of eigenvalues, in LAPACK's order
+        assert all(numpy.min(numpy.abs(wh[i] - e)) <= _tol(dtype) * numpy.linalg.norm(a[i]) for e in want[i])
+    if numpy.dtype(dtype).kind == "f":
+        assert sorted(numpy.round(wh[1], 5).tolist(), key=lambda z: (z.real, z.imag)) == [-2, -1j, 1j, 3, 5]
+    if not compute_v:
+        assert vr is None
+        return
+    assert vr.dtype == cdtype and vr.shape == (3, 5, 5)
+    assert vr.strides[1] == vr.itemsize and vr.strides[2] == 5 * vr.itemsize   # a stack
+    v = vr.get()
+    _close(a @ v, v * wh[:, None, :], dtype, scale=numpy.linalg.norm(a))
+    _close(numpy.linalg.norm(v, axis=1), numpy.ones((3, 5)), dtype)
+
+
 # --- argument checks: ValueError naming the argument, on every backend ------
 
 def _good(shape=(2, 3, 3), dtype=numpy.float64):
@@ -328,6 +358,10 @@ def test_other_primitives_reject():
         _core._solver_gesvd(square, "AS")
     with pytest.raises(ValueError, match="a must hold square"):
         _core._solver_syevd(wide, True, True)
+    with pytest.raises(ValueError, match="a must hold square"):
+        _core._solver_geev(wide, True)
+    with pytest.raises(ValueError, match="a has dtype int64"):
+        _core._solver_geev(_good(dtype=numpy.int64), False)
 
 
 @pytest.mark.skipif(kiln.get_backend() == "cuda", reason="the refusal of the other backends")
@@ -342,7 +376,8 @@ def test_other_backends_refuse(monkeypatch):
              lambda: _core._solver_geqrf(square),
              lambda: _core._solver_orgqr(square, kiln.zeros((2, 3), numpy.float64)),
              lambda: _core._solver_gesvd(square, "S"),
-             lambda: _core._solver_syevd(square, True, False)]
+             lambda: _core._solver_syevd(square, True, False),
+             lambda: _core._solver_geev(square, True)]
     for call in calls:
         with pytest.raises(RuntimeError, match="cuda backend only"):
             call()
