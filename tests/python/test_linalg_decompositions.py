@@ -548,3 +548,19 @@ def test_eig_empty_and_errors():
             with pytest.raises(numpy.linalg.LinAlgError) as want:
                 getattr(numpy.linalg, f.__name__)(bad)
             assert str(got.value) == str(want.value) == "Array must not contain infs or NaNs"
+
+
+def test_eig_not_converging_raises(monkeypatch):
+    """geev's info > 0 for any matrix of a batch raises NumPy's LinAlgError
+    (no matrix is known to make ?geev fail, so the primitive's info is
+    forced)."""
+    geev = _lapack.geev
+
+    def failing_second(a, compute_v):
+        w, vr, info = geev(a, compute_v)
+        return w, vr, kiln.asarray([0, 2, 0], dtype=kiln.int64)
+
+    monkeypatch.setattr(_lapack, "geev", failing_second)
+    for f in (kiln.linalg.eig, kiln.linalg.eigvals):
+        with pytest.raises(kiln.linalg.LinAlgError, match="^Eigenvalues did not converge$"):
+            f(kiln.ones((3, 2, 2)))

@@ -9,6 +9,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import sys
 
 import numpy
 import pytest
@@ -21,14 +22,15 @@ FAKE_SOURCE = pathlib.Path(__file__).resolve().parents[1] / "cpp" / "cuda_fake" 
 TEST_DOUBLE_ENV = "KILN_TEST_HOST_CUSOLVER"
 
 
-def _build_test_double(folder):
-    """The cuSOLVER test double as a shared library, or (None, why not)."""
+def _build_test_double(folder, *defines):
+    """The cuSOLVER test double as a shared library (built with the macros
+    `defines`), or (None, why not)."""
     compiler = shutil.which(os.environ.get("CXX", "c++")) or shutil.which("g++")
     if compiler is None:
         return None, "no C++ compiler for the cuSOLVER test double"
     lib = folder / "libfakecusolver.so"
     built = subprocess.run([compiler, "-std=c++17", "-O1", "-shared", "-fPIC", str(FAKE_SOURCE), "-o", str(lib),
-                            "-l:liblapack.so.3"], capture_output=True, text=True)
+                            "-l:liblapack.so.3", *("-D" + d for d in defines)], capture_output=True, text=True)
     if built.returncode != 0:
         return None, "cannot build the cuSOLVER test double: " + built.stderr[-400:]
     return lib, ""
@@ -303,6 +305,29 @@ def test_geev(dtype, compute_v):
     v = vr.get()
     _close(a @ v, v * wh[:, None, :], dtype, scale=numpy.linalg.norm(a))
     _close(numpy.linalg.norm(v, axis=1), numpy.ones((3, 5)), dtype)
+
+
+@pytest.mark.skipif(kiln.get_backend() != "host", reason="the test double runs on the host backend")
+def test_geev_without_xgeev(tmp_path):
+    """A libcusolver older than CUDA 12.6 has no cusolverDnXgeev: the other
+    primitives still run and geev raises RuntimeError saying what is missing
+    (in a fresh process: kiln loads libcusolver once per process)."""
+    lib, why = _build_test_double(tmp_path, "KILN_FAKE_WITHOUT_XGEEV")
+    if lib is None:
+        pytest.skip(why)
+    code = ("import kiln\n"
+            "from kiln import _core\n"
+            "a = kiln.eye(2)[None].swapaxes(1, 2)\n"
+            "assert int(_core._solver_getrf(a)[1][0]) == 0\n"
+            "try:\n"
+            "    _core._solver_geev(a, True)\n"
+            "except RuntimeError as e:\n"
+            "    print(e)\n")
+    env = dict(os.environ, KILN_BACKEND="host", KILN_CUSOLVER_PATH=str(lib))
+    env[TEST_DOUBLE_ENV] = "1"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "has no cusolverDnXgeev" in run.stdout and "CUDA 12.6" in run.stdout and str(lib) in run.stdout
 
 
 # --- argument checks: ValueError naming the argument, on every backend ------

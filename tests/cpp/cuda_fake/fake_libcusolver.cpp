@@ -300,6 +300,7 @@ Status cusolverDnXsyevd(void*, void*, int jobz, int uplo, int64_t n, int type, v
   });
   return kOk;
 }
+#ifndef KILN_FAKE_WITHOUT_XGEEV   // as a libcusolver older than CUDA 12.6
 Status cusolverDnXgeev_bufferSize(void*, void*, int jobvl, int jobvr, int64_t n, int type, const void*,
                                   int64_t lda, int type_w, const void*, int type_vl, const void*, int64_t ldvl,
                                   int type_vr, const void*, int64_t ldvr, int compute, size_t* device, size_t* host) {
@@ -324,4 +325,5 @@ Status cusolverDnXgeev(void*, void*, int jobvl, int jobvr, int64_t n, int type, 
   });
   return kOk;
 }
+#endif
 }
