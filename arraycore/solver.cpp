@@ -1,7 +1,6 @@
 #include "arraycore/solver.h"
 
 #include <algorithm>
-#include <array>
 #include <climits>
 #include <cstdlib>
 #include <cstdint>
@@ -11,10 +10,12 @@
 #include <vector>
 
 #include "arraycore/copy.h"
+#include "arraycore/creation.h"
 #include "arraycore/elementwise.h"
 #include "arraycore/indexing.h"
 #include "arraycore/memory.h"
 #include "runtime/backend.h"
+#include "runtime/cuda/cublas_api.h"
 #include "runtime/cuda/cusolver_api.h"
 #include "runtime/errors.h"
 #include "runtime/stream.h"
@@ -176,6 +177,82 @@ NDArray widen(const NDArray& info32) { return astype(info32, DType::Int64, Order
 
 int* int_ptr(const NDArray& x, int64_t i = 0) { return static_cast<int*>(x.data()) + i; }
 
+// Note [Batched primitives]
+// One cuSOLVER call per matrix costs its launches (tens of microseconds for
+// even a 4 x 4 LU) however small the matrix, so a stack of thousands of
+// small matrices is all overhead. Where the vendor has a batched routine,
+// getrf (square), getrs and potrf hand the whole stack to it in one call:
+// cublas{S,D,C,Z}getrfBatched and getrsBatched (cuBLAS, not cuSOLVER) and
+// cusolverDn{S,D,C,Z}potrfBatched. They take an array of device pointers,
+// one per matrix, which one arange kernel writes (addresses base + i *
+// matrix bytes, as int64) into kiln's pool; their int sizes keep n, nrhs
+// and the batch below 2^31 (beyond that: the loop). Their pivots and infos
+// are int32: a cast kernel widens them to the interface's int64 (1-based
+// pivots, LAPACK's infos, as the loop's), and getrs narrows the int64
+// pivots back; getrsBatched reports argument errors in a host int, which
+// the checks before it exclude (a non-zero one throws). Results agree with
+// the loop's to rounding (different kernels), with the same pivots where
+// no two candidates tie, and the same infos.
+// When: batch > 1 and n <= kBatchedMaxN = 128. Below that one matrix is at
+// most ~1.4 Mflop (2/3 n^3), a few microseconds of one multiprocessor,
+// less than one loop iteration's launch overhead, so the batched call wins
+// from a batch of 2 on; far above it a single matrix fills the GPU and the
+// per-matrix routines' blocked algorithms win, and 128 stays well inside
+// the region where batching is certain to win (re-measure with
+// benchmarks/run.py's *_batched_us and KILN_SOLVER_BATCHED=0 before moving
+// it). A batch of one always loops (one call either way).
+// KILN_SOLVER_BATCHED=0 forces the loop, =1 the batched routines for every
+// size and batch they take (tests compare the two); read at each call.
+// Every batched symbol is optional: where the library lacks one (or cuBLAS
+// is missing), the loop runs. On the host backend's test double (Note
+// [cuSOLVER test double]) cuBLAS is used only where KILN_CUBLAS_PATH names
+// a stand-in too (tests/cpp/cuda_fake/fake_libcusolver.cpp is both), never
+// the SDK's real library.
+constexpr int64_t kBatchedMaxN = 128;
+
+bool batched_fits(int64_t batch, int64_t n, int64_t nrhs = 1) {
+  const char* v = std::getenv("KILN_SOLVER_BATCHED");
+  const std::string_view mode = v ? v : "";
+  if (mode == "0" || batch > INT_MAX || n > INT_MAX || nrhs > INT_MAX) return false;
+  return mode == "1" || (batch > 1 && n <= kBatchedMaxN);
+}
+
+// The device addresses of a stack's matrices (int64 (batch,)): the pointer
+// array the batched routines take.
+NDArray matrix_pointers(const Stack& s) {
+  return arange_int(static_cast<int64_t>(reinterpret_cast<intptr_t>(s.ptr)), s.matrix_bytes, s.batch, DType::Int64);
+}
+
+void* const* pointers(const NDArray& p) { return static_cast<void* const*>(p.data()); }
+
+// cuBLAS bound to the current stream, for the batched LU; api null where
+// it (or the routine `has` asks for) is not there (Note [Batched primitives]).
+struct BatchedBlas {
+  const rc::CublasApi* api = nullptr;
+  rc::CublasHandle h = nullptr;
+};
+
+template <class Has>
+BatchedBlas batched_blas(Has&& has) {
+  const bool test_double = host_test_double();
+  if (test_double && !std::getenv("KILN_CUBLAS_PATH")) return {};
+  const rc::CublasApi* api = rc::load_cublas_api(nullptr);
+  if (!api || !has(*api)) return {};
+  rc::CublasHandle h = nullptr;
+  rc::CublasStatus st = rc::kCublasSuccess;
+  if (test_double)
+    st = api->create(&h);
+  else
+    h = rc::cublas_handle_for_current_thread(*api, runtime::backend().current_device());
+  if (st == rc::kCublasSuccess) st = api->set_stream(h, static_cast<rc::CuStream>(runtime::current_stream()));
+  if (st != rc::kCublasSuccess) throw runtime::Error("cuBLAS setup failed: " + rc::describe_cublas_status(*api, st));
+  return {api, h};
+}
+
+void check_blas(const rc::CublasApi& api, rc::CublasStatus st, const char* call) {
+  if (st != rc::kCublasSuccess) throw runtime::Error(std::string(call) + " failed: " + rc::describe_cublas_status(api, st));
+}
+
 }  // namespace
 
 bool solver_usable(std::string* why_not) {
@@ -193,6 +270,19 @@ GetrfResult solver_getrf(const NDArray& a_in) {
   const Stack a = stack_of(fn, "a", a_in);
   const Solver s = solver_for(fn);
   const int64_t m = a.rows, n = a.cols, k = std::min(m, n);
+  const int p = static_cast<int>(precision(a_in.dtype()));
+  if (m == n && batched_fits(a.batch, n)) {   // Note [Batched primitives]
+    const BatchedBlas blas = batched_blas([&](const rc::CublasApi& api) { return api.getrf_batched[p] != nullptr; });
+    if (blas.api) {
+      const NDArray ptrs = matrix_pointers(a);
+      NDArray piv32 = NDArray::empty({a.batch, n}, DType::Int32), info32 = NDArray::empty({a.batch}, DType::Int32);
+      check_blas(*blas.api,
+                 blas.api->getrf_batched[p](blas.h, static_cast<int>(n), pointers(ptrs), static_cast<int>(n),
+                                            int_ptr(piv32), int_ptr(info32), static_cast<int>(a.batch)),
+                 "cublas?getrfBatched");
+      return {widen(piv32), widen(info32)};
+    }
+  }
   const int type = cuda_type(a_in.dtype());
   NDArray ipiv = NDArray::empty({a.batch, k}, DType::Int64);
   NDArray info = NDArray::empty({a.batch}, DType::Int32);
@@ -225,6 +315,24 @@ void solver_getrs(const NDArray& lu_in, const NDArray& ipiv_in, const NDArray& b
   const bool complex = dtype_info(lu_in.dtype()).kind == 'c';
   const int op = trans == 0 ? rc::cublas_op::kN : (trans == 2 && complex) ? rc::cublas_op::kC : rc::cublas_op::kT;
   const Solver s = solver_for(fn);
+  const int p = static_cast<int>(precision(lu_in.dtype()));
+  if (batched_fits(lu.batch, n, b.cols)) {   // Note [Batched primitives]
+    const BatchedBlas blas = batched_blas([&](const rc::CublasApi& api) { return api.getrs_batched[p] != nullptr; });
+    if (blas.api) {
+      const NDArray lu_ptrs = matrix_pointers(lu), b_ptrs = matrix_pointers(b);
+      const NDArray piv32 = astype(ipiv_in, DType::Int32, Order::C);
+      int arg_error = 0;   // a host int: argument errors only
+      check_blas(*blas.api,
+                 blas.api->getrs_batched[p](blas.h, op, static_cast<int>(n), static_cast<int>(b.cols),
+                                            static_cast<const void* const*>(pointers(lu_ptrs)), static_cast<int>(n),
+                                            static_cast<const int*>(piv32.data()), pointers(b_ptrs),
+                                            static_cast<int>(n), &arg_error, static_cast<int>(lu.batch)),
+                 "cublas?getrsBatched");
+      if (arg_error != 0)
+        throw runtime::Error("cublas?getrsBatched rejected argument " + std::to_string(-arg_error));
+      return;
+    }
+  }
   const int type = cuda_type(lu_in.dtype());
   NDArray info = NDArray::empty({1}, DType::Int32);   // only argument errors, which the checks above exclude
   for (int64_t i = 0; i < lu.batch; ++i)
@@ -241,6 +349,14 @@ NDArray solver_potrf(const NDArray& a_in, bool lower) {
   const int type = cuda_type(a_in.dtype());
   const int uplo = lower ? rc::cublas_fill::kLower : rc::cublas_fill::kUpper;
   NDArray info = NDArray::empty({a.batch}, DType::Int32);
+  const int p = static_cast<int>(precision(a_in.dtype()));
+  if (batched_fits(a.batch, n) && s.api->potrf_batched[p]) {   // Note [Batched primitives]
+    const NDArray ptrs = matrix_pointers(a);
+    check(s.api->potrf_batched[p](s.h, uplo, static_cast<int>(n), const_cast<void**>(pointers(ptrs)),
+                                  static_cast<int>(n), int_ptr(info), static_cast<int>(a.batch)),
+          "cusolverDn?potrfBatched");
+    return widen(info);
+  }
   over_batch(
       "cusolverDnXpotrf", a.batch,
       [&](size_t* dev, size_t* host) {
@@ -363,108 +479,6 @@ SyevdResult solver_syevd(const NDArray& a_in, bool lower, bool compute_v) {
                              dev_bytes, host, host_bytes, int_ptr(info, i));
       });
   return {w, widen(info)};
-}
-
-// Note [cuSOLVER geev]
-// cusolverDnXgeev (cuSOLVER 11.7, CUDA 12.6, and later; resolved as an
-// optional symbol, so older libraries still serve the other primitives)
-// computes right eigenvectors only: jobvl is always NOVECTOR here, VL null.
-// For real a it runs in real arithmetic and, given a complex W type, writes
-// each eigenvalue as a complex number, conjugate pairs next to each other
-// with the positive imaginary part first (LAPACK's order); VR stays real, in
-// LAPACK's packing: for a real eigenvalue w[j], column j is its vector; for
-// a pair (w[j], w[j+1] = conj w[j]) the vectors are VR[:, j] +- i VR[:, j+1].
-// The interface wants complex vectors (Note [LAPACK primitives]), so one
-// elementwise kernel over the whole batch unpacks them from W's signs:
-// imag(w[j]) > 0 takes columns j and j + 1, imag(w[j]) < 0 columns j - 1
-// and j (conjugated), 0 column j alone. For complex a, W and VR are complex
-// already. Vectors have unit 2-norm and their largest component real, as
-// LAPACK returns them.
-namespace {
-
-DType complex_of(DType d) { return d == DType::Float32 || d == DType::Complex64 ? DType::Complex64 : DType::Complex128; }
-
-const EwSpec& unpack_geev_vectors_spec(DType real) {
-  static const std::array<EwSpec, 2> specs = [] {
-    std::array<EwSpec, 2> out;
-    for (int k = 0; k < 2; ++k) {
-      const std::string r = k == 0 ? "float" : "double", c = "kiln::complex<" + r + ">";
-      out[k].name = "kiln_geev_unpack_" + r;
-      out[k].params = {{"w", c, "", EwParam::Raw},
-                       {"vr", r, "", EwParam::Raw},
-                       {"n", "long long", "", EwParam::Input},
-                       {"v", c, "", EwParam::Output}};
-      // v and vr are whole stacks seen as vectors: element i is row i % n of
-      // column (i / n) % n of matrix i / (n * n); its eigenvalue is w[i / n].
-      // The column checks keep a failed matrix's garbage (info > 0) in bounds.
-      out[k].operation = "const " + r + " im = w[i / n].imag();\n" +
-                         "const long long col = (i / n) % n;\n" +
-                         "if (im > 0 && col + 1 < n) v = " + c + "(vr[i], vr[i + n]);\n" +
-                         "else if (im < 0 && col > 0) v = " + c + "(vr[i - n], -vr[i]);\n" +
-                         "else v = " + c + "(vr[i], " + r + "(0));\n";
-      out[k].outputs_write_only = true;
-    }
-    return out;
-  }();
-  return specs[real == DType::Float32 ? 0 : 1];
-}
-
-// A stack's elements as one vector (its matrices lie back to back).
-NDArray flat(const NDArray& st) {
-  return NDArray(st.memory(), st.dtype(), {st.size()}, {static_cast<int64_t>(st.itemsize())}, st.offset());
-}
-
-}  // namespace
-
-GeevResult solver_geev(const NDArray& a_in, bool compute_v) {
-  constexpr const char* fn = "_solver_geev";
-  const Stack a = stack_of(fn, "a", a_in);
-  const int64_t n = a.rows;
-  if (a.cols != n) bad(fn, "a must hold square matrices, got shape " + shape_text(a_in.shape()));
-  const Solver s = solver_for(fn);
-  if (!s.api->xgeev || !s.api->xgeev_buffer_size) {
-    int version = 0;
-    const std::string found = s.api->get_version && s.api->get_version(&version) == rc::kCusolverSuccess
-                                  ? " (cuSOLVER version " + std::to_string(version) + ")"
-                                  : "";
-    throw std::runtime_error(std::string(fn) + ": the loaded libcusolver, " + s.api->library_path + found +
-                             ", has no cusolverDnXgeev, which eig and eigvals need: it came with cuSOLVER 11.7 "
-                             "(CUDA 12.6); point KILN_CUSOLVER_PATH at a newer libcusolver");
-  }
-  const DType dtype = a_in.dtype(), cdtype = complex_of(dtype);
-  const bool real_input = dtype != cdtype;
-  const int type = cuda_type(dtype), w_type = cuda_type(cdtype);
-  const int jobvl = rc::cusolver_eig_mode::kNoVector;
-  const int jobvr = compute_v ? rc::cusolver_eig_mode::kVector : rc::cusolver_eig_mode::kNoVector;
-  GeevResult out{NDArray::empty({a.batch, n}, cdtype), std::nullopt, NDArray::empty({a.batch}, DType::Int32)};
-  // cuSOLVER's VR: of a's type (Note [cuSOLVER geev]); the result itself for complex a.
-  std::optional<NDArray> packed;
-  if (compute_v) packed = new_stack(a.batch, n, n, dtype);
-  char* w = static_cast<char*>(out.w.data());
-  char* vr = packed ? static_cast<char*>(packed->data()) : nullptr;
-  const int64_t w_bytes = n * static_cast<int64_t>(itemsize(cdtype)), vr_bytes = a.matrix_bytes;
-  over_batch(
-      "cusolverDnXgeev", a.batch,
-      [&](size_t* dev, size_t* host) {
-        return s.api->xgeev_buffer_size(s.h, s.p, jobvl, jobvr, n, type, a.ptr, n, w_type, w, type, nullptr, n,
-                                        type, vr, n, type, dev, host);
-      },
-      [&](int64_t i, void* dev, size_t dev_bytes, void* host, size_t host_bytes) {
-        return s.api->xgeev(s.h, s.p, jobvl, jobvr, n, type, a.at(i), n, w_type, w + i * w_bytes, type, nullptr, n,
-                            type, vr ? vr + i * vr_bytes : nullptr, n, type, dev, dev_bytes, host, host_bytes,
-                            int_ptr(out.info, i));
-      });
-  if (packed && real_input) {
-    NDArray v = new_stack(a.batch, n, n, cdtype);
-    const NDArray v_flat = flat(v), vr_flat = flat(*packed);
-    const EwArg args[] = {EwArg::of(out.w), EwArg::of(vr_flat), EwArg::value<long long>(n), EwArg::of(v_flat)};
-    elementwise_launch(unpack_geev_vectors_spec(dtype), args, v_flat.shape());
-    out.vr = v;
-  } else {
-    out.vr = packed;
-  }
-  out.info = widen(out.info);
-  return out;
 }
 
 }  // namespace kiln::arraycore

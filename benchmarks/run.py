@@ -556,6 +556,60 @@ def small_matmul():
     return ours, theirs
 
 
+def _batched_linalg(make, ours_fn, theirs_fn, check):
+    """Per-call microseconds (with a sync) of kiln's and CuPy's batched
+    linalg call on inputs make(rng) gives (numpy arrays), after checking
+    kiln's result against CuPy's with check(ours, theirs) (a fast wrong
+    answer is no figure). The batch is 4096 on the GPU, 64 on the host."""
+    batch = 4096 if kiln.get_backend() == "cuda" else 64
+    calls = 200 if kiln.get_backend() == "cuda" else 5
+    hs = make(numpy.random.default_rng(10), batch)
+    ks = [kiln.asarray(h) for h in hs]
+    if cupy is None:
+        return per_call_us(lambda: ours_fn(*ks), calls, sync=sync_kiln), None
+    cs = [cupy.asarray(h) for h in hs]
+    check(kiln.asnumpy(ours_fn(*ks)), cupy.asnumpy(theirs_fn(*cs)))
+
+    def sync_both():
+        sync_kiln()
+        sync_cupy()
+    return tuple(per_call_us_alternating([lambda: ours_fn(*ks), lambda: theirs_fn(*cs)], calls, sync=sync_both))
+
+
+def _spd(rng, batch, n):
+    m = rng.standard_normal((batch, n, n))
+    return m @ m.transpose(0, 2, 1) + n * numpy.eye(n)
+
+
+def _allclose(ours, theirs):
+    numpy.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-9)
+
+
+# Note [Batched primitives] (arraycore/solver.cpp): a stack of small
+# matrices goes to cuBLAS's / cuSOLVER's batched routines in one call;
+# KILN_SOLVER_BATCHED=0 measures the per-matrix loop instead.
+@benchmark("inv_batched_us", "us", "< CuPy: kiln.linalg.inv of a (4096, 8, 8) float64 stack, per call")
+def inv_batched():
+    return _batched_linalg(lambda rng, b: [rng.standard_normal((b, 8, 8)) + 8 * numpy.eye(8)],
+                           kiln.linalg.inv, lambda a: cupy.linalg.inv(a), _allclose)
+
+
+@benchmark("cholesky_batched_us", "us", "< CuPy: kiln.linalg.cholesky of a (4096, 16, 16) float64 SPD stack")
+def cholesky_batched():
+    return _batched_linalg(lambda rng, b: [_spd(rng, b, 16)], kiln.linalg.cholesky, lambda a: cupy.linalg.cholesky(a),
+                           _allclose)
+
+
+@benchmark("solve_batched_us", "us", "< CuPy: kiln.linalg.solve of (4096, 4, 4) float64, (4096, 4, 1) right-hand sides")
+def solve_batched():
+    # The (4096, 4) right-hand sides as (4096, 4, 1): NumPy 2 reads a 2-d b
+    # as one matrix, NumPy 1 (and CuPy) as a stack of vectors; this shape
+    # means the same to both.
+    return _batched_linalg(lambda rng, b: [rng.standard_normal((b, 4, 4)) + 4 * numpy.eye(4),
+                                           rng.standard_normal((b, 4, 1))],
+                           kiln.linalg.solve, lambda a, b: cupy.linalg.solve(a, b), _allclose)
+
+
 def _importable(name):
     try:
         return __import__(name)

@@ -27,6 +27,14 @@ std::string bind(void* lib, CublasApi& out) {
   resolve_symbol(lib, "cublasGetStatusString", out.get_status_string, nullptr);  // optional
   resolve_symbol(lib, "cublasGemmEx", out.gemm_ex, &missing);
   resolve_symbol(lib, "cublasGemmStridedBatchedEx", out.gemm_strided_batched_ex, &missing);
+  static const char* const kBatched[4][2] = {{"cublasSgetrfBatched", "cublasSgetrsBatched"},
+                                             {"cublasDgetrfBatched", "cublasDgetrsBatched"},
+                                             {"cublasCgetrfBatched", "cublasCgetrsBatched"},
+                                             {"cublasZgetrfBatched", "cublasZgetrsBatched"}};
+  for (int p = 0; p < 4; ++p) {   // optional (Note [Batched primitives] in arraycore/solver.cpp)
+    resolve_symbol(lib, kBatched[p][0], out.getrf_batched[p], nullptr);
+    resolve_symbol(lib, kBatched[p][1], out.getrs_batched[p], nullptr);
+  }
   return missing;
 }
 

@@ -71,6 +71,17 @@ struct CublasApi {
                                           const void* b, int b_type, int ldb, long long stride_b, const void* beta,
                                           void* c, int c_type, int ldc, long long stride_c, int batch_count,
                                           int compute_type, int algo);  // cublasGemmStridedBatchedEx
+  // Batched LU and solve over arrays of device pointers to n x n matrices
+  // (Note [Batched primitives] in arraycore/solver.cpp), indexed S, D, C, Z
+  // (as CusolverPrecision); optional: nullptr when the library lacks them.
+  // cublas{S,D,C,Z}getrfBatched: pivots int32, 1-based, n per matrix back to
+  // back; infos int32 on the device, one per matrix.
+  CublasStatus (*getrf_batched[4])(CublasHandle handle, int n, void* const a[], int lda, int* pivots, int* info,
+                                   int batch);
+  // cublas{S,D,C,Z}getrsBatched; trans a cublas_op; `info` is a HOST int
+  // (argument errors only).
+  CublasStatus (*getrs_batched[4])(CublasHandle handle, int trans, int n, int nrhs, const void* const a[], int lda,
+                                   const int* pivots, void* const b[], int ldb, int* info, int batch);
   std::string library_path;  // what dlopen found
 };
 

@@ -26,6 +26,9 @@ std::string bind(void* lib, CusolverApi& out) {
   resolve_symbol(lib, "cusolverDnXgetrs", out.xgetrs, &missing);
   resolve_symbol(lib, "cusolverDnXpotrf_bufferSize", out.xpotrf_buffer_size, &missing);
   resolve_symbol(lib, "cusolverDnXpotrf", out.xpotrf, &missing);
+  static const char* const kPotrfBatched[4] = {"cusolverDnSpotrfBatched", "cusolverDnDpotrfBatched",
+                                               "cusolverDnCpotrfBatched", "cusolverDnZpotrfBatched"};
+  for (int p = 0; p < 4; ++p) resolve_symbol(lib, kPotrfBatched[p], out.potrf_batched[p], nullptr);  // optional
   resolve_symbol(lib, "cusolverDnXgeqrf_bufferSize", out.xgeqrf_buffer_size, &missing);
   resolve_symbol(lib, "cusolverDnXgeqrf", out.xgeqrf, &missing);
   resolve_symbol(lib, "cusolverDnXgesvd_bufferSize", out.xgesvd_buffer_size, &missing);
@@ -40,8 +43,6 @@ std::string bind(void* lib, CusolverApi& out) {
     resolve_symbol(lib, kOrgqr[p][0], out.orgqr_buffer_size[p], &missing);
     resolve_symbol(lib, kOrgqr[p][1], out.orgqr[p], &missing);
   }
-  resolve_symbol(lib, "cusolverDnXgeev_bufferSize", out.xgeev_buffer_size, nullptr);  // optional: CUDA 12.6+
-  resolve_symbol(lib, "cusolverDnXgeev", out.xgeev, nullptr);                        // optional: CUDA 12.6+
   return missing;
 }
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <type_traits>
 
 #include "runtime/cuda/cublas_api.h"
 
@@ -33,6 +34,28 @@ static_assert(cuda_type::kC32F == CUDA_C_32F && cuda_type::kC64F == CUDA_C_64F);
 static_assert(cublas_compute::k32F == CUBLAS_COMPUTE_32F && cublas_compute::k64F == CUBLAS_COMPUTE_64F);
 static_assert(cublas_compute::k32FFastTF32 == CUBLAS_COMPUTE_32F_FAST_TF32);
 static_assert(kCublasGemmDefault == CUBLAS_GEMM_DEFAULT && kCublasDefaultMath == CUBLAS_DEFAULT_MATH);
+
+// The batched LU entry points, parameter by parameter: enums as int, the
+// handle as kiln's, typed pointer arrays as arrays of void pointers.
+template <class T> struct Kiln { using type = T; };
+template <class T> using kiln_t = typename Kiln<T>::type;
+template <> struct Kiln<cublasStatus_t> { using type = CublasStatus; };
+template <> struct Kiln<cublasHandle_t> { using type = CublasHandle; };
+template <> struct Kiln<cublasOperation_t> { using type = int; };
+template <class T> struct Kiln<T* const*> { using type = void* const*; };
+template <class T> struct Kiln<const T* const*> { using type = const void* const*; };
+template <class R, class... A> struct Kiln<R(A...)> { using type = kiln_t<R> (*)(kiln_t<A>...); };
+#define KILN_SAME(sdk, ours) \
+  static_assert(std::is_same_v<kiln_t<decltype(sdk)>, std::remove_cvref_t<decltype(CublasApi::ours)>>, #sdk)
+KILN_SAME(cublasSgetrfBatched, getrf_batched[0]);
+KILN_SAME(cublasDgetrfBatched, getrf_batched[0]);
+KILN_SAME(cublasCgetrfBatched, getrf_batched[0]);
+KILN_SAME(cublasZgetrfBatched, getrf_batched[0]);
+KILN_SAME(cublasSgetrsBatched, getrs_batched[0]);
+KILN_SAME(cublasDgetrsBatched, getrs_batched[0]);
+KILN_SAME(cublasCgetrsBatched, getrs_batched[0]);
+KILN_SAME(cublasZgetrsBatched, getrs_batched[0]);
+#undef KILN_SAME
 #endif
 
 // A library that does not exist gives nullptr and a reason, never a throw.

@@ -46,6 +46,10 @@ template <> struct Kiln<const float*> { using type = const void*; };
 template <> struct Kiln<const double*> { using type = const void*; };
 template <> struct Kiln<const cuComplex*> { using type = const void*; };
 template <> struct Kiln<const cuDoubleComplex*> { using type = const void*; };
+template <> struct Kiln<float**> { using type = void**; };             // potrfBatched's pointer arrays
+template <> struct Kiln<double**> { using type = void**; };
+template <> struct Kiln<cuComplex**> { using type = void**; };
+template <> struct Kiln<cuDoubleComplex**> { using type = void**; };
 template <class R, class... A> struct Kiln<R(A...)> { using type = kiln_t<R> (*)(kiln_t<A>...); };
 
 #define KILN_SAME(sdk, ours) \
@@ -59,14 +63,16 @@ KILN_SAME(cusolverDnXgetrf, xgetrf);
 KILN_SAME(cusolverDnXgetrs, xgetrs);
 KILN_SAME(cusolverDnXpotrf_bufferSize, xpotrf_buffer_size);
 KILN_SAME(cusolverDnXpotrf, xpotrf);
+KILN_SAME(cusolverDnSpotrfBatched, potrf_batched[0]);
+KILN_SAME(cusolverDnDpotrfBatched, potrf_batched[0]);
+KILN_SAME(cusolverDnCpotrfBatched, potrf_batched[0]);
+KILN_SAME(cusolverDnZpotrfBatched, potrf_batched[0]);
 KILN_SAME(cusolverDnXgeqrf_bufferSize, xgeqrf_buffer_size);
 KILN_SAME(cusolverDnXgeqrf, xgeqrf);
 KILN_SAME(cusolverDnXgesvd_bufferSize, xgesvd_buffer_size);
 KILN_SAME(cusolverDnXgesvd, xgesvd);
 KILN_SAME(cusolverDnXsyevd_bufferSize, xsyevd_buffer_size);
 KILN_SAME(cusolverDnXsyevd, xsyevd);
-KILN_SAME(cusolverDnXgeev_bufferSize, xgeev_buffer_size);
-KILN_SAME(cusolverDnXgeev, xgeev);
 KILN_SAME(cusolverDnSorgqr_bufferSize, orgqr_buffer_size[0]);
 KILN_SAME(cusolverDnDorgqr_bufferSize, orgqr_buffer_size[0]);
 KILN_SAME(cusolverDnCungqr_bufferSize, orgqr_buffer_size[0]);

@@ -5,11 +5,11 @@ cuSOLVER; on the host backend the same tests run through cuSOLVER's test
 double over reference LAPACK (Note [cuSOLVER test double]), which checks the
 arguments kiln passes, when a C++ compiler and liblapack.so.3 are there. The
 argument checks and the host backend's refusal run everywhere."""
+import ctypes
 import os
 import pathlib
 import shutil
 import subprocess
-import sys
 
 import numpy
 import pytest
@@ -22,15 +22,14 @@ FAKE_SOURCE = pathlib.Path(__file__).resolve().parents[1] / "cpp" / "cuda_fake" 
 TEST_DOUBLE_ENV = "KILN_TEST_HOST_CUSOLVER"
 
 
-def _build_test_double(folder, *defines):
-    """The cuSOLVER test double as a shared library (built with the macros
-    `defines`), or (None, why not)."""
+def _build_test_double(folder):
+    """The cuSOLVER test double as a shared library, or (None, why not)."""
     compiler = shutil.which(os.environ.get("CXX", "c++")) or shutil.which("g++")
     if compiler is None:
         return None, "no C++ compiler for the cuSOLVER test double"
     lib = folder / "libfakecusolver.so"
     built = subprocess.run([compiler, "-std=c++17", "-O1", "-shared", "-fPIC", str(FAKE_SOURCE), "-o", str(lib),
-                            "-l:liblapack.so.3", *("-D" + d for d in defines)], capture_output=True, text=True)
+                            "-l:liblapack.so.3"], capture_output=True, text=True)
     if built.returncode != 0:
         return None, "cannot build the cuSOLVER test double: " + built.stderr[-400:]
     return lib, ""
@@ -48,8 +47,9 @@ def solver(tmp_path_factory):
     lib, why = _build_test_double(tmp_path_factory.mktemp("cusolver"))
     if lib is None:
         pytest.skip(why)
-    saved = {name: os.environ.get(name) for name in (TEST_DOUBLE_ENV, "KILN_CUSOLVER_PATH")}
-    os.environ.update({TEST_DOUBLE_ENV: "1", "KILN_CUSOLVER_PATH": str(lib)})
+    # The double stands in for cuBLAS's batched LU too (Note [Batched primitives]).
+    saved = {name: os.environ.get(name) for name in (TEST_DOUBLE_ENV, "KILN_CUSOLVER_PATH", "KILN_CUBLAS_PATH")}
+    os.environ.update({TEST_DOUBLE_ENV: "1", "KILN_CUSOLVER_PATH": str(lib), "KILN_CUBLAS_PATH": str(lib)})
     try:
         ok, why = _core._solver_usable()
         if not ok:
@@ -277,57 +277,110 @@ def test_syevd(dtype, lower, compute_v):
         _close(a @ v, v * wh[:, None, :], dtype, scale=numpy.linalg.norm(a))
 
 
+# --- the batched routines (Note [Batched primitives] in arraycore/solver.cpp) --
+# Each runs a batch of 37 small matrices through the batched routine (the
+# default there) and through the per-matrix loop (KILN_SOLVER_BATCHED=0),
+# and checks both against NumPy and against each other: infos equal, pivots
+# equal where no two candidates tie, factors and solutions equal to rounding.
+# On the host backend the test double counts its batched calls, so the
+# tests see that the batched path ran; on the cuda backend it is cuBLAS and
+# cuSOLVER themselves.
+BATCH = 37
+
+
+def _batched_calls():
+    """The test double's count of batched calls (None on the cuda backend)."""
+    if kiln.get_backend() != "host":
+        return None
+    return ctypes.c_int.in_dll(ctypes.CDLL(os.environ["KILN_CUSOLVER_PATH"]), "kiln_fake_batched_calls").value
+
+
+def _both_ways(monkeypatch, run):
+    """(run() through the batched routines, run() through the loop), with the
+    test double's count checked: one batched call per primitive call."""
+    results = []
+    for mode, calls in (("", 1), ("0", 0)):
+        if mode:
+            monkeypatch.setenv("KILN_SOLVER_BATCHED", mode)
+        else:
+            monkeypatch.delenv("KILN_SOLVER_BATCHED", raising=False)
+        before = _batched_calls()
+        results.append(run())
+        if before is not None:
+            assert _batched_calls() - before == calls * run.primitive_calls
+    monkeypatch.delenv("KILN_SOLVER_BATCHED", raising=False)
+    return results
+
+
 @needs_solver
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("compute_v", [True, False])
-def test_geev(dtype, compute_v):
-    rng = numpy.random.default_rng(11)
-    a = _random(rng, (3, 5, 5), dtype)
-    if numpy.dtype(dtype).kind == "f":   # a rotation (eigenvalues +-i) in the middle of a real spectrum
-        a[1] = numpy.diag([3.0, 0.0, 0.0, -2.0, 5.0]).astype(dtype)
-        a[1, 1, 2], a[1, 2, 1] = -1, 1
-    x = _stack(a)
-    w, vr, info = _core._solver_geev(x, compute_v)
-    cdtype = numpy.result_type(dtype, numpy.complex64)
-    assert w.dtype == cdtype and w.shape == (3, 5)
-    assert info.dtype == numpy.int64 and info.get().tolist() == [0, 0, 0]
-    wh = w.get()
-    want = numpy.linalg.eigvals(a)
-    for i in range(3):   # the same set of eigenvalues, in LAPACK's order
-        assert all(numpy.min(numpy.abs(wh[i] - e)) <= _tol(dtype) * numpy.linalg.norm(a[i]) for e in want[i])
-    if numpy.dtype(dtype).kind == "f":
-        assert sorted(numpy.round(wh[1], 5).tolist(), key=lambda z: (z.real, z.imag)) == [-2, -1j, 1j, 3, 5]
-    if not compute_v:
-        assert vr is None
-        return
-    assert vr.dtype == cdtype and vr.shape == (3, 5, 5)
-    assert vr.strides[1] == vr.itemsize and vr.strides[2] == 5 * vr.itemsize   # a stack
-    v = vr.get()
-    _close(a @ v, v * wh[:, None, :], dtype, scale=numpy.linalg.norm(a))
-    _close(numpy.linalg.norm(v, axis=1), numpy.ones((3, 5)), dtype)
+@pytest.mark.parametrize("n", [3, 8])
+def test_getrf_batched(monkeypatch, dtype, n):
+    a = _random(numpy.random.default_rng(11), (BATCH, n, n), dtype)
+    a[5, :, 1] = 0   # singular: info 2 for matrix 5 alone, its factorisation completed
+
+    def run():
+        x = _stack(a)
+        ipiv, info = _core._solver_getrf(x)
+        assert ipiv.dtype == numpy.int64 and ipiv.shape == (BATCH, n) and info.dtype == numpy.int64
+        return x.get(), ipiv.get(), info.get()
+    run.primitive_calls = 1
+    (lu, ipiv, info), (lu_loop, ipiv_loop, info_loop) = _both_ways(monkeypatch, run)
+    want_info = [0] * BATCH
+    want_info[5] = 2
+    assert info.tolist() == want_info and info_loop.tolist() == want_info
+    _check_lu(a, lu, ipiv, dtype)
+    _check_lu(a, lu_loop, ipiv_loop, dtype)
+    regular = numpy.arange(BATCH) != 5   # the zero column's pivot is a tie
+    assert numpy.array_equal(ipiv[regular], ipiv_loop[regular])
+    _close(lu[regular], lu_loop[regular], dtype)
 
 
-@pytest.mark.skipif(kiln.get_backend() != "host", reason="the test double runs on the host backend")
-def test_geev_without_xgeev(tmp_path):
-    """A libcusolver older than CUDA 12.6 has no cusolverDnXgeev: the other
-    primitives still run and geev raises RuntimeError saying what is missing
-    (in a fresh process: kiln loads libcusolver once per process)."""
-    lib, why = _build_test_double(tmp_path, "KILN_FAKE_WITHOUT_XGEEV")
-    if lib is None:
-        pytest.skip(why)
-    code = ("import kiln\n"
-            "from kiln import _core\n"
-            "a = kiln.eye(2)[None].swapaxes(1, 2)\n"
-            "assert int(_core._solver_getrf(a)[1][0]) == 0\n"
-            "try:\n"
-            "    _core._solver_geev(a, True)\n"
-            "except RuntimeError as e:\n"
-            "    print(e)\n")
-    env = dict(os.environ, KILN_BACKEND="host", KILN_CUSOLVER_PATH=str(lib))
-    env[TEST_DOUBLE_ENV] = "1"
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert "has no cusolverDnXgeev" in run.stdout and "CUDA 12.6" in run.stdout and str(lib) in run.stdout
+@needs_solver
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_getrs_batched(monkeypatch, dtype):
+    rng = numpy.random.default_rng(12)
+    a = _random(rng, (BATCH, 4, 4), dtype) + 4 * numpy.eye(4, dtype=dtype)
+    b = _random(rng, (BATCH, 4, 2), dtype)
+    lu = _stack(a)
+    monkeypatch.setenv("KILN_SOLVER_BATCHED", "0")   # one factorisation for both solves
+    ipiv, _ = _core._solver_getrf(lu)
+    for trans in (0, 1, 2):
+        def run():
+            xb = _stack(b)
+            assert _core._solver_getrs(lu, ipiv, xb, trans) is None
+            return xb.get()
+        run.primitive_calls = 1
+        x, x_loop = _both_ways(monkeypatch, run)
+        op = [a, a.swapaxes(1, 2), _conj_t(a)][trans]
+        _close(op @ x, b, dtype)
+        _close(x, x_loop, dtype)
+
+
+@needs_solver
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("lower", [True, False])
+def test_potrf_batched(monkeypatch, dtype, lower):
+    m = _random(numpy.random.default_rng(13), (BATCH, 8, 8), dtype)
+    a = m @ _conj_t(m) + 8 * numpy.eye(8, dtype=dtype)
+    a[3] = numpy.diag([1.0, 2.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0]).astype(dtype)   # leading minor 3 not PD
+
+    def run():
+        x = _stack(a)
+        info = _core._solver_potrf(x, lower)
+        assert info.dtype == numpy.int64
+        return x.get(), info.get()
+    run.primitive_calls = 1
+    (c, info), (c_loop, info_loop) = _both_ways(monkeypatch, run)
+    want_info = [0] * BATCH
+    want_info[3] = 3
+    assert info.tolist() == want_info and info_loop.tolist() == want_info
+    pd = numpy.arange(BATCH) != 3
+    tri = numpy.tril if lower else numpy.triu
+    factor, factor_loop = tri(c[pd]), tri(c_loop[pd])
+    product = factor @ _conj_t(factor) if lower else _conj_t(factor) @ factor
+    _close(product, a[pd], dtype)
+    _close(factor, factor_loop, dtype)
 
 
 # --- argument checks: ValueError naming the argument, on every backend ------
@@ -383,10 +436,6 @@ def test_other_primitives_reject():
         _core._solver_gesvd(square, "AS")
     with pytest.raises(ValueError, match="a must hold square"):
         _core._solver_syevd(wide, True, True)
-    with pytest.raises(ValueError, match="a must hold square"):
-        _core._solver_geev(wide, True)
-    with pytest.raises(ValueError, match="a has dtype int64"):
-        _core._solver_geev(_good(dtype=numpy.int64), False)
 
 
 @pytest.mark.skipif(kiln.get_backend() == "cuda", reason="the refusal of the other backends")
@@ -401,8 +450,7 @@ def test_other_backends_refuse(monkeypatch):
              lambda: _core._solver_geqrf(square),
              lambda: _core._solver_orgqr(square, kiln.zeros((2, 3), numpy.float64)),
              lambda: _core._solver_gesvd(square, "S"),
-             lambda: _core._solver_syevd(square, True, False),
-             lambda: _core._solver_geev(square, True)]
+             lambda: _core._solver_syevd(square, True, False)]
     for call in calls:
         with pytest.raises(RuntimeError, match="cuda backend only"):
             call()

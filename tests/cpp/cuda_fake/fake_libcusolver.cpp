@@ -2,8 +2,7 @@
 // the entry points kiln resolves (runtime/cuda/cusolver_api.h), with
 // cuSOLVER's documented conventions (generic API with cudaDataType and
 // int64 sizes and pivots, workspace sizes in bytes for device and host,
-// ?orgqr workspaces in elements, V^H from gesvd, ascending eigenvalues, geev's
-// complex W with real VR in LAPACK's packing for real types), over
+// ?orgqr workspaces in elements, V^H from gesvd, ascending eigenvalues), over
 // reference LAPACK on host memory (?syev for syevd: the same results). It checks what kiln passes (types, leading
 // dimensions, that the workspaces are the sizes it reported, null U/VT
 // exactly for job 'N', no A^H for real types) and answers
@@ -45,14 +44,6 @@ void ssyev_(const char*, const char*, int*, float*, int*, float*, float*, int*, 
 void dsyev_(const char*, const char*, int*, double*, int*, double*, double*, int*, int*, size_t, size_t);
 void cheev_(const char*, const char*, int*, c8*, int*, float*, c8*, int*, float*, int*, size_t, size_t);
 void zheev_(const char*, const char*, int*, z16*, int*, double*, z16*, int*, double*, int*, size_t, size_t);
-void sgeev_(const char*, const char*, int*, float*, int*, float*, float*, float*, int*, float*, int*, float*, int*,
-            int*, size_t, size_t);
-void dgeev_(const char*, const char*, int*, double*, int*, double*, double*, double*, int*, double*, int*, double*,
-            int*, int*, size_t, size_t);
-void cgeev_(const char*, const char*, int*, c8*, int*, c8*, c8*, int*, c8*, int*, c8*, int*, float*, int*, size_t,
-            size_t);
-void zgeev_(const char*, const char*, int*, z16*, int*, z16*, z16*, int*, z16*, int*, z16*, int*, double*, int*,
-            size_t, size_t);
 }
 
 namespace {
@@ -108,31 +99,6 @@ void syev(const char* jz, const char* ul, int* n, z16* a, int* lda, double* w, z
   zheev_(jz, ul, n, a, lda, w, wk, lw, rw, info, 1, 1);
 }
 
-// geev with cuSOLVER's complex W for every type: real types get wr + i wi
-// (VR stays real, LAPACK's packing), complex ones LAPACK's w.
-template <class T> void geev_into(const char* jr, int* n, T* a, int* lda, std::complex<T>* w, T* vr, int* ldvr,
-                                  int* info) {
-  int lw = 64 * *n + 64, one = 1;
-  std::vector<T> wr(*n), wi(*n), work(lw);
-  T vl;
-  if constexpr (std::is_same_v<T, float>)
-    sgeev_("N", jr, n, a, lda, wr.data(), wi.data(), &vl, &one, vr, ldvr, work.data(), &lw, info, 1, 1);
-  else
-    dgeev_("N", jr, n, a, lda, wr.data(), wi.data(), &vl, &one, vr, ldvr, work.data(), &lw, info, 1, 1);
-  for (int j = 0; j < *n; ++j) w[j] = std::complex<T>(wr[j], wi[j]);
-}
-template <class T> void geev_into(const char* jr, int* n, std::complex<T>* a, int* lda, std::complex<T>* w,
-                                  std::complex<T>* vr, int* ldvr, int* info) {
-  int lw = 64 * *n + 64, one = 1;
-  std::vector<std::complex<T>> work(lw);
-  std::vector<T> rwork(2 * *n);
-  std::complex<T> vl;
-  if constexpr (std::is_same_v<T, float>)
-    cgeev_("N", jr, n, a, lda, w, &vl, &one, vr, ldvr, work.data(), &lw, rwork.data(), info, 1, 1);
-  else
-    zgeev_("N", jr, n, a, lda, w, &vl, &one, vr, ldvr, work.data(), &lw, rwork.data(), info, 1, 1);
-}
-
 template <class T> struct Real { using type = T; };
 template <class T> struct Real<std::complex<T>> { using type = T; };
 
@@ -166,6 +132,10 @@ extern "C" {
 // ?lascl report an illegal value); this one, found first, lets the routine
 // return with its negative info, as cuSOLVER would.
 void xerbla_(const char*, const int*, size_t) {}
+
+// How many batched calls (cuBLAS's getrf/getrs, cuSOLVER's potrf) this
+// library has served: tests read it through ctypes to see the batched path ran.
+int kiln_fake_batched_calls = 0;
 
 Status cusolverDnCreate(void** handle) {
   static int h;
@@ -220,6 +190,21 @@ Status cusolverDnXpotrf(void*, void*, int uplo, int64_t n, int type, void* a, in
   with_type(type, [&](auto* t) { potrf(uplo == 0 ? "L" : "U", &ni, static_cast<decltype(t)>(a), &ld, info); });
   return kOk;
 }
+// Batched Cholesky (Note [Batched primitives] in arraycore/solver.cpp): the
+// pointer array holds host addresses here.
+#define KILN_POTRF_BATCHED(name, T)                                                                            \
+  Status cusolverDn##name(void*, int uplo, int n, T* a[], int lda, int* info, int batch) {                     \
+    if (uplo < 0 || uplo > 1 || n < 0 || lda < n || batch < 0 || !a || !info) return kInvalid;                 \
+    ++kiln_fake_batched_calls;                                                                                 \
+    for (int i = 0; i < batch; ++i) potrf(uplo == 0 ? "L" : "U", &n, a[i], &lda, info + i);                    \
+    return kOk;                                                                                                \
+  }
+KILN_POTRF_BATCHED(SpotrfBatched, float)
+KILN_POTRF_BATCHED(DpotrfBatched, double)
+KILN_POTRF_BATCHED(CpotrfBatched, c8)
+KILN_POTRF_BATCHED(ZpotrfBatched, z16)
+#undef KILN_POTRF_BATCHED
+
 Status cusolverDnXgeqrf_bufferSize(void*, void*, int64_t m, int64_t, int type, const void*, int64_t lda,
                                    int type_tau, const void*, int compute, size_t* device, size_t* host) {
   return type != compute || type != type_tau || lda < m ? kInvalid : sizes(device, host);
@@ -300,30 +285,47 @@ Status cusolverDnXsyevd(void*, void*, int jobz, int uplo, int64_t n, int type, v
   });
   return kOk;
 }
-#ifndef KILN_FAKE_WITHOUT_XGEEV   // as a libcusolver older than CUDA 12.6
-Status cusolverDnXgeev_bufferSize(void*, void*, int jobvl, int jobvr, int64_t n, int type, const void*,
-                                  int64_t lda, int type_w, const void*, int type_vl, const void*, int64_t ldvl,
-                                  int type_vr, const void*, int64_t ldvr, int compute, size_t* device, size_t* host) {
-  // kiln asks for right vectors only, W complex, VL/VR of A's type.
-  const int complex_w = real_of(type) == kR32 ? kC32 : kC64;
-  if (jobvl != 0 || jobvr < 0 || jobvr > 1 || type != compute || type_w != complex_w || type_vl != type ||
-      type_vr != type || lda < n || ldvl < 1 || ldvr < n)
-    return kInvalid;
-  return sizes(device, host);
+// The part of cuBLAS kiln resolves (runtime/cuda/cublas_api.h), so that this
+// library also stands in for libcublas (KILN_CUBLAS_PATH) in the batched LU
+// (Note [Batched primitives]); the products are never called on the host.
+using BlasStatus = int;
+constexpr BlasStatus kBlasOk = 0, kBlasInvalid = 7;   // CUBLAS_STATUS_INVALID_VALUE
+BlasStatus cublasCreate_v2(void** handle) {
+  static int h;
+  *handle = &h;
+  return kBlasOk;
 }
-Status cusolverDnXgeev(void*, void*, int jobvl, int jobvr, int64_t n, int type, void* a, int64_t lda, int, void* w,
-                       int, void* vl, int64_t, int, void* vr, int64_t ldvr, int, void* dw, size_t db, void* hw,
-                       size_t hb, int* info) {
-  if (jobvl != 0 || vl != nullptr || !workspace_ok(dw, db, hw, hb) || (jobvr == 1) != (vr != nullptr)) return kInvalid;
-  int ni = n, ld = lda, lv = ldvr;
-  with_type(type, [&](auto* t) {
-    using T = std::remove_pointer_t<decltype(t)>;
-    using R = typename Real<T>::type;
-    T dummy{};
-    geev_into(jobvr ? "V" : "N", &ni, static_cast<T*>(a), &ld, static_cast<std::complex<R>*>(w),
-              vr ? static_cast<T*>(vr) : &dummy, &lv, info);
-  });
-  return kOk;
+BlasStatus cublasSetStream_v2(void*, void*) { return kBlasOk; }
+BlasStatus cublasSetMathMode(void*, int) { return kBlasOk; }
+BlasStatus cublasGetVersion_v2(void*, int* version) {
+  *version = 0;
+  return kBlasOk;
 }
-#endif
+BlasStatus cublasGemmEx() { return kBlasInvalid; }
+BlasStatus cublasGemmStridedBatchedEx() { return kBlasInvalid; }
+#define KILN_LU_BATCHED(p, T)                                                                                  \
+  BlasStatus cublas##p##getrfBatched(void*, int n, T* const a[], int lda, int* piv, int* info, int batch) {    \
+    if (n < 0 || lda < n || batch < 0 || !a || !piv || !info) return kBlasInvalid;                            \
+    ++kiln_fake_batched_calls;                                                                                 \
+    for (int i = 0; i < batch; ++i) getrf(&n, &n, a[i], &lda, piv + i * n, info + i);                         \
+    return kBlasOk;                                                                                            \
+  }                                                                                                            \
+  BlasStatus cublas##p##getrsBatched(void*, int op, int n, int k, const T* const a[], int lda, const int* piv,  \
+                                     T* const b[], int ldb, int* info, int batch) {                            \
+    *info = op < 0 || op > 2 ? -2 : n < 0 ? -3 : k < 0 ? -4 : lda < n ? -6 : ldb < n ? -9 : batch < 0 ? -11 : 0; \
+    if (*info != 0) return kBlasInvalid;                                                                       \
+    ++kiln_fake_batched_calls;                                                                                 \
+    const char* tr = op == 0 ? "N" : op == 1 ? "T" : "C";                                                      \
+    for (int i = 0; i < batch; ++i) {                                                                          \
+      std::vector<int> pi(piv + i * n, piv + (i + 1) * n);                                                     \
+      int status = 0;                                                                                          \
+      getrs(tr, &n, &k, a[i], &lda, pi.data(), b[i], &ldb, &status);                                           \
+    }                                                                                                          \
+    return kBlasOk;                                                                                            \
+  }
+KILN_LU_BATCHED(S, float)
+KILN_LU_BATCHED(D, double)
+KILN_LU_BATCHED(C, c8)
+KILN_LU_BATCHED(Z, z16)
+#undef KILN_LU_BATCHED
 }
