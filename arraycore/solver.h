@@ -22,8 +22,9 @@
 //    the host backend runs SciPy's LAPACK from Python instead;
 //  - asks cuSOLVER once for the workspace of one matrix, allocates it from
 //    kiln's pool, and loops over the batch in C++, one cuSOLVER call per
-//    matrix, all on the current stream (cuSOLVER's own batched routines
-//    cover only some of these operations and sizes; one loop serves all).
+//    matrix, all on the current stream; except that getrf (square), getrs
+//    and potrf hand a batch of small matrices to cuBLAS's / cuSOLVER's
+//    batched routines in one call (Note [Batched primitives] in solver.cpp).
 //    The generic API may also ask for host workspace: it lives on the heap
 //    for the primitive's duration, which assumes cuSOLVER is done with it
 //    when each call returns (nothing in its documentation says otherwise);
