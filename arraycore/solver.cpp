@@ -1,6 +1,7 @@
 #include "arraycore/solver.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdlib>
 #include <cstdint>
@@ -479,6 +480,110 @@ SyevdResult solver_syevd(const NDArray& a_in, bool lower, bool compute_v) {
                              dev_bytes, host, host_bytes, int_ptr(info, i));
       });
   return {w, widen(info)};
+}
+
+// Note [cuSOLVER geev]
+// cusolverDnXgeev (cuSOLVER 11.7, CUDA 12.6, and later; resolved as an
+// optional symbol, so older libraries still serve the other primitives)
+// computes right eigenvectors only: jobvl is always NOVECTOR here, VL null.
+// For real a it runs in real arithmetic and, given a complex W type, writes
+// each eigenvalue as a complex number, conjugate pairs next to each other
+// with the positive imaginary part first (LAPACK's order); VR stays real, in
+// LAPACK's packing: for a real eigenvalue w[j], column j is its vector; for
+// a pair (w[j], w[j+1] = conj w[j]) the vectors are VR[:, j] +- i VR[:, j+1].
+// The interface wants complex vectors (Note [LAPACK primitives]), so one
+// elementwise kernel over the whole batch unpacks them from W's signs:
+// imag(w[j]) > 0 takes columns j and j + 1, imag(w[j]) < 0 columns j - 1
+// and j (conjugated), 0 column j alone. For complex a, W and VR are complex
+// already. Vectors have unit 2-norm and their largest component real, as
+// LAPACK returns them.
+namespace {
+
+DType complex_of(DType d) {
+  return d == DType::Float32 || d == DType::Complex64 ? DType::Complex64 : DType::Complex128;
+}
+
+const EwSpec& unpack_geev_vectors_spec(DType real) {
+  static const std::array<EwSpec, 2> specs = [] {
+    std::array<EwSpec, 2> out;
+    for (int k = 0; k < 2; ++k) {
+      const std::string r = k == 0 ? "float" : "double", c = "kiln::complex<" + r + ">";
+      out[k].name = "kiln_geev_unpack_" + r;
+      out[k].params = {{"w", c, "", EwParam::Raw},
+                       {"vr", r, "", EwParam::Raw},
+                       {"n", "long long", "", EwParam::Input},
+                       {"v", c, "", EwParam::Output}};
+      // v and vr are whole stacks seen as vectors: element i is row i % n of
+      // column (i / n) % n of matrix i / (n * n); its eigenvalue is w[i / n].
+      // The column checks keep a failed matrix's garbage (info > 0) in bounds.
+      out[k].operation = "const " + r + " im = w[i / n].imag();\n" +
+                         "const long long col = (i / n) % n;\n" +
+                         "if (im > 0 && col + 1 < n) v = " + c + "(vr[i], vr[i + n]);\n" +
+                         "else if (im < 0 && col > 0) v = " + c + "(vr[i - n], -vr[i]);\n" +
+                         "else v = " + c + "(vr[i], " + r + "(0));\n";
+      out[k].outputs_write_only = true;
+    }
+    return out;
+  }();
+  return specs[real == DType::Float32 ? 0 : 1];
+}
+
+// A stack's elements as one vector (its matrices lie back to back).
+NDArray flat(const NDArray& st) {
+  return NDArray(st.memory(), st.dtype(), {st.size()}, {static_cast<int64_t>(st.itemsize())}, st.offset());
+}
+
+}  // namespace
+
+GeevResult solver_geev(const NDArray& a_in, bool compute_v) {
+  constexpr const char* fn = "_solver_geev";
+  const Stack a = stack_of(fn, "a", a_in);
+  const int64_t n = a.rows;
+  if (a.cols != n) bad(fn, "a must hold square matrices, got shape " + shape_text(a_in.shape()));
+  const Solver s = solver_for(fn);
+  if (!s.api->xgeev || !s.api->xgeev_buffer_size) {
+    int version = 0;
+    const std::string found = s.api->get_version && s.api->get_version(&version) == rc::kCusolverSuccess
+                                  ? " (cuSOLVER version " + std::to_string(version) + ")"
+                                  : "";
+    throw std::runtime_error(std::string(fn) + ": the loaded libcusolver, " + s.api->library_path + found +
+                             ", has no cusolverDnXgeev, which eig and eigvals need: it came with cuSOLVER 11.7 "
+                             "(CUDA 12.6); point KILN_CUSOLVER_PATH at a newer libcusolver");
+  }
+  const DType dtype = a_in.dtype(), cdtype = complex_of(dtype);
+  const bool real_input = dtype != cdtype;
+  const int type = cuda_type(dtype), w_type = cuda_type(cdtype);
+  const int jobvl = rc::cusolver_eig_mode::kNoVector;
+  const int jobvr = compute_v ? rc::cusolver_eig_mode::kVector : rc::cusolver_eig_mode::kNoVector;
+  GeevResult out{NDArray::empty({a.batch, n}, cdtype), std::nullopt, NDArray::empty({a.batch}, DType::Int32)};
+  // cuSOLVER's VR: of a's type (Note [cuSOLVER geev]); the result itself for complex a.
+  std::optional<NDArray> packed;
+  if (compute_v) packed = new_stack(a.batch, n, n, dtype);
+  char* w = static_cast<char*>(out.w.data());
+  char* vr = packed ? static_cast<char*>(packed->data()) : nullptr;
+  const int64_t w_bytes = n * static_cast<int64_t>(itemsize(cdtype)), vr_bytes = a.matrix_bytes;
+  over_batch(
+      "cusolverDnXgeev", a.batch,
+      [&](size_t* dev, size_t* host) {
+        return s.api->xgeev_buffer_size(s.h, s.p, jobvl, jobvr, n, type, a.ptr, n, w_type, w, type, nullptr, n,
+                                        type, vr, n, type, dev, host);
+      },
+      [&](int64_t i, void* dev, size_t dev_bytes, void* host, size_t host_bytes) {
+        return s.api->xgeev(s.h, s.p, jobvl, jobvr, n, type, a.at(i), n, w_type, w + i * w_bytes, type, nullptr, n,
+                            type, vr ? vr + i * vr_bytes : nullptr, n, type, dev, dev_bytes, host, host_bytes,
+                            int_ptr(out.info, i));
+      });
+  if (packed && real_input) {
+    NDArray v = new_stack(a.batch, n, n, cdtype);
+    const NDArray v_flat = flat(v), vr_flat = flat(*packed);
+    const EwArg args[] = {EwArg::of(out.w), EwArg::of(vr_flat), EwArg::value<long long>(n), EwArg::of(v_flat)};
+    elementwise_launch(unpack_geev_vectors_spec(dtype), args, v_flat.shape());
+    out.vr = v;
+  } else {
+    out.vr = packed;
+  }
+  out.info = widen(out.info);
+  return out;
 }
 
 }  // namespace kiln::arraycore

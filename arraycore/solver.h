@@ -37,6 +37,14 @@
 // only exists as ?orgqr / ?ungqr with int sizes (so m, n, k beyond
 // 2^31 - 1 raise ValueError there). Pivots are int64 in the generic API and
 // go straight into getrf's result.
+// geev(a, compute_v) -> (w, vr, info), the general eigenproblem, is the one
+// primitive whose results are complex whatever a's dtype: w (batch, n) and,
+// with compute_v, vr, a stack (batch, n, n) of unit right eigenvectors
+// (column j for w[:, j]), complex64 for float32/complex64 a and complex128
+// otherwise; a is destroyed; info int64 (batch,), > 0: did not converge. Real
+// LAPACK's wr/wi and packed conjugate-pair columns are unpacked by the
+// primitive on both sides (Note [cuSOLVER geev] in solver.cpp, _lapack.geev),
+// so Python sees one layout. Its cuSOLVER routine is optional (CUDA 12.6+).
 #pragma once
 
 #include <optional>
@@ -61,6 +69,12 @@ struct GesvdResult {
 struct SyevdResult {
   NDArray w;      // real dtype (batch, n), ascending
   NDArray info;   // int64 (batch,)
+};
+
+struct GeevResult {
+  NDArray w;                   // complex (batch, n): complex64 for float32/complex64 a, else complex128
+  std::optional<NDArray> vr;   // complex stack (batch, n, n) of unit right eigenvectors, none without compute_v
+  NDArray info;                // int64 (batch,)
 };
 
 // Whether the primitives can run now: the backend is cuda and libcusolver
@@ -91,5 +105,11 @@ GesvdResult solver_gesvd(const NDArray& a, char job);
 // Eigenvalues (and, with compute_v, eigenvectors into a) of each Hermitian
 // a[i] (n x n), reading its lower or upper triangle (?syevd / ?heevd).
 SyevdResult solver_syevd(const NDArray& a, bool lower, bool compute_v);
+
+// Eigenvalues (and, with compute_v, right eigenvectors) of each general
+// a[i] (n x n), destroying a (?geev); complex results for real a too
+// (Note [cuSOLVER geev] in solver.cpp). cusolverDnXgeev is optional: a
+// libcusolver without it raises std::runtime_error saying so.
+GeevResult solver_geev(const NDArray& a, bool compute_v);
 
 }  // namespace kiln::arraycore

@@ -64,6 +64,15 @@ void register_solver(py::module_& m) {
       py::arg("a"), py::arg("lower"), py::arg("compute_v"),
       "Eigenvalues (ascending) of each Hermitian a[i] from one triangle -> (w, info); with compute_v, a <- "
       "the eigenvectors.");
+  m.def(
+      "_solver_geev",
+      [](const NDArray& a, bool compute_v) {
+        arraycore::GeevResult r = arraycore::solver_geev(a, compute_v);
+        return py::make_tuple(r.w, optional_array(r.vr), r.info);
+      },
+      py::arg("a"), py::arg("compute_v"),
+      "Eigenvalues of each general a[i], destroying a -> (w complex (batch, n), vr complex stack of right "
+      "eigenvectors or None, info); needs cusolverDnXgeev (CUDA 12.6+).");
 }
 
 }  // namespace kiln::py_bind

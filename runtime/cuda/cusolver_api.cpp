@@ -43,6 +43,8 @@ std::string bind(void* lib, CusolverApi& out) {
     resolve_symbol(lib, kOrgqr[p][0], out.orgqr_buffer_size[p], &missing);
     resolve_symbol(lib, kOrgqr[p][1], out.orgqr[p], &missing);
   }
+  resolve_symbol(lib, "cusolverDnXgeev_bufferSize", out.xgeev_buffer_size, nullptr);  // optional: CUDA 12.6+
+  resolve_symbol(lib, "cusolverDnXgeev", out.xgeev, nullptr);                        // optional: CUDA 12.6+
   return missing;
 }
 

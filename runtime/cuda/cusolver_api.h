@@ -113,6 +113,17 @@ struct CusolverApi {
   // cusolverDn{S,D}orgqr, cusolverDn{C,Z}ungqr
   CusolverStatus (*orgqr[4])(CusolverHandle h, int m, int n, int k, void* a, int lda, const void* tau, void* work,
                              int lwork, int* info);
+  // cusolverDnXgeev_bufferSize, cusolverDnXgeev: OPTIONAL, nullptr when the
+  // library predates them (they came with cuSOLVER 11.7, CUDA 12.6); jobvl
+  // and jobvr are cusolver_eig_mode. Note [cuSOLVER geev] in arraycore/solver.cpp.
+  CusolverStatus (*xgeev_buffer_size)(CusolverHandle h, CusolverParams p, int jobvl, int jobvr, int64_t n,
+                                      int type_a, const void* a, int64_t lda, int type_w, const void* w,
+                                      int type_vl, const void* vl, int64_t ldvl, int type_vr, const void* vr,
+                                      int64_t ldvr, int compute_type, size_t* device_bytes, size_t* host_bytes);
+  CusolverStatus (*xgeev)(CusolverHandle h, CusolverParams p, int jobvl, int jobvr, int64_t n, int type_a, void* a,
+                          int64_t lda, int type_w, void* w, int type_vl, void* vl, int64_t ldvl, int type_vr,
+                          void* vr, int64_t ldvr, int compute_type, void* device_work, size_t device_bytes,
+                          void* host_work, size_t host_bytes, int* info);
   std::string library_path;  // what dlopen found
 };
 

@@ -73,6 +73,8 @@ KILN_SAME(cusolverDnXgesvd_bufferSize, xgesvd_buffer_size);
 KILN_SAME(cusolverDnXgesvd, xgesvd);
 KILN_SAME(cusolverDnXsyevd_bufferSize, xsyevd_buffer_size);
 KILN_SAME(cusolverDnXsyevd, xsyevd);
+KILN_SAME(cusolverDnXgeev_bufferSize, xgeev_buffer_size);
+KILN_SAME(cusolverDnXgeev, xgeev);
 KILN_SAME(cusolverDnSorgqr_bufferSize, orgqr_buffer_size[0]);
 KILN_SAME(cusolverDnDorgqr_bufferSize, orgqr_buffer_size[0]);
 KILN_SAME(cusolverDnCungqr_bufferSize, orgqr_buffer_size[0]);

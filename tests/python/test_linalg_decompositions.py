@@ -1,5 +1,5 @@
 """kiln.linalg's decompositions (cholesky, qr, svd, svdvals, eigh,
-eigvalsh) against NumPy: float32/64, complex64/128 and an integer dtype,
+eigvalsh, eig, eigvals) against NumPy: float32/64, complex64/128 and an integer dtype,
 C / Fortran / strided / negative-stride / batched operands, empty and 1 x 1
 matrices, NumPy's result dtypes, namedtuples and LinAlgErrors, and
 numpy.linalg's dispatch to kiln. Factors that are not unique (singular
@@ -336,7 +336,8 @@ def test_eigh_empty_1x1_and_errors():
 # --- shared checks ------------------------------------------------------------
 
 FUNCTIONS = {"cholesky": kiln.linalg.cholesky, "qr": kiln.linalg.qr, "svd": kiln.linalg.svd,
-             "svdvals": kiln.linalg.svdvals, "eigh": kiln.linalg.eigh, "eigvalsh": kiln.linalg.eigvalsh}
+             "svdvals": kiln.linalg.svdvals, "eigh": kiln.linalg.eigh, "eigvalsh": kiln.linalg.eigvalsh,
+             "eig": kiln.linalg.eig, "eigvals": kiln.linalg.eigvals}
 
 
 @pytest.mark.parametrize("fname", sorted(FUNCTIONS))
@@ -366,6 +367,9 @@ def test_numpy_dispatches_to_kiln(rng):
     assert all(isinstance(x, kiln.ndarray) for x in (u, s, vh))
     assert isinstance(numpy.linalg.eigvalsh(kiln.eye(3)), kiln.ndarray)
     assert isinstance(numpy.linalg.cholesky(kiln.eye(3)), kiln.ndarray)
+    w, v = numpy.linalg.eig(kiln.eye(3))
+    assert isinstance(w, kiln.ndarray) and isinstance(v, kiln.ndarray)
+    assert isinstance(numpy.linalg.eigvals(kiln.eye(3)), kiln.ndarray)
 
 
 def test_composition_over_the_cusolver_primitives(solver, monkeypatch, rng):
@@ -398,3 +402,167 @@ def test_composition_over_the_cusolver_primitives(solver, monkeypatch, rng):
         kiln.linalg.inv(kiln.ones((2, 3, 3)))
     with pytest.raises(kiln.linalg.LinAlgError, match="Matrix is not positive definite"):
         kiln.linalg.cholesky(-kiln.eye(3))
+    for kind, dtype in (("pairs", numpy.float64), ("general", numpy.complex64), ("real", numpy.float32)):
+        e = eig_matrix(rng, (2,), 5, dtype, kind)
+        w, v = kiln.linalg.eig(kiln.asarray(e))      # real input: VR unpacked by solver.cpp's kernel
+        check_eig(e, w, v, dtype)
+        check_eig(e, kiln.linalg.eigvals(kiln.asarray(e)), None, dtype)
+
+
+# --- eig ----------------------------------------------------------------------
+# Note [Eig tolerances]
+# ?geev is backward stable: its eigenpairs are exact for A + E with ||E|| <=
+# p(n) eps ||A|| (Note [Decomposition tolerances], GAMMA n for p(n)). So
+#  - each residual ||A v_j - w_j v_j|| <= GAMMA n eps ||A||_F (v_j of unit
+#    norm, itself to GAMMA n eps);
+#  - each eigenvalue moves by at most ||E|| times its condition number
+#    c_j = ||y_j|| ||x_j|| / |y_j^H x_j|, y_j and x_j its left and right
+#    eigenvectors; with the reference's X (unit columns) and Y^H = X^-1,
+#    c_j is the norm of row j of X^-1, computed from NumPy's double-precision
+#    eig of the very matrix.
+# The matrices are V D V^-1 with V = Q1 diag(1..2) Q2 (kappa(V) = 2, so c_j
+# <= 2) and eigenvalues at least 1 apart, far more than any bound: matching
+# each reference eigenvalue to the nearest computed one cannot pair the
+# wrong ones, whatever order geev returns them in.
+
+def eig_matrix(rng, batch, n, dtype, kind):
+    """Host matrices batch + (n, n) of dtype with well-separated, well-
+    conditioned eigenvalues: 'real' (real eigenvalues), 'symmetric' (real
+    symmetric), 'pairs' (real, with complex conjugate pairs: rotation-like
+    2 x 2 blocks), 'general' (complex dtypes: complex eigenvalues)."""
+    dtype = numpy.dtype(dtype)
+    if dtype.kind in "iu":   # integers: triangular, eigenvalues its diagonal 3, 6, 9, ...
+        out = numpy.triu(rng.integers(-2, 3, size=batch + (n, n)), 1) + numpy.diag(3 * numpy.arange(1, n + 1))
+        return out.astype(dtype)
+    cplx = kind == "general"
+
+    def orthogonal():
+        x = rng.standard_normal(batch + (n, n)) + (1j * rng.standard_normal(batch + (n, n)) if cplx else 0)
+        return numpy.linalg.qr(x)[0]
+
+    grid = 2.0 * numpy.arange(n) - n + 1 + 0.5 * rng.random(batch + (n,))   # >= 1.5 apart
+    if kind == "general":
+        lam = grid + 1j * rng.uniform(-2, 2, batch + (n,))
+        d = lam[..., None] * numpy.eye(n)
+    else:
+        d = grid[..., None] * numpy.eye(n)
+        if kind == "pairs":   # blocks [[a, b], [-b, a]]: eigenvalues a +- i b, b in [1, 2]
+            for j in range(0, n - 1, 2):
+                b = rng.uniform(1, 2, batch)
+                d[..., j + 1, j + 1] = d[..., j, j]
+                d[..., j, j + 1], d[..., j + 1, j] = b, -b
+    if kind == "symmetric":
+        q = orthogonal()
+        a = q @ d @ q.swapaxes(-1, -2)
+        a = (a + a.swapaxes(-1, -2)) / 2
+    else:
+        v = orthogonal() @ (numpy.linspace(1, 2, n)[:, None] * orthogonal())
+        a = v @ d @ numpy.linalg.inv(v)
+    return a.astype(dtype)
+
+
+def match_eigenvalues(got, want):
+    """got reordered so that got[..., j] is the computed eigenvalue nearest
+    want[..., j] (each used once)."""
+    got, want = numpy.asarray(got, numpy.complex128), numpy.asarray(want, numpy.complex128)
+    flat_got, flat_want = got.reshape(-1, got.shape[-1]), want.reshape(-1, want.shape[-1])
+    out = numpy.empty_like(flat_want)
+    for b in range(flat_want.shape[0]):
+        left = list(flat_got[b])
+        for j, w in enumerate(flat_want[b]):
+            k = int(numpy.argmin(numpy.abs(numpy.array(left) - w)))
+            out[b, j] = left.pop(k)
+    return out.reshape(want.shape)
+
+
+def check_eig(a, w, v, dtype):
+    """kiln's eig (v None: eigvals) of host a against NumPy's double eig and
+    the residuals, Note [Eig tolerances]; dtypes as numpy.linalg.eig's for a."""
+    ref = reference(a)
+    w_ref, x_ref = numpy.linalg.eig(ref)
+    want = numpy.linalg.eig(a) if v is not None else (numpy.linalg.eigvals(a), None)
+    assert isinstance(w, kiln.ndarray) and w.dtype == want[0].dtype and w.shape == want[0].shape
+    n = a.shape[-1]
+    norm_a = fro(ref)[..., None]
+    cond = numpy.linalg.norm(numpy.linalg.inv(x_ref), axis=-1)   # rows of X^-1
+    bound = GAMMA * n * eps(dtype) * norm_a
+    err = numpy.abs(match_eigenvalues(w.get(), w_ref) - w_ref)
+    assert numpy.all(err <= bound * cond), (err, bound * cond)
+    if v is None:
+        return
+    assert isinstance(v, kiln.ndarray) and v.dtype == want[1].dtype and v.shape == want[1].shape
+    wv, vv = w.get().astype(numpy.complex128), v.get().astype(numpy.complex128)
+    residual = numpy.linalg.norm(ref @ vv - vv * wv[..., None, :], axis=-2)
+    assert numpy.all(residual <= bound), (residual, bound)
+    assert numpy.all(numpy.abs(numpy.linalg.norm(vv, axis=-2) - 1) <= GAMMA * n * eps(dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=name)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_eig(rng, dtype, layout):
+    kind = "general" if numpy.dtype(dtype).kind == "c" else "pairs"
+    a = eig_matrix(rng, (2,), 5, dtype, kind)
+    ka = laid_out(a, layout)
+    res = kiln.linalg.eig(ka)
+    assert isinstance(res, kiln.linalg.EigResult) and res._fields == ("eigenvalues", "eigenvectors")
+    check_eig(a, res.eigenvalues, res.eigenvectors, dtype)
+    check_eig(a, kiln.linalg.eigvals(ka), None, dtype)
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64], ids=name)
+@pytest.mark.parametrize("kind", ["real", "symmetric", "pairs"])
+def test_eig_real_or_complex_results(rng, dtype, kind):
+    """Real input gives real results exactly when every eigenvalue is real,
+    over the whole batch, as NumPy's; a single rotation-like matrix in a
+    batch makes all of it complex."""
+    a = eig_matrix(rng, (3,), 4, dtype, kind)
+    w, v = kiln.linalg.eig(kiln.asarray(a))
+    assert w.dtype.kind == v.dtype.kind == ("c" if kind == "pairs" else "f")
+    check_eig(a, w, v, dtype)
+    check_eig(a, kiln.linalg.eigvals(kiln.asarray(a)), None, dtype)
+    if kind == "real":   # one matrix with a conjugate pair makes the whole batch complex
+        a[1] = eig_matrix(rng, (), 4, dtype, "pairs")
+        w, v = kiln.linalg.eig(kiln.asarray(a))
+        assert w.dtype.kind == v.dtype.kind == "c"
+        check_eig(a, w, v, dtype)
+
+
+def test_eig_4d_batch_and_1x1(rng):
+    a = eig_matrix(rng, (2, 3), 3, numpy.complex128, "general")
+    check_eig(a, *kiln.linalg.eig(kiln.asarray(a)), numpy.complex128)
+    w, v = kiln.linalg.eig(kiln.asarray([[-2.5]], dtype=kiln.float32))
+    assert w.dtype == v.dtype == numpy.float32 and w.get().tolist() == [-2.5] and v.get().tolist() == [[1.0]]
+
+
+def test_eig_empty_and_errors():
+    for shape, dtype in (((0, 0), numpy.float64), ((3, 0, 0), numpy.float32), ((0, 2, 2), numpy.complex64),
+                         ((0, 0), numpy.int64)):
+        w, v = kiln.linalg.eig(kiln.zeros(shape, dtype))
+        wn, vn = numpy.linalg.eig(numpy.zeros(shape, dtype))
+        assert (w.shape, v.shape, w.dtype, v.dtype) == (wn.shape, vn.shape, wn.dtype, vn.dtype)
+        wn = numpy.linalg.eigvals(numpy.zeros(shape, dtype))
+        got = kiln.linalg.eigvals(kiln.zeros(shape, dtype))
+        assert (got.shape, got.dtype) == (wn.shape, wn.dtype)
+    for bad in (numpy.array([[1.0, numpy.nan], [0.0, 1.0]]), numpy.full((2, 2, 2), numpy.inf, numpy.complex64)):
+        for f in (kiln.linalg.eig, kiln.linalg.eigvals):
+            with pytest.raises(kiln.linalg.LinAlgError) as got:
+                f(kiln.asarray(bad))
+            with pytest.raises(numpy.linalg.LinAlgError) as want:
+                getattr(numpy.linalg, f.__name__)(bad)
+            assert str(got.value) == str(want.value) == "Array must not contain infs or NaNs"
+
+
+def test_eig_not_converging_raises(monkeypatch):
+    """geev's info > 0 for any matrix of a batch raises NumPy's LinAlgError
+    (no matrix is known to make ?geev fail, so the primitive's info is
+    forced)."""
+    geev = _lapack.geev
+
+    def failing_second(a, compute_v):
+        w, vr, info = geev(a, compute_v)
+        return w, vr, kiln.asarray([0, 2, 0], dtype=kiln.int64)
+
+    monkeypatch.setattr(_lapack, "geev", failing_second)
+    for f in (kiln.linalg.eig, kiln.linalg.eigvals):
+        with pytest.raises(kiln.linalg.LinAlgError, match="^Eigenvalues did not converge$"):
+            f(kiln.ones((3, 2, 2)))

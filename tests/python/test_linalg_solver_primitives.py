@@ -10,6 +10,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import sys
 
 import numpy
 import pytest
@@ -22,14 +23,15 @@ FAKE_SOURCE = pathlib.Path(__file__).resolve().parents[1] / "cpp" / "cuda_fake" 
 TEST_DOUBLE_ENV = "KILN_TEST_HOST_CUSOLVER"
 
 
-def _build_test_double(folder):
-    """The cuSOLVER test double as a shared library, or (None, why not)."""
+def _build_test_double(folder, *defines):
+    """The cuSOLVER test double as a shared library (built with the macros
+    `defines`), or (None, why not)."""
     compiler = shutil.which(os.environ.get("CXX", "c++")) or shutil.which("g++")
     if compiler is None:
         return None, "no C++ compiler for the cuSOLVER test double"
     lib = folder / "libfakecusolver.so"
     built = subprocess.run([compiler, "-std=c++17", "-O1", "-shared", "-fPIC", str(FAKE_SOURCE), "-o", str(lib),
-                            "-l:liblapack.so.3"], capture_output=True, text=True)
+                            "-l:liblapack.so.3", *("-D" + d for d in defines)], capture_output=True, text=True)
     if built.returncode != 0:
         return None, "cannot build the cuSOLVER test double: " + built.stderr[-400:]
     return lib, ""
@@ -383,6 +385,59 @@ def test_potrf_batched(monkeypatch, dtype, lower):
     _close(factor, factor_loop, dtype)
 
 
+@needs_solver
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("compute_v", [True, False])
+def test_geev(dtype, compute_v):
+    rng = numpy.random.default_rng(11)
+    a = _random(rng, (3, 5, 5), dtype)
+    if numpy.dtype(dtype).kind == "f":   # a rotation (eigenvalues +-i) in the middle of a real spectrum
+        a[1] = numpy.diag([3.0, 0.0, 0.0, -2.0, 5.0]).astype(dtype)
+        a[1, 1, 2], a[1, 2, 1] = -1, 1
+    x = _stack(a)
+    w, vr, info = _core._solver_geev(x, compute_v)
+    cdtype = numpy.result_type(dtype, numpy.complex64)
+    assert w.dtype == cdtype and w.shape == (3, 5)
+    assert info.dtype == numpy.int64 and info.get().tolist() == [0, 0, 0]
+    wh = w.get()
+    want = numpy.linalg.eigvals(a)
+    for i in range(3):   # the same set of eigenvalues, in LAPACK's order
+        assert all(numpy.min(numpy.abs(wh[i] - e)) <= _tol(dtype) * numpy.linalg.norm(a[i]) for e in want[i])
+    if numpy.dtype(dtype).kind == "f":
+        assert sorted(numpy.round(wh[1], 5).tolist(), key=lambda z: (z.real, z.imag)) == [-2, -1j, 1j, 3, 5]
+    if not compute_v:
+        assert vr is None
+        return
+    assert vr.dtype == cdtype and vr.shape == (3, 5, 5)
+    assert vr.strides[1] == vr.itemsize and vr.strides[2] == 5 * vr.itemsize   # a stack
+    v = vr.get()
+    _close(a @ v, v * wh[:, None, :], dtype, scale=numpy.linalg.norm(a))
+    _close(numpy.linalg.norm(v, axis=1), numpy.ones((3, 5)), dtype)
+
+
+@pytest.mark.skipif(kiln.get_backend() != "host", reason="the test double runs on the host backend")
+def test_geev_without_xgeev(tmp_path):
+    """A libcusolver older than CUDA 12.6 has no cusolverDnXgeev: the other
+    primitives still run and geev raises RuntimeError saying what is missing
+    (in a fresh process: kiln loads libcusolver once per process)."""
+    lib, why = _build_test_double(tmp_path, "KILN_FAKE_WITHOUT_XGEEV")
+    if lib is None:
+        pytest.skip(why)
+    code = ("import kiln\n"
+            "from kiln import _core\n"
+            "a = kiln.eye(2)[None].swapaxes(1, 2)\n"
+            "assert int(_core._solver_getrf(a)[1][0]) == 0\n"
+            "try:\n"
+            "    _core._solver_geev(a, True)\n"
+            "except RuntimeError as e:\n"
+            "    print(e)\n")
+    env = dict(os.environ, KILN_BACKEND="host", KILN_CUSOLVER_PATH=str(lib))
+    env[TEST_DOUBLE_ENV] = "1"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "has no cusolverDnXgeev" in run.stdout and "CUDA 12.6" in run.stdout and str(lib) in run.stdout
+
+
 # --- argument checks: ValueError naming the argument, on every backend ------
 
 def _good(shape=(2, 3, 3), dtype=numpy.float64):
@@ -436,6 +491,10 @@ def test_other_primitives_reject():
         _core._solver_gesvd(square, "AS")
     with pytest.raises(ValueError, match="a must hold square"):
         _core._solver_syevd(wide, True, True)
+    with pytest.raises(ValueError, match="a must hold square"):
+        _core._solver_geev(wide, True)
+    with pytest.raises(ValueError, match="a has dtype int64"):
+        _core._solver_geev(_good(dtype=numpy.int64), False)
 
 
 @pytest.mark.skipif(kiln.get_backend() == "cuda", reason="the refusal of the other backends")
@@ -450,7 +509,8 @@ def test_other_backends_refuse(monkeypatch):
              lambda: _core._solver_geqrf(square),
              lambda: _core._solver_orgqr(square, kiln.zeros((2, 3), numpy.float64)),
              lambda: _core._solver_gesvd(square, "S"),
-             lambda: _core._solver_syevd(square, True, False)]
+             lambda: _core._solver_syevd(square, True, False),
+             lambda: _core._solver_geev(square, True)]
     for call in calls:
         with pytest.raises(RuntimeError, match="cuda backend only"):
             call()

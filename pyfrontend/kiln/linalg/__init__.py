@@ -6,8 +6,8 @@ as numpy.linalg.outer) and matrix_transpose, with NumPy 2's semantics
 (docs/linalg.md). Products run through cuBLAS on the cuda backend where it
 can and through kiln's own kernel everywhere else (Note [Matmul paths] in
 arraycore/matmul.h). The decompositions and solvers (cholesky, qr, svd,
-svdvals, eigh, eigvalsh, solve, inv, det, slogdet, lstsq, pinv,
-matrix_power, matrix_rank, tensorsolve, tensorinv, cond) are composed from
+svdvals, eigh, eigvalsh, eig, eigvals, solve, inv, det, slogdet, lstsq,
+pinv, matrix_power, matrix_rank, tensorsolve, tensorinv, cond) are composed from
 LAPACK primitives: cuSOLVER on the cuda backend, SciPy's LAPACK on the host
 (_lapack.py, Note [LAPACK primitives on the host]); LinAlgError is
 numpy.linalg.LinAlgError itself.
@@ -23,7 +23,8 @@ from kiln.linalg._products import linalg_tensordot as tensordot
 from kiln.linalg._products import linalg_vecdot as vecdot
 from kiln.linalg._products import matrix_transpose
 from kiln.linalg._stacks import LinAlgError
-from kiln.linalg._decompositions import EighResult, QRResult, SVDResult, cholesky, eigh, eigvalsh, qr, svd, svdvals
+from kiln.linalg._decompositions import (EigResult, EighResult, QRResult, SVDResult, cholesky, eig, eigh, eigvals,
+                                         eigvalsh, qr, svd, svdvals)
 from kiln.linalg._solvers import (SlogdetResult, cond, det, inv, lstsq, matrix_power, matrix_rank, pinv, slogdet,
                                   solve, tensorinv, tensorsolve)
 from kiln.linalg._norms import diagonal, matrix_norm, norm, trace, vector_norm
@@ -34,7 +35,7 @@ for _f, _name in ((matmul, "matmul"), (outer, "outer"), (tensordot, "tensordot")
 del _f, _name
 
 __all__ = ["matmul", "matrix_transpose", "outer", "tensordot", "vecdot"]
-__all__ += ["LinAlgError", "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond", "det", "eigh",
-            "eigvalsh", "inv", "lstsq", "matrix_power", "matrix_rank", "pinv", "qr", "slogdet", "solve", "svd",
-            "svdvals", "tensorinv", "tensorsolve"]
+__all__ += ["LinAlgError", "EigResult", "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond",
+            "det", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matrix_power", "matrix_rank", "pinv", "qr",
+            "slogdet", "solve", "svd", "svdvals", "tensorinv", "tensorsolve"]
 __all__ += ["diagonal", "matrix_norm", "norm", "trace", "vector_norm"]

@@ -1,5 +1,5 @@
-"""kiln.linalg's decompositions: cholesky, qr, svd, svdvals, eigh and
-eigvalsh, with NumPy 2's signatures, batches (every axis before the last
+"""kiln.linalg's decompositions: cholesky, qr, svd, svdvals, eigh,
+eigvalsh, eig and eigvals, with NumPy 2's signatures, batches (every axis before the last
 two), result dtypes (Note [Linalg dtypes]), result namedtuples and
 LinAlgErrors, composed from the LAPACK primitives (_lapack.py: cuSOLVER on
 the cuda backend, SciPy's LAPACK on the host) and kiln array operations.
@@ -8,6 +8,7 @@ the cuda backend, SciPy's LAPACK on the host) and kiln array operations.
     q, r = kiln.linalg.qr(a)                             # QRResult
     u, s, vh = kiln.linalg.svd(a, full_matrices=False)   # SVDResult
     w, v = kiln.linalg.eigh(a)                           # EighResult, w ascending
+    w, v = kiln.linalg.eig(a)                            # EigResult, a @ v = v * w
 """
 import typing
 import warnings
@@ -19,7 +20,7 @@ from kiln._indexing import take_along_axis
 from kiln._sorting import argsort, sort
 from kiln.linalg import _lapack
 from kiln.linalg._products import _operand
-from kiln.linalg._stacks import (_assert_stacked_2d, _assert_stacked_square, _from_rows, _from_stack,
+from kiln.linalg._stacks import (LinAlgError, _assert_stacked_2d, _assert_stacked_square, _from_rows, _from_stack,
                                  _hermitian_transpose, _identity, _linalg_dtype, _new_stack, _raise_if,
                                  _real_dtype, _to_stack)
 
@@ -35,6 +36,12 @@ class SVDResult(typing.NamedTuple):
 
 class EighResult(typing.NamedTuple):
     """eigh's (eigenvalues, eigenvectors): column j for eigenvalue j."""
+    eigenvalues: typing.Any
+    eigenvectors: typing.Any
+
+
+class EigResult(typing.NamedTuple):
+    """eig's (eigenvalues, eigenvectors): column j for eigenvalue j."""
     eigenvalues: typing.Any
     eigenvectors: typing.Any
 
@@ -209,3 +216,48 @@ def eigh(a, UPLO="L"):
 def eigvalsh(a, UPLO="L"):
     """eigh's eigenvalues alone."""
     return _eigh(a, UPLO, False)[0]
+
+
+# Note [Eig dtypes]
+# geev's results are complex for every input (the primitive unpacks real
+# LAPACK's conjugate pairs, _lapack.geev). As NumPy's eig: complex input
+# gives complex results; real input (and integers, computed in float64)
+# gives real ones when every eigenvalue of the whole call has an imaginary
+# part exactly 0, complex ones otherwise, which costs one read of the
+# eigenvalues on the host (the info check reads anyway). Non-finite input
+# raises NumPy's LinAlgError "Array must not contain infs or NaNs" before
+# LAPACK runs (one more read). Single precision
+# stays single (Note [Linalg dtypes]): complex64 / float32 for float32.
+def _eig(a, compute_v):
+    a = _operand(a)
+    _assert_stacked_square(a)
+    dtype = _linalg_dtype(a)
+    batch, n = a.shape[:-2], a.shape[-1]
+    if a.size == 0:
+        return _core.zeros(batch + (n,), dtype), _core.zeros(a.shape, dtype)
+    if not bool(_uf["isfinite"](a).all()):   # NumPy's check, before LAPACK sees the matrix
+        raise LinAlgError("Array must not contain infs or NaNs")
+    st = _to_stack(a, dtype)
+    w, vr, info = _lapack.geev(st, compute_v)
+    _raise_if(info, "Eigenvalues did not converge")
+    w = _from_rows(w, batch)
+    v = _from_stack(vr, batch) if compute_v else None
+    if dtype.kind == "f" and not bool(w.imag.any()):
+        w, v = w.real, (v.real if compute_v else None)
+    return w, v
+
+
+def eig(a):
+    """The eigenvalues and right eigenvectors (column j for eigenvalue j,
+    unit 2-norm, as LAPACK's ?geev gives them) of each square matrix in a:
+    EigResult with a @ v = v * w[..., None, :]. The order of the
+    eigenvalues is LAPACK's (unspecified). Real a gives real results when
+    every eigenvalue is real, complex ones otherwise (Note [Eig dtypes]).
+    LinAlgError "Eigenvalues did not converge" when ?geev fails, "Array
+    must not contain infs or NaNs" for such input, as NumPy's."""
+    return EigResult(*_eig(a, True))
+
+
+def eigvals(a):
+    """eig's eigenvalues alone (no eigenvectors computed)."""
+    return _eig(a, False)[0]

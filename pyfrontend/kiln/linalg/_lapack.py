@@ -1,7 +1,7 @@
 """The LAPACK primitives kiln.linalg's decompositions and solvers are
 composed from (the interface of Note [LAPACK primitives] in
-arraycore/solver.h): getrf, getrs, potrf, geqrf, orgqr, gesvd, syevd and
-usable. Each works on "stacks": ndim-3 arrays (batch, m, n) of float32,
+arraycore/solver.h): getrf, getrs, potrf, geqrf, orgqr, gesvd, syevd, geev
+and usable. Each works on "stacks": ndim-3 arrays (batch, m, n) of float32,
 float64, complex64 or complex128 whose matrices are column-major and lie
 back to back; matrices are factorised in place, other results are new kiln
 arrays, and the int64 `info` arrays are never read here.
@@ -30,7 +30,7 @@ _PREFIX = {numpy.dtype(numpy.float32): "s", numpy.dtype(numpy.float64): "d",
 # Note [LAPACK primitives on the host]
 # kiln.linalg composes every function (validation, dtype promotion, empty
 # inputs, copies into stacks, the arithmetic around a factorisation, the
-# LinAlgError checks) from the seven primitives above and kiln array
+# LinAlgError checks) from the eight primitives above and kiln array
 # operations, in Python, identically on every backend; only the primitive
 # differs. On the cuda backend it is cuSOLVER (pyfrontend/solver_binding.cpp);
 # on the host and hip backends it is SciPy's LAPACK (scipy.linalg.lapack),
@@ -258,3 +258,48 @@ def syevd(a, lower, compute_v):
             _store(host[i], v)
     _back((a, host), (w, w_h), (info, info_h))
     return w, info
+
+
+def geev(a, compute_v):
+    """Eigenvalues of each general a[i] (n x n), destroying a -> (w complex
+    (batch, n), vr, info int64 (batch,)); vr: with compute_v a complex stack
+    (batch, n, n) of right eigenvectors (column j for w[:, j], unit 2-norm),
+    else None. Complex results for real a too: complex64 for float32 and
+    complex64, complex128 otherwise (LAPACK's real ?geev packs conjugate
+    pairs as wr, wi and two real columns; unpacked here, and on cuda in
+    arraycore/solver.cpp, Note [cuSOLVER geev])."""
+    if _ON_CUDA:
+        return _core._solver_geev(a, compute_v)
+    f = _routine("geev", a.dtype)
+    host = _host(a, "a")
+    batch, n, _ = a.shape
+    cdtype = numpy.result_type(a.dtype, numpy.complex64)
+    w, info = _new((batch, n), cdtype), _new((batch,), numpy.int64)
+    w_h, info_h = _host(w), _host(info)
+    vr = _new_stack(batch, n, n, cdtype) if compute_v else None
+    vr_h = _host(vr) if compute_v else None
+    real = a.dtype.kind == "f"
+    for i in range(batch):
+        out = f(host[i], compute_vl=0, compute_vr=int(bool(compute_v)), overwrite_a=1)
+        if real:
+            wr, wi, _, v, inf = out
+            w_h[i] = wr + 1j * wi
+        else:
+            w_h[i], _, v, inf = out
+        info_h[i] = _check_info("geev", inf)
+        if compute_v:
+            vr_h[i] = _unpack_pairs(v, wi) if real else v
+    _back((w, w_h), (info, info_h), *(((vr, vr_h),) if compute_v else ()))
+    return w, vr, info
+
+
+def _unpack_pairs(v, wi):
+    """Real ?geev's eigenvectors (LAPACK's packing: for a conjugate pair
+    w[j], w[j+1] = conj(w[j]) with wi[j] > 0, the vectors are v[:, j] +-
+    i v[:, j+1]) as complex columns."""
+    out = v.astype(numpy.result_type(v.dtype, numpy.complex64))
+    first = numpy.flatnonzero(wi > 0)
+    first = first[first + 1 < len(wi)]   # a matrix that did not converge may leave junk
+    out[:, first] = v[:, first] + 1j * v[:, first + 1]
+    out[:, first + 1] = numpy.conj(out[:, first])
+    return out

@@ -2,7 +2,8 @@
 // the entry points kiln resolves (runtime/cuda/cusolver_api.h), with
 // cuSOLVER's documented conventions (generic API with cudaDataType and
 // int64 sizes and pivots, workspace sizes in bytes for device and host,
-// ?orgqr workspaces in elements, V^H from gesvd, ascending eigenvalues), over
+// ?orgqr workspaces in elements, V^H from gesvd, ascending eigenvalues, geev's
+// complex W with real VR in LAPACK's packing for real types), over
 // reference LAPACK on host memory (?syev for syevd: the same results). It checks what kiln passes (types, leading
 // dimensions, that the workspaces are the sizes it reported, null U/VT
 // exactly for job 'N', no A^H for real types) and answers
@@ -44,6 +45,14 @@ void ssyev_(const char*, const char*, int*, float*, int*, float*, float*, int*, 
 void dsyev_(const char*, const char*, int*, double*, int*, double*, double*, int*, int*, size_t, size_t);
 void cheev_(const char*, const char*, int*, c8*, int*, float*, c8*, int*, float*, int*, size_t, size_t);
 void zheev_(const char*, const char*, int*, z16*, int*, double*, z16*, int*, double*, int*, size_t, size_t);
+void sgeev_(const char*, const char*, int*, float*, int*, float*, float*, float*, int*, float*, int*, float*, int*,
+            int*, size_t, size_t);
+void dgeev_(const char*, const char*, int*, double*, int*, double*, double*, double*, int*, double*, int*, double*,
+            int*, int*, size_t, size_t);
+void cgeev_(const char*, const char*, int*, c8*, int*, c8*, c8*, int*, c8*, int*, c8*, int*, float*, int*, size_t,
+            size_t);
+void zgeev_(const char*, const char*, int*, z16*, int*, z16*, z16*, int*, z16*, int*, z16*, int*, double*, int*,
+            size_t, size_t);
 }
 
 namespace {
@@ -97,6 +106,31 @@ void syev(const char* jz, const char* ul, int* n, c8* a, int* lda, float* w, c8*
 void syev(const char* jz, const char* ul, int* n, z16* a, int* lda, double* w, z16* wk, int* lw, double* rw,
           int* info) {
   zheev_(jz, ul, n, a, lda, w, wk, lw, rw, info, 1, 1);
+}
+
+// geev with cuSOLVER's complex W for every type: real types get wr + i wi
+// (VR stays real, LAPACK's packing), complex ones LAPACK's w.
+template <class T> void geev_into(const char* jr, int* n, T* a, int* lda, std::complex<T>* w, T* vr, int* ldvr,
+                                  int* info) {
+  int lw = 64 * *n + 64, one = 1;
+  std::vector<T> wr(*n), wi(*n), work(lw);
+  T vl;
+  if constexpr (std::is_same_v<T, float>)
+    sgeev_("N", jr, n, a, lda, wr.data(), wi.data(), &vl, &one, vr, ldvr, work.data(), &lw, info, 1, 1);
+  else
+    dgeev_("N", jr, n, a, lda, wr.data(), wi.data(), &vl, &one, vr, ldvr, work.data(), &lw, info, 1, 1);
+  for (int j = 0; j < *n; ++j) w[j] = std::complex<T>(wr[j], wi[j]);
+}
+template <class T> void geev_into(const char* jr, int* n, std::complex<T>* a, int* lda, std::complex<T>* w,
+                                  std::complex<T>* vr, int* ldvr, int* info) {
+  int lw = 64 * *n + 64, one = 1;
+  std::vector<std::complex<T>> work(lw);
+  std::vector<T> rwork(2 * *n);
+  std::complex<T> vl;
+  if constexpr (std::is_same_v<T, float>)
+    cgeev_("N", jr, n, a, lda, w, &vl, &one, vr, ldvr, work.data(), &lw, rwork.data(), info, 1, 1);
+  else
+    zgeev_("N", jr, n, a, lda, w, &vl, &one, vr, ldvr, work.data(), &lw, rwork.data(), info, 1, 1);
 }
 
 template <class T> struct Real { using type = T; };
@@ -328,4 +362,30 @@ KILN_LU_BATCHED(D, double)
 KILN_LU_BATCHED(C, c8)
 KILN_LU_BATCHED(Z, z16)
 #undef KILN_LU_BATCHED
+#ifndef KILN_FAKE_WITHOUT_XGEEV   // as a libcusolver older than CUDA 12.6
+Status cusolverDnXgeev_bufferSize(void*, void*, int jobvl, int jobvr, int64_t n, int type, const void*,
+                                  int64_t lda, int type_w, const void*, int type_vl, const void*, int64_t ldvl,
+                                  int type_vr, const void*, int64_t ldvr, int compute, size_t* device, size_t* host) {
+  // kiln asks for right vectors only, W complex, VL/VR of A's type.
+  const int complex_w = real_of(type) == kR32 ? kC32 : kC64;
+  if (jobvl != 0 || jobvr < 0 || jobvr > 1 || type != compute || type_w != complex_w || type_vl != type ||
+      type_vr != type || lda < n || ldvl < 1 || ldvr < n)
+    return kInvalid;
+  return sizes(device, host);
+}
+Status cusolverDnXgeev(void*, void*, int jobvl, int jobvr, int64_t n, int type, void* a, int64_t lda, int, void* w,
+                       int, void* vl, int64_t, int, void* vr, int64_t ldvr, int, void* dw, size_t db, void* hw,
+                       size_t hb, int* info) {
+  if (jobvl != 0 || vl != nullptr || !workspace_ok(dw, db, hw, hb) || (jobvr == 1) != (vr != nullptr)) return kInvalid;
+  int ni = n, ld = lda, lv = ldvr;
+  with_type(type, [&](auto* t) {
+    using T = std::remove_pointer_t<decltype(t)>;
+    using R = typename Real<T>::type;
+    T dummy{};
+    geev_into(jobvr ? "V" : "N", &ni, static_cast<T*>(a), &ld, static_cast<std::complex<R>*>(w),
+              vr ? static_cast<T*>(vr) : &dummy, &lv, info);
+  });
+  return kOk;
+}
+#endif
 }
