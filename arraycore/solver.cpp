@@ -192,8 +192,14 @@ int* int_ptr(const NDArray& x, int64_t i = 0) { return static_cast<int*>(x.data(
 // pivots, LAPACK's infos, as the loop's), and getrs narrows the int64
 // pivots back; getrsBatched reports argument errors in a host int, which
 // the checks before it exclude (a non-zero one throws). Results agree with
-// the loop's to rounding (different kernels), with the same pivots where
-// no two candidates tie, and the same infos.
+// the loop's to rounding (different kernels) and infos are the same, with
+// two differences seen on the H100: for complex matrices cuBLAS chose other
+// pivot rows than cuSOLVER's getrf for some 3 x 3 matrices (both LUs
+// reproduce A); and the batched LU of a singular matrix may stop at its
+// first exact zero pivot instead of completing the factorisation, so the
+// interface's "the factorisation completed" holds on the loop only. What
+// kiln.linalg builds on stays true: info is right, U's diagonal holds that
+// zero (det 0, slogdet (0, -inf)), and solve/inv raise on the info.
 // When: batch > 1 and n <= kBatchedMaxN = 128. Below that one matrix is at
 // most ~1.4 Mflop (2/3 n^3), a few microseconds of one multiprocessor,
 // less than one loop iteration's launch overhead, so the batched call wins

@@ -135,6 +135,30 @@ def test_det_signs_singular_empty():
         kiln.linalg.det(kiln.ones((2, 3)))
 
 
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.complex64], ids=name)
+def test_singular_inside_a_batch(rng, dtype):
+    # A batch of small matrices takes cuBLAS's batched LU on the cuda backend,
+    # which may stop at a singular matrix's zero pivot (Note [Batched
+    # primitives]): det and slogdet of that matrix are still 0 and -inf, the
+    # others as NumPy's, and solve/inv raise for the batch.
+    a = random_matrix(rng, (9, 8, 8), dtype)
+    a[4, :, 1] = 0
+    ka = kiln.asarray(a)
+    regular = numpy.arange(9) != 4
+    bound = GAMMA * 8 * eps(dtype) * numpy.max(kappa(a[regular]))   # as test_det_and_slogdet
+    want = numpy.linalg.det(reference(a))
+    got = kiln.linalg.det(ka).get()
+    assert got[4] == 0
+    assert numpy.all(numpy.abs(got - want)[regular] <= bound * numpy.abs(want[regular]))
+    sign, logdet = kiln.linalg.slogdet(ka)
+    assert sign.get()[4] == 0 and logdet.get()[4] == -numpy.inf
+    assert numpy.all(numpy.abs(logdet.get() - numpy.log(numpy.abs(want)))[regular] <= bound)
+    with pytest.raises(LinAlgError, match="Singular matrix"):
+        kiln.linalg.inv(ka)
+    with pytest.raises(LinAlgError, match="Singular matrix"):
+        kiln.linalg.solve(ka, kiln.ones((9, 8, 1), dtype=dtype))
+
+
 # --- lstsq and pinv -----------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=name)

@@ -10,8 +10,11 @@ the cuda backend, SciPy's LAPACK on the host) and kiln array operations.
     w, v = kiln.linalg.eigh(a)                           # EighResult, w ascending
     w, v = kiln.linalg.eig(a)                            # EigResult, a @ v = v * w
 """
+import functools
 import typing
 import warnings
+
+import numpy
 
 from kiln import _core
 from kiln import _creation
@@ -220,11 +223,16 @@ def eigvalsh(a, UPLO="L"):
 
 # Note [Eig dtypes]
 # geev's results are complex for every input (the primitive unpacks real
-# LAPACK's conjugate pairs, _lapack.geev). As NumPy's eig: complex input
-# gives complex results; real input (and integers, computed in float64)
-# gives real ones when every eigenvalue of the whole call has an imaginary
-# part exactly 0, complex ones otherwise, which costs one read of the
-# eigenvalues on the host (the info check reads anyway). Non-finite input
+# LAPACK's conjugate pairs, _lapack.geev). NumPy's eig changed here between
+# versions: NumPy 2.4 (CI's) gives real input (and integers, computed in
+# float64) real results when every eigenvalue of the whole call has an
+# imaginary part exactly 0 and complex ones otherwise; the newer NumPy on
+# the GPU machine always returns complex (its docstring shows
+# array([1.+0j, 1.+0j]) for a real diagonal matrix). kiln follows the NumPy
+# it runs beside, asked once (_numpy_eig_casts_to_real), so code moving
+# between numpy.linalg.eig and kiln's sees the same dtypes. The real cast
+# costs one read of the eigenvalues on the host (the info check reads
+# anyway). Complex input always gives complex results. Non-finite input
 # raises NumPy's LinAlgError "Array must not contain infs or NaNs" before
 # LAPACK runs (one more read). Single precision
 # stays single (Note [Linalg dtypes]): complex64 / float32 for float32.
@@ -242,9 +250,16 @@ def _eig(a, compute_v):
     _raise_if(info, "Eigenvalues did not converge")
     w = _from_rows(w, batch)
     v = _from_stack(vr, batch) if compute_v else None
-    if dtype.kind == "f" and not bool(w.imag.any()):
+    if dtype.kind == "f" and _numpy_eig_casts_to_real() and not bool(w.imag.any()):
         w, v = w.real, (v.real if compute_v else None)
     return w, v
+
+
+@functools.cache
+def _numpy_eig_casts_to_real():
+    """Whether this NumPy's eig returns real results for real eigenvalues
+    (Note [Eig dtypes])."""
+    return numpy.linalg.eigvals(numpy.eye(1)).dtype.kind == "f"
 
 
 def eig(a):
