@@ -242,6 +242,8 @@ def _eig(a, compute_v):
     dtype = _linalg_dtype(a)
     batch, n = a.shape[:-2], a.shape[-1]
     if a.size == 0:
+        if not _numpy_eig_casts_to_real():
+            dtype = numpy.result_type(dtype, numpy.complex64)   # complex64 or complex128
         return _core.zeros(batch + (n,), dtype), _core.zeros(a.shape, dtype)
     if not bool(_uf["isfinite"](a).all()):   # NumPy's check, before LAPACK sees the matrix
         raise LinAlgError("Array must not contain infs or NaNs")
