@@ -18,6 +18,7 @@ backends it is SciPy's LAPACK, below.
 import numpy
 
 from kiln import _core
+from kiln._math_functions import _real_dtype
 from kiln.linalg._stacks import _new_stack
 
 _ON_CUDA = _core.get_backend() == "cuda"   # the backend is chosen once, at import
@@ -220,7 +221,7 @@ def gesvd(a, job):
     f = _routine("gesvd", a.dtype)
     host = _host(a, "a")
     batch, m, n = a.shape
-    s = _new((batch, n), numpy.finfo(a.dtype).dtype)
+    s = _new((batch, n), _real_dtype(a.dtype))
     info = _new((batch,), numpy.int64)
     s_h, info_h = _host(s), _host(info)
     u = vt = u_h = vt_h = None
@@ -248,7 +249,7 @@ def syevd(a, lower, compute_v):
     f = _routine("syevd", a.dtype, complex_name="heevd")
     host = _host(a, "a")
     batch, n, _ = a.shape
-    w, info = _new((batch, n), numpy.finfo(a.dtype).dtype), _new((batch,), numpy.int64)
+    w, info = _new((batch, n), _real_dtype(a.dtype)), _new((batch,), numpy.int64)
     w_h, info_h = _host(w), _host(info)
     for i in range(batch):
         wi, v, inf = f(host[i], compute_v=int(bool(compute_v)), lower=int(bool(lower)), overwrite_a=1)

@@ -17,6 +17,7 @@ import numpy
 from kiln import _core
 from kiln._copyto import copyto
 from kiln._creation import _broadcast_view, eye
+from kiln._math_functions import _real_dtype
 from kiln.linalg._products import _size, _view
 
 # Code that catches numpy.linalg.LinAlgError catches kiln's, and the reverse.
@@ -68,11 +69,6 @@ def _linalg_dtype(*arrays):
     if is_complex:
         return numpy.dtype(numpy.complex128 if double else numpy.complex64)
     return numpy.dtype(numpy.float64 if double else numpy.float32)
-
-
-def _real_dtype(dtype):
-    """float32 for float32 and complex64, float64 for float64 and complex128."""
-    return numpy.finfo(dtype).dtype
 
 
 def _from_stack(st, batch_shape):
