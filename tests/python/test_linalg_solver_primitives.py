@@ -37,8 +37,18 @@ def _build_test_double(folder, *defines):
     return lib, ""
 
 
+@pytest.fixture(scope="session")
+def test_double_library(tmp_path_factory):
+    """(the test double's path or None, why not), built once per process:
+    kiln loads libcusolver once per process, so a second build at another
+    path would be a library kiln never calls (and _batched_calls() would
+    count on it). pytest-xdist may tear the module fixture down and set it
+    up again in one worker."""
+    return _build_test_double(tmp_path_factory.mktemp("cusolver"))
+
+
 @pytest.fixture(scope="module")
-def solver(tmp_path_factory):
+def solver(request):
     """cuSOLVER on the cuda backend; its test double on the host backend."""
     if kiln.get_backend() != "host":
         ok, why = _core._solver_usable()
@@ -46,7 +56,7 @@ def solver(tmp_path_factory):
             pytest.skip(why)
         yield "cusolver"
         return
-    lib, why = _build_test_double(tmp_path_factory.mktemp("cusolver"))
+    lib, why = request.getfixturevalue("test_double_library")
     if lib is None:
         pytest.skip(why)
     # The double stands in for cuBLAS's batched LU too (Note [Batched primitives]).
