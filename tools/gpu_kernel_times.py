@@ -22,6 +22,12 @@ except ImportError:  # pragma: no cover - the GPU machine has it
 
 def cases():
     rng = numpy.random.default_rng(5)
+    # benchmarks/run.py's *_batched_us inputs (Note [Batched primitives])
+    spd = rng.standard_normal((4096, 16, 16))
+    yield "inv_batched", rng.standard_normal((4096, 8, 8)) + 8 * numpy.eye(8), lambda m, x: m.linalg.inv(x)
+    yield "cholesky_batched", spd @ spd.transpose(0, 2, 1) + 16 * numpy.eye(16), lambda m, x: m.linalg.cholesky(x)
+    yield "solve_batched", rng.standard_normal((4096, 4, 4)) + 4 * numpy.eye(4), \
+        lambda m, x: m.linalg.solve(x, x[..., :1])
     normal = rng.standard_normal(1 << 26, dtype=numpy.float32)
     bits = rng.integers(0, 1 << 32, 1 << 26, dtype=numpy.uint32)
     big = rng.standard_normal(1 << 28, dtype=numpy.float32)
