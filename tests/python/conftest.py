@@ -3,7 +3,9 @@
 import hashlib
 import json
 import os
+import pathlib
 import shutil
+import subprocess
 import tempfile
 
 import numpy
@@ -220,3 +222,63 @@ def make(rng, layout, dtype, base=None):
 @pytest.fixture
 def on_gpu():
     return kiln.get_backend() == "cuda"
+
+
+# cuSOLVER's test double (Note [cuSOLVER test double]): the host backend runs
+# the cuda backend's LAPACK primitives through it, in test_linalg_solver_primitives
+# and test_linalg_decompositions.
+FAKE_CUSOLVER_SOURCE = pathlib.Path(__file__).resolve().parents[1] / "cpp" / "cuda_fake" / "fake_libcusolver.cpp"
+TEST_DOUBLE_ENV = "KILN_TEST_HOST_CUSOLVER"
+
+
+def build_test_double(folder, *defines):
+    """The cuSOLVER test double as a shared library (built with the macros
+    `defines`), or (None, why not)."""
+    compiler = shutil.which(os.environ.get("CXX", "c++")) or shutil.which("g++")
+    if compiler is None:
+        return None, "no C++ compiler for the cuSOLVER test double"
+    lib = folder / "libfakecusolver.so"
+    built = subprocess.run([compiler, "-std=c++17", "-O1", "-shared", "-fPIC", str(FAKE_CUSOLVER_SOURCE), "-o", str(lib),
+                            "-l:liblapack.so.3", *("-D" + d for d in defines)], capture_output=True, text=True)
+    if built.returncode != 0:
+        return None, "cannot build the cuSOLVER test double: " + built.stderr[-400:]
+    return lib, ""
+
+
+@pytest.fixture(scope="session")
+def test_double_library(tmp_path_factory):
+    """(the test double's path or None, why not), built once per process:
+    kiln loads libcusolver once per process, so a second build at another
+    path would be a library kiln never calls (and _batched_calls() would
+    count on it). pytest-xdist may tear the module fixture down and set it
+    up again in one worker, and a session fixture defined in two modules is
+    two fixtures, which is why it lives here."""
+    return build_test_double(tmp_path_factory.mktemp("cusolver"))
+
+
+@pytest.fixture(scope="module")
+def solver(request):
+    """cuSOLVER on the cuda backend; its test double on the host backend."""
+    if kiln.get_backend() != "host":
+        ok, why = kiln._core._solver_usable()
+        if not ok:
+            pytest.skip(why)
+        yield "cusolver"
+        return
+    lib, why = request.getfixturevalue("test_double_library")
+    if lib is None:
+        pytest.skip(why)
+    # The double stands in for cuBLAS's batched LU too (Note [Batched primitives]).
+    saved = {name: os.environ.get(name) for name in (TEST_DOUBLE_ENV, "KILN_CUSOLVER_PATH", "KILN_CUBLAS_PATH")}
+    os.environ.update({TEST_DOUBLE_ENV: "1", "KILN_CUSOLVER_PATH": str(lib), "KILN_CUBLAS_PATH": str(lib)})
+    try:
+        ok, why = kiln._core._solver_usable()
+        if not ok:
+            pytest.skip(why)
+        yield "test double"
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

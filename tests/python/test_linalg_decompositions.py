@@ -38,7 +38,6 @@ import pytest
 
 import kiln
 from kiln.linalg import _lapack
-from test_linalg_solver_primitives import solver, test_double_library  # noqa: F401  (fixtures: cuSOLVER, or its test double on the host)
 
 DTYPES = [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128, numpy.int64]
 LAYOUTS = ["C", "F", "strided", "negative"]
