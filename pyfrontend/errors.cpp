@@ -5,9 +5,12 @@
 //   other Error    -> kiln.cuda.driver.CUDADriverError (RuntimeError)
 //   std::invalid_argument -> ValueError
 //   arraycore::UfuncTypeError -> kiln's UFuncTypeError classes (ufunc_types_binding.cpp)
+//   arraycore::AxisError  -> numpy.exceptions.AxisError(axis, ndim, argname)
+//   arraycore::TypeError  -> TypeError
 #include <pybind11/pybind11.h>
 
 #include "pyfrontend/bindings.h"
+#include "arraycore/axes.h"
 #include "runtime/errors.h"
 
 namespace kiln::py_bind {
@@ -18,6 +21,16 @@ PyObject* g_oom_exc = nullptr;
 PyObject* g_driver_exc = nullptr;
 }  // namespace
 
+void set_axis_error(const arraycore::AxisError& e) {
+  try {
+    py::object cls = py::module_::import("numpy").attr("exceptions").attr("AxisError");
+    py::object err = e.argname.empty() ? cls(e.axis, e.ndim) : cls(e.axis, e.ndim, e.argname);
+    PyErr_SetObject(cls.ptr(), err.ptr());
+  } catch (py::error_already_set& pe) {
+    pe.restore();
+  }
+}
+
 void set_python_error(std::exception_ptr p) {
   try {
     std::rethrow_exception(p);
@@ -27,6 +40,10 @@ void set_python_error(std::exception_ptr p) {
     set_ufunc_type_error(e);
   } catch (const py::builtin_exception& e) {
     e.set_error();
+  } catch (const arraycore::AxisError& e) {
+    set_axis_error(e);
+  } catch (const arraycore::TypeError& e) {
+    PyErr_SetString(PyExc_TypeError, e.what());
   } catch (const runtime::CompileError& e) {
     PyErr_SetString(g_compile_exc, e.what());
   } catch (const runtime::OutOfMemory& e) {
@@ -60,6 +77,8 @@ void register_errors(py::module_& m) {
     } catch (const runtime::Error&) {
       set_python_error(std::current_exception());
     } catch (const std::invalid_argument&) {
+      set_python_error(std::current_exception());
+    } catch (const arraycore::AxisError&) {
       set_python_error(std::current_exception());
     }
   });

@@ -17,6 +17,7 @@ case "$what" in
     .venv/bin/python examples/quickstart.py
     ;;
   test)
+    .venv/bin/python tools/code_lines.py   # issue 20's layer sizes, in CI's log
     cmake -S . -B build/cpp -G Ninja -DKILN_BUILD_PYTHON=OFF -DKILN_BUILD_TESTS=ON \
       -DCMAKE_MAKE_PROGRAM="$PWD/.venv/bin/ninja" >/dev/null
     cmake --build build/cpp

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "arraycore/axes.h"
 #include "arraycore/dtype.h"
 #include "arraycore/ndarray.h"
 
@@ -12,6 +13,27 @@ namespace {
 std::shared_ptr<Memory> host_memory(size_t nbytes) {
   auto* p = new char[nbytes ? nbytes : 1];
   return std::make_shared<Memory>(p, nbytes, 0, [](void* q) { delete[] static_cast<char*>(q); });
+}
+
+TEST(Axes, NormalizedAsNumPy) {
+  EXPECT_EQ(normalize_axis(-1, 3), 2);
+  EXPECT_EQ(normalize_axis(0, 1), 0);
+  EXPECT_THROW(normalize_axis(3, 3), AxisError);
+  EXPECT_THROW(normalize_axis(-4, 3), AxisError);
+  EXPECT_THROW(normalize_axis(0, 0), AxisError);
+  try {
+    normalize_axis(5, 2, "axis1");
+    FAIL() << "no AxisError";
+  } catch (const AxisError& e) {
+    EXPECT_EQ(e.axis, 5);
+    EXPECT_EQ(e.ndim, 2);
+    EXPECT_EQ(e.argname, "axis1");
+    EXPECT_STREQ(e.what(), "axis 5 is out of bounds for array of dimension 2");
+  }
+  const int64_t axes[] = {0, -1};
+  EXPECT_EQ(normalize_axes(axes, 3), (std::vector<int>{0, 2}));
+  const int64_t repeated[] = {1, -2};
+  EXPECT_THROW(normalize_axes(repeated, 3), std::invalid_argument);
 }
 
 TEST(DTypeTable, RowsMatchNumPy) {
