@@ -9,6 +9,7 @@
 #include "arraycore/elementwise.h"
 #include "arraycore/strided_plan.h"
 #include "kiln/strided_index.h"
+#include "runtime/kernel_memo.h"
 #include "runtime/loaded_module.h"
 #include "runtime/stream.h"
 
@@ -64,6 +65,14 @@ runtime::CompileRequest copy_source(DType from, DType to) {
       "  }\n"
       "}\n";
   return r;
+}
+
+// The loaded copy module of (from, to) on the current device (Note [Kernel memo]).
+const std::shared_ptr<runtime::LoadedModule>& copy_module(DType from, DType to) {
+  static runtime::KernelMemo<int, std::shared_ptr<runtime::LoadedModule>> memo;
+  const int device = runtime::backend().current_device();
+  const int key = (device * kNumDTypes + static_cast<int>(from)) * kNumDTypes + static_cast<int>(to);
+  return memo.get(key, [&] { return runtime::load_module_cached(copy_source(from, to), device); });
 }
 
 // z = x with z of `to`; the engine converts x from the source's dtype.
@@ -144,7 +153,7 @@ void copy_into(const NDArray& source, const NDArray& dst) {
     elementwise_launch(cast_spec(dst.dtype()), args, dst.shape());
     return;
   }
-  auto module = runtime::load_module_cached(copy_source(src.dtype(), dst.dtype()), be.current_device());
+  const auto& module = copy_module(src.dtype(), dst.dtype());
   StridedPlan plan = collapse_dims(src.shape(), {src.strides(), dst.strides()});
   const uint32_t block = 256;
   const void* sp = src.data();
@@ -173,7 +182,7 @@ void copy_into_where(const NDArray& source, const NDArray& dst, const NDArray& w
   if (n == 0) return;
   const NDArray src = detached(source, dst), mask = detached(where, dst);
   auto& be = runtime::backend();
-  auto module = runtime::load_module_cached(copy_source(src.dtype(), dst.dtype()), be.current_device());
+  const auto& module = copy_module(src.dtype(), dst.dtype());
   StridedPlan plan = collapse_dims(dst.shape(), {src.strides(), dst.strides(), mask.strides()});
   kiln::Layout<3> layout = layout_of<3>(plan);
   const uint32_t block = 256;

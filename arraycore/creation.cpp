@@ -8,6 +8,7 @@
 #include "arraycore/elementwise.h"
 #include "kiln/strided_index.h"
 
+#include "runtime/kernel_memo.h"
 #include "runtime/loaded_module.h"
 #include "runtime/stream.h"
 
@@ -26,21 +27,26 @@ constexpr uint32_t kBlock = 256;
 // One grid-stride kernel per (dtype, integer-or-float arithmetic).
 void launch_arange(const NDArray& out, bool integer, int64_t istart, int64_t istep, double fstart,
                    double fstep) {
-  std::string type(dtype_info(out.dtype()).c_type);
-  std::string value = integer ? "(" + type + ")(start_i + i * step_i)"
-                              : "(" + type + ")(start_f + (double)i * step_f)";
-  runtime::CompileRequest request;
-  request.source_name = "kiln_arange.cu";
-  request.source =
-      "extern \"C\" __global__ void kiln_arange(" + type +
-      "* out, long long n, long long start_i, long long step_i, double start_f, double step_f) {\n"
-      "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
-      "       i += (long long)blockDim.x * gridDim.x)\n"
-      "    out[i] = " + value + ";\n"
-      "}\n";
+  // Note [Kernel memo]: one module per (device, dtype, arithmetic), found without building the source.
+  static runtime::KernelMemo<int, std::shared_ptr<runtime::LoadedModule>> memo;
   auto& be = runtime::backend();
-  int device = be.current_device();
-  auto module = runtime::load_module_cached(request, device);
+  const int device = be.current_device();
+  const int key = (device * kNumDTypes + static_cast<int>(out.dtype())) * 2 + (integer ? 1 : 0);
+  const auto& module = memo.get(key, [&] {
+    std::string type(dtype_info(out.dtype()).c_type);
+    std::string value = integer ? "(" + type + ")(start_i + i * step_i)"
+                                : "(" + type + ")(start_f + (double)i * step_f)";
+    runtime::CompileRequest request;
+    request.source_name = "kiln_arange.cu";
+    request.source =
+        "extern \"C\" __global__ void kiln_arange(" + type +
+        "* out, long long n, long long start_i, long long step_i, double start_f, double step_f) {\n"
+        "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+        "       i += (long long)blockDim.x * gridDim.x)\n"
+        "    out[i] = " + value + ";\n"
+        "}\n";
+    return runtime::load_module_cached(request, device);
+  });
   runtime::KernelFunction f = module->function("kiln_arange");
   void* ptr = out.data();
   long long n = out.size();
@@ -184,8 +190,12 @@ void fill_spaced(const NDArray& out, const NDArray& start, const NDArray& stop, 
     layout.shape[d] = out.shape()[d];
     for (int k = 0; k < 4; ++k) layout.strides[k][d] = operands[k]->strides()[d];
   }
+  static runtime::KernelMemo<int, std::shared_ptr<runtime::LoadedModule>> memo;   // Note [Kernel memo]
   auto& be = runtime::backend();
-  auto module = runtime::load_module_cached(spaced_source(dtype == DType::Complex128), be.current_device());
+  const int device = be.current_device();
+  const bool complex = dtype == DType::Complex128;
+  const auto& module = memo.get(device * 2 + (complex ? 1 : 0),
+                                [&] { return runtime::load_module_cached(spaced_source(complex), device); });
   void* out_ptr = out.data();
   const void* start_ptr = start.data();
   const void* stop_ptr = stop.data();

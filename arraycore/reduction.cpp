@@ -8,6 +8,7 @@
 
 #include "arraycore/strided_plan.h"
 #include "kiln/strided_index.h"
+#include "runtime/kernel_memo.h"
 #include "runtime/loaded_module.h"
 #include "runtime/stream.h"
 
@@ -311,8 +312,10 @@ std::string spec_key(const ReductionSpec& spec) {
 }
 
 const Variant& variant_for(const ReductionSpec& spec, std::span<const NDArray* const> inputs, const NDArray& out) {
+  // Note [Kernel memo]: per spec (found once through spec.cache_slot), a memo of its dtype/device variants.
+  using Variants = runtime::KernelMemo<std::string, Variant>;
   static std::mutex mutex;
-  static std::unordered_map<std::string, std::unordered_map<std::string, Variant>> slots;
+  static std::unordered_map<std::string, Variants> slots;
   auto& be = runtime::backend();
   std::string key;
   std::vector<DType> dtypes;
@@ -322,27 +325,28 @@ const Variant& variant_for(const ReductionSpec& spec, std::span<const NDArray* c
   }
   key += static_cast<char>('A' + static_cast<int>(out.dtype()));
   key += '@' + std::to_string(be.current_device());
-  std::unique_lock<std::mutex> lock(mutex);
-  if (spec.cache_slot == nullptr) spec.cache_slot = &slots[spec_key(spec)];
-  auto& variants = *static_cast<std::unordered_map<std::string, Variant>*>(spec.cache_slot);
-  auto it = variants.find(key);
-  if (it != variants.end()) return it->second;
-  lock.unlock();
-  runtime::CompileRequest req;
-  req.source = generate(spec, dtypes, out.dtype());
-  req.options = spec.options;
-  req.source_name = spec.name + ".cu";
-  Variant v;
-  v.module = runtime::load_module_cached(req, be.current_device());
-  v.row = v.module->function(spec.name + "_row").handle;
-  v.col = v.module->function(spec.name + "_col").handle;
-  v.finish = v.module->function(spec.name + "_finish").handle;
-  if (!spec.ordered && inputs.size() == 1) {
-    v.vec = v.module->function(spec.name + "_vec").handle;
-    v.colvec = v.module->function(spec.name + "_colvec").handle;
+  Variants* variants;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (spec.cache_slot == nullptr) spec.cache_slot = &slots[spec_key(spec)];
+    variants = static_cast<Variants*>(spec.cache_slot);
   }
-  lock.lock();
-  return variants.emplace(key, std::move(v)).first->second;
+  return variants->get(key, [&] {
+    runtime::CompileRequest req;
+    req.source = generate(spec, dtypes, out.dtype());
+    req.options = spec.options;
+    req.source_name = spec.name + ".cu";
+    Variant v;
+    v.module = runtime::load_module_cached(req, be.current_device());
+    v.row = v.module->function(spec.name + "_row").handle;
+    v.col = v.module->function(spec.name + "_col").handle;
+    v.finish = v.module->function(spec.name + "_finish").handle;
+    if (!spec.ordered && inputs.size() == 1) {
+      v.vec = v.module->function(spec.name + "_vec").handle;
+      v.colvec = v.module->function(spec.name + "_colvec").handle;
+    }
+    return v;
+  });
 }
 
 template <int N>

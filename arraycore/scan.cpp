@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "arraycore/elementwise.h"
+#include "runtime/kernel_memo.h"
 #include "runtime/loaded_module.h"
 #include "runtime/stream.h"
 
@@ -78,25 +79,19 @@ std::string cache_key(const ScanSpec& spec, DType in_dtype, int device) {
 }
 
 const Kernels& kernels_for(const ScanSpec& spec, DType in_dtype) {
-  static std::mutex mutex;
-  static std::unordered_map<std::string, Kernels> cache;
+  static runtime::KernelMemo<std::string, Kernels> memo;   // Note [Kernel memo]
   auto& be = runtime::backend();
-  const std::string key = cache_key(spec, in_dtype, be.current_device());
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-  }
-  runtime::CompileRequest req;
-  req.source = generate(spec, in_dtype);
-  req.options = spec.options;
-  req.source_name = spec.name + ".cu";
-  Kernels k;
-  k.module = runtime::load_module_cached(req, be.current_device());
-  k.tiles = k.module->function(spec.name + "_tiles").handle;
-  k.add = k.module->function(spec.name + "_add").handle;
-  std::lock_guard<std::mutex> lock(mutex);
-  return cache.emplace(key, std::move(k)).first->second;
+  return memo.get(cache_key(spec, in_dtype, be.current_device()), [&] {
+    runtime::CompileRequest req;
+    req.source = generate(spec, in_dtype);
+    req.options = spec.options;
+    req.source_name = spec.name + ".cu";
+    Kernels k;
+    k.module = runtime::load_module_cached(req, be.current_device());
+    k.tiles = k.module->function(spec.name + "_tiles").handle;
+    k.add = k.module->function(spec.name + "_add").handle;
+    return k;
+  });
 }
 
 }  // namespace

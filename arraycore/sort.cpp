@@ -12,6 +12,7 @@
 #include "arraycore/copy.h"
 #include "arraycore/elementwise.h"
 #include "arraycore/transfer.h"
+#include "runtime/kernel_memo.h"
 #include "runtime/loaded_module.h"
 #include "runtime/stream.h"
 
@@ -102,26 +103,20 @@ struct Kernels {
 };
 
 const Kernels& kernels_for(DType dtype) {
-  static std::mutex mutex;
-  static std::unordered_map<int, Kernels> cache;
+  static runtime::KernelMemo<int, Kernels> memo;   // Note [Kernel memo]
   auto& be = runtime::backend();
-  const int key = be.current_device() * kNumDTypes + static_cast<int>(dtype);
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-  }
-  const std::string nm = "kiln_sort_" + std::string(dtype_info(dtype).name);
-  runtime::CompileRequest req;
-  req.source = generate(dtype);
-  req.source_name = nm + ".cu";
-  Kernels k;
-  k.module = runtime::load_module_cached(req, be.current_device());
-  k.hist = k.module->function(nm + "_hist").handle;
-  k.keys = k.module->function(nm + "_keys").handle;
-  k.pairs = k.module->function(nm + "_pairs").handle;
-  std::lock_guard<std::mutex> lock(mutex);
-  return cache.emplace(key, std::move(k)).first->second;
+  return memo.get(be.current_device() * kNumDTypes + static_cast<int>(dtype), [&] {
+    const std::string nm = "kiln_sort_" + std::string(dtype_info(dtype).name);
+    runtime::CompileRequest req;
+    req.source = generate(dtype);
+    req.source_name = nm + ".cu";
+    Kernels k;
+    k.module = runtime::load_module_cached(req, be.current_device());
+    k.hist = k.module->function(nm + "_hist").handle;
+    k.keys = k.module->function(nm + "_keys").handle;
+    k.pairs = k.module->function(nm + "_pairs").handle;
+    return k;
+  });
 }
 
 // One pass: by key digit `byte`, or (row_len > 0) by byte `byte` of the row.

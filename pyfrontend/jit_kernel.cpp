@@ -12,31 +12,27 @@
 // kernel cache.
 //
 // Note [JIT source cache]
-// Generated source is cached in memory and on disk under
-// $KILN_CACHE_DIR/jit-v1/<key[0:2]>/<key>.cu, key = SHA-256 of the kiln and
+// Generated source is cached in memory and on disk, as text entries of the
+// one kernel cache (runtime/kernel_cache.h, Note [Cache files]: the same
+// header, payload checksum and atomic rename as compiled modules), key = SHA-256 of the kiln and
 // transpiler versions, every imported function's text and location, every
 // captured value, the argument signature and the options, and the identity
 // (path, size, mtime) of the binary holding the transpiler, so a rebuilt
-// transpiler never reuses another build's output. Entries are written to a
-// temporary file and renamed into place.
+// transpiler never reuses another build's output.
 #include <pybind11/stl.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <dlfcn.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "pyfrontend/bindings.h"
 #include "pyfrontend/jit_import.h"
-#include "runtime/files.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/loaded_module.h"
 #include "runtime/sha256.h"
@@ -127,15 +123,15 @@ const std::string& transpiler_identity() {
   return id;
 }
 
+// Generated source lives in the kernel cache's text entries (Note [Cache
+// files] in runtime/kernel_cache.h), as "// kiln.jit kernel: <name>\n" + source.
 std::string jit_cache_dir() {
   const std::string& root = runtime::kernel_cache().directory();
-  return root.empty() ? std::string() : root + "/jit-v1";
+  return root.empty() ? std::string() : root + "/v1/text";
 }
 
 std::optional<std::pair<std::string, std::string>> disk_source(const std::string& key) {
-  std::string dir = jit_cache_dir();
-  if (dir.empty()) return std::nullopt;
-  auto text = runtime::read_file(dir + "/" + key.substr(0, 2) + "/" + key + ".cu");
+  auto text = runtime::kernel_cache().load_text(key);
   if (!text) return std::nullopt;
   const std::string tag = "// kiln.jit kernel: ";
   size_t nl = text->find('\n');
@@ -144,21 +140,7 @@ std::optional<std::pair<std::string, std::string>> disk_source(const std::string
 }
 
 void store_source(const std::string& key, const std::string& name, const std::string& source) {
-  std::string dir = jit_cache_dir();
-  if (dir.empty()) return;
-  std::error_code ec;
-  std::filesystem::path d = std::filesystem::path(dir) / key.substr(0, 2);
-  std::filesystem::create_directories(d, ec);
-  if (ec) return;
-  std::filesystem::path tmp = d / (key + ".tmp." + std::to_string(::getpid()));
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f) return;
-    f << "// kiln.jit kernel: " << name << "\n" << source;
-    if (!f) return;
-  }
-  std::filesystem::rename(tmp, d / (key + ".cu"), ec);
-  if (ec) std::filesystem::remove(tmp, ec);
+  runtime::kernel_cache().store_text(key, "// kiln.jit kernel: " + name + "\n" + source);
 }
 
 [[noreturn]] void raise_diagnostic(const transpiler::TranspileError& e, const transpiler::Module& m) {

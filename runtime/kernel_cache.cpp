@@ -120,8 +120,9 @@ std::string stdlib_fingerprint(const std::string& dir) {
   return fingerprint;
 }
 
-// An entry's payload if `file` is a whole, intact entry; nullopt otherwise.
-std::optional<CompiledModule> parse_entry(std::string_view file) {
+// The payload of `file` if it is a whole, intact entry (Note [Cache files]);
+// nullopt otherwise.
+std::optional<std::string_view> entry_payload(std::string_view file) {
   Reader r(file);
   std::string_view magic, digest;
   uint32_t version;
@@ -135,11 +136,10 @@ std::optional<CompiledModule> parse_entry(std::string_view file) {
   h.update(payload);
   auto actual = h.digest();
   if (std::memcmp(actual.data(), digest.data(), 32) != 0) return std::nullopt;
-  return deserialize_module(payload);
+  return payload;
 }
 
-std::string make_entry(const CompiledModule& module) {
-  std::string payload = serialize_module(module);
+std::string make_entry(std::string_view payload) {
   Sha256 h;
   h.update(payload);
   auto digest = h.digest();
@@ -277,7 +277,9 @@ std::shared_ptr<const CompiledModule> KernelCache::get_or_compile(const CompileR
   std::shared_ptr<const CompiledModule> module;
   if (!path.empty()) {
     if (std::optional<std::string> file = read_file(path)) {
-      if (auto parsed = parse_entry(*file)) {
+      auto payload = entry_payload(*file);
+      auto parsed = payload ? deserialize_module(*payload) : std::nullopt;
+      if (parsed) {
         module = std::make_shared<const CompiledModule>(std::move(*parsed));
       } else {
         corrupt = true;
@@ -288,7 +290,7 @@ std::shared_ptr<const CompiledModule> KernelCache::get_or_compile(const CompileR
   if (!module) {
     // CompileError propagates; nothing is cached for this key.
     module = std::make_shared<const CompiledModule>(backend.compile(request, arch));
-    if (!path.empty()) write_entry_atomically(path, make_entry(*module));
+    if (!path.empty()) write_entry_atomically(path, make_entry(serialize_module(*module)));
   }
 
   std::lock_guard<std::mutex> lock(mutex_);
@@ -300,6 +302,27 @@ std::shared_ptr<const CompiledModule> KernelCache::get_or_compile(const CompileR
   }
   auto [it, inserted] = memory_.emplace(key, module);
   return it->second;
+}
+
+std::string KernelCache::text_path(const std::string& key) const {
+  if (directory_.empty()) return "";
+  return directory_ + "/v1/text/" + key.substr(0, 2) + "/" + key;
+}
+
+std::optional<std::string> KernelCache::load_text(const std::string& key) {
+  std::string path = text_path(key);
+  if (path.empty()) return std::nullopt;
+  std::optional<std::string> file = read_file(path);
+  if (!file) return std::nullopt;
+  if (auto payload = entry_payload(*file)) return std::string(*payload);
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++stats_.corrupt_entries;
+  return std::nullopt;
+}
+
+void KernelCache::store_text(const std::string& key, std::string_view text) {
+  std::string path = text_path(key);
+  if (!path.empty()) write_entry_atomically(path, make_entry(text));
 }
 
 KernelCache& kernel_cache() {

@@ -18,6 +18,10 @@
 // or none. A file that is truncated, corrupt or of another format is ignored,
 // recompiled and overwritten; it never crashes the process. An unwritable
 // cache directory degrades to the in-memory cache.
+// Text entries (load_text/store_text: the transpiler's generated source, kept
+// so that a new process skips transpiling) are the same header over the text,
+// at v1/text/<key[0:2]>/<key>, published and checked the same way: one disk
+// cache, one integrity scheme, for hand-written and transpiled kernels alike.
 #pragma once
 
 #include <cstddef>
@@ -50,6 +54,12 @@ class KernelCache {
                                                        const std::string& arch);
   const std::string& directory() const { return directory_; }
   std::string entry_path(const std::string& key) const;
+
+  // A text entry by key (a SHA-256 hex digest the caller computed): nullopt
+  // when absent, unreadable or corrupt (a corrupt one counts in stats()).
+  std::optional<std::string> load_text(const std::string& key);
+  void store_text(const std::string& key, std::string_view text);
+  std::string text_path(const std::string& key) const;   // "" when memory-only
   Stats stats() const;
   void clear_memory();  // drop the in-memory map (tests use it to force disk reads)
 

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/sha256.h"
 #include "tests/cpp/fake_backend.h"
 
 namespace kiln::runtime {
@@ -235,6 +236,24 @@ TEST_F(KernelCacheTest, EntryLayoutAndNoTemporaryFilesLeft) {
     }
   }
   EXPECT_EQ(n_files, 1u);
+}
+
+TEST_F(KernelCacheTest, TextEntriesShareTheHeaderAndTheIntegrityCheck) {
+  KernelCache cache(dir_.path());
+  const std::string key = sha256_hex("some transpiled kernel");
+  EXPECT_FALSE(cache.load_text(key).has_value());
+  cache.store_text(key, "// generated\nextern \"C\" __global__ void k() {}\n");
+  EXPECT_EQ(cache.text_path(key), dir_.path() + "/v1/text/" + key.substr(0, 2) + "/" + key);
+  std::string bytes = slurp(cache.text_path(key));
+  EXPECT_EQ(bytes.substr(0, 8), "KILNKC01");
+  KernelCache other(dir_.path());   // a new process
+  EXPECT_EQ(other.load_text(key), std::optional<std::string>("// generated\nextern \"C\" __global__ void k() {}\n"));
+  // One flipped byte of the text: ignored and counted, never returned.
+  bytes.back() ^= 1;
+  std::ofstream(cache.text_path(key), std::ios::binary) << bytes;
+  EXPECT_FALSE(other.load_text(key).has_value());
+  EXPECT_EQ(other.stats().corrupt_entries, 1u);
+  EXPECT_FALSE(KernelCache("").load_text(key).has_value());   // memory-only: no disk
 }
 
 TEST_F(KernelCacheTest, DifferentArchIsADifferentEntry) {
