@@ -108,10 +108,10 @@ NDArray random_multinomial(const NDArray& n, const NDArray& pvals, const Shape& 
 NDArray random_multivariate_hypergeometric(const NDArray& colors, int64_t total, int64_t nsample, const Shape& shape,
                                            const PhiloxTake& take);
 
-// Dirichlet samples of shape `shape` + (k,) in `dtype` (float32 or float64,
-// TypeError otherwise) for the k alphas of the float64 array `alpha`: log
-// gammas of shapes alpha, then per row exp(logs - max) / sum (Note
-// [Dirichlet in logarithms] in stdlib_kernels/kiln/random_distributions.h).
+// Dirichlet samples of shape `shape` (size + (k,): it ends in k) in `dtype`
+// (float32 or float64, TypeError otherwise) for the k alphas of the float64
+// array `alpha`: log gammas of shapes alpha, then per row exp(logs - max) /
+// sum (Note [Dirichlet in logarithms] in stdlib_kernels/kiln/random_distributions.h).
 NDArray random_dirichlet(const NDArray& alpha, const Shape& shape, DType dtype, const PhiloxTake& take);
 
 }  // namespace kiln::arraycore
