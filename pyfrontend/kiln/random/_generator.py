@@ -1,6 +1,6 @@
 """kiln.random.Generator (NumPy's new API) and the distributions it shares
 with the legacy RandomState (_legacy.py). Argument checking and shapes here;
-the numbers come from _kernels.py.
+the numbers come from kiln._core._random_* (arraycore/random.h).
 
     rng = kiln.random.default_rng(42)
     x = rng.standard_normal((2, 3), dtype=kiln.float32)
@@ -22,19 +22,10 @@ from kiln import _creation
 from kiln import _math_functions as _math
 from kiln import linalg
 from kiln._core import ndarray
-from kiln.random import _kernels, _permutations
+from kiln.random import _permutations
 from kiln.random._philox import Philox
-
-
-def _shape_of(size):
-    if size is None:
-        return None
-    if isinstance(size, numbers.Integral):
-        size = (size,)
-    shape = tuple(operator.index(s) for s in size)
-    if any(s < 0 for s in shape):
-        raise ValueError("negative dimensions are not allowed")
-    return shape
+from kiln.random._shapes import output_shape as _output_shape
+from kiln.random._shapes import shape_of as _shape_of
 
 
 def _param(x):
@@ -47,21 +38,6 @@ def _param(x):
     if isinstance(x, numpy.generic):
         return x.item()
     return x
-
-
-def _output_shape(size, params):
-    shape = _shape_of(size)
-    arrays = [p.shape for p in params if isinstance(p, ndarray)]
-    if not arrays:
-        return () if shape is None else shape
-    from kiln._manipulation import broadcast_shapes
-    common = broadcast_shapes(*arrays)
-    if shape is None:
-        return common
-    if broadcast_shapes(common, shape) != shape:
-        raise ValueError("shape mismatch: parameters of shape %s cannot be broadcast to size %s"
-                         % (common, shape))
-    return shape
 
 
 def _int_bound(x):
@@ -139,7 +115,7 @@ class _Sampler:
         if both are given, as NumPy checks it)."""
         params = tuple(_param(p) for p in params)
         if out is None:
-            return _kernels.launch(self._bit_generator, dist, _output_shape(size, params), dtype, params)
+            return _core._random_draw(self._bit_generator, dist, dtype, params, _output_shape(size, params))
         if not isinstance(out, ndarray):
             raise TypeError("out must be a kiln.ndarray, got %s" % type(out).__name__)
         if out.dtype != numpy.dtype(dtype):
@@ -150,8 +126,8 @@ class _Sampler:
             raise ValueError("size must match out.shape when used together")
         shape = _output_shape(out.shape, params)
         if out.flags.c_contiguous:
-            return _kernels.launch(self._bit_generator, dist, shape, dtype, params, out)
-        out[...] = _kernels.launch(self._bit_generator, dist, shape, dtype, params)
+            return _core._random_draw(self._bit_generator, dist, dtype, params, shape, out)
+        out[...] = _core._random_draw(self._bit_generator, dist, dtype, params, shape)
         return out
 
     # ---- continuous ----
@@ -363,11 +339,9 @@ class _Sampler:
             raise ValueError("alpha must be 1-dimensional")
         if (host <= 0).any() if self._legacy else (host < 0).any():
             raise ValueError("alpha <= 0" if self._legacy else "alpha < 0")
-        dtype = _kernels.compute_type("standard_gamma", dtype)[1]
         shape = _shape_of(size)
         shape = (() if shape is None else shape) + host.shape
-        logs = self._draw("log_gamma", shape, numpy.float64, _creation.asarray(host))
-        return _kernels.dirichlet_rows(logs, dtype)
+        return _core._random_dirichlet(self._bit_generator, _creation.asarray(host), shape, dtype)
 
     # ---- discrete (int64, as NumPy) ----
     def poisson(self, lam=1.0, size=None):
@@ -428,8 +402,8 @@ class _Sampler:
             host_n = numpy.broadcast_to(host_n, shape)
         if p64.ndim > 1:
             p64 = numpy.broadcast_to(p64, shape + p64.shape[-1:])
-        return _kernels.multinomial(self._bit_generator, _creation.asarray(numpy.ascontiguousarray(host_n)),
-                                    _creation.asarray(numpy.ascontiguousarray(p64)), shape)
+        return _core._random_multinomial(self._bit_generator, _creation.asarray(numpy.ascontiguousarray(host_n)),
+                                         _creation.asarray(numpy.ascontiguousarray(p64)), shape)
 
     def hypergeometric(self, ngood, nbad, nsample, size=None):
         """Hypergeometric samples (int64): good items among ``nsample``
@@ -447,7 +421,7 @@ class _Sampler:
         length = operator.index(length)
         if length < 0:
             raise ValueError("length must be non-negative")
-        words = _kernels.raw_words(self._bit_generator, ((length + 3) // 4,))
+        words = _core._random_words(self._bit_generator, ((length + 3) // 4,), numpy.uint32)
         return words.get().astype("<u4").tobytes()[:length]
 
     def zipf(self, a, size=None):
@@ -494,12 +468,11 @@ class _Sampler:
             raise ValueError("high is out of bounds for %s" % dtype.name)
         shape = _output_shape(size, (low, top))
         if not isinstance(low, ndarray) and not isinstance(top, ndarray):
-            return _kernels.integers(self._bit_generator, shape, dtype, numpy.uint64(low % (1 << 64)),
-                                     numpy.uint64(top - low))
+            return _core._random_integers(self._bit_generator, shape, dtype, low % (1 << 64), top - low)
         # spans in uint64 arithmetic: top - low wraps to the right value
         low_u = _as_uint64(low)
         span = _core._ufuncs["subtract"](_as_uint64(top), low_u)
-        return _kernels.integers(self._bit_generator, shape, dtype, low_u, span)
+        return _core._random_integers(self._bit_generator, shape, dtype, low_u, span)
 
 
 class Generator(_Sampler):
@@ -586,9 +559,9 @@ class Generator(_Sampler):
         if nsample > total:
             raise ValueError("nsample > sum(colors)")
         shape = _shape_of(size)
-        return _kernels.multivariate_hypergeometric(self._bit_generator,
-                                                    _creation.asarray(numpy.asarray(counts, dtype=numpy.int64)),
-                                                    total, nsample, () if shape is None else shape)
+        return _core._random_multivariate_hypergeometric(
+            self._bit_generator, _creation.asarray(numpy.asarray(counts, dtype=numpy.int64)), total, nsample,
+            () if shape is None else shape)
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         """Samples of ``a`` (an int n: of range(n)) along ``axis``, with or

@@ -15,12 +15,23 @@ import operator
 
 import numpy
 
+from kiln import _core
 from kiln import _creation
+from kiln._copyto import copyto
 from kiln._core import ndarray
+from kiln._counting import searchsorted
+from kiln._indexing import take, take_along_axis
 from kiln._manipulation import _axis
-from kiln.random import _kernels
+from kiln._scans import cumsum
+from kiln._sorting import argsort
+from kiln.random._shapes import shape_of
 
 AxisError = numpy.exceptions.AxisError
+
+
+def _words(sampler, shape):
+    """Random 64-bit keys of `shape` (uint64 Philox words)."""
+    return _core._random_words(sampler._bit_generator, shape, numpy.uint64)
 
 
 def order(sampler, n):
@@ -28,8 +39,7 @@ def order(sampler, n):
     NumPy's arange): argsort of n random keys."""
     if n <= 0:
         return _creation.empty((0,), dtype=numpy.int64)
-    from kiln._sorting import argsort
-    return argsort(_kernels.raw_words(sampler._bit_generator, (n,), numpy.uint64))
+    return argsort(_words(sampler, (n,)))
 
 
 def _array(x):
@@ -45,7 +55,6 @@ def permutation(sampler, x, axis=0, legacy=False):
     if a.ndim == 0 and legacy:
         raise IndexError("x must be an integer or at least 1-dimensional")
     axis = _axis(axis, a.ndim)
-    from kiln._indexing import take
     return take(a, order(sampler, a.shape[axis]), axis=axis)
 
 
@@ -60,8 +69,6 @@ def shuffle(sampler, x, axis=0):
         if n < 2:
             return
         if isinstance(x, ndarray):
-            from kiln._copyto import copyto
-            from kiln._indexing import take
             copyto(x, take(x, order(sampler, n), axis=axis))
         else:
             x[...] = numpy.take(x, order(sampler, n).get(), axis=axis)
@@ -77,17 +84,15 @@ def shuffle(sampler, x, axis=0):
 def permuted(sampler, x, axis=None, out=None):
     """x with each slice along `axis` in its own random order (the whole
     flattened array for axis=None): argsort of one key per element."""
-    from kiln._sorting import argsort
     a = _array(x)
     if axis is None:
         if a.ndim == 0:
             raise TypeError("permuted needs an array of at least 1 dimension")
-        keys = _kernels.raw_words(sampler._bit_generator, (a.size,), numpy.uint64)
+        keys = _words(sampler, (a.size,))
         result = a.reshape(-1)[argsort(keys)].reshape(a.shape)
     else:
         axis = _axis(axis, a.ndim)
-        from kiln._indexing import take_along_axis
-        keys = _kernels.raw_words(sampler._bit_generator, a.shape, numpy.uint64)
+        keys = _words(sampler, a.shape)
         result = take_along_axis(a, argsort(keys, axis=axis), axis=axis)
     if out is None:
         return result
@@ -97,7 +102,6 @@ def permuted(sampler, x, axis=None, out=None):
         raise ValueError("out must have the same shape as x")
     if not numpy.can_cast(a.dtype, out.dtype, "safe"):
         raise TypeError("Cannot cast array data from %r to %r according to the rule 'safe'" % (a.dtype, out.dtype))
-    from kiln._copyto import copyto
     copyto(out, result)
     return out
 
@@ -122,7 +126,6 @@ def choice(sampler, a, size, replace, p, axis=0, legacy=False):
     """Samples of `a` (an int n: of range(n)) along `axis`, with or
     without replacement, with probabilities p: result shape a.shape[:axis]
     + size + a.shape[axis + 1:]. The legacy API takes 1-d `a` only."""
-    from kiln.random._generator import _shape_of
     pool = None
     if isinstance(a, numbers.Integral):
         n = operator.index(a)
@@ -138,7 +141,7 @@ def choice(sampler, a, size, replace, p, axis=0, legacy=False):
         else:
             axis = _axis(axis, pool.ndim)
             n = pool.shape[axis]
-    shape = _shape_of(size)
+    shape = shape_of(size)
     count = 1 if shape is None else int(numpy.prod(shape, dtype=numpy.int64))
     if n <= 0 and count:
         raise ValueError("a must be a positive integer unless no samples are taken" if pool is None else
@@ -155,9 +158,6 @@ def choice(sampler, a, size, replace, p, axis=0, legacy=False):
     elif replace and p is None:
         idx = sampler._integers(0, n, (count,), numpy.int64, False)
     elif replace:
-        from kiln import _core
-        from kiln._counting import searchsorted
-        from kiln._scans import cumsum
         cdf = cumsum(p)
         cdf /= cdf[-1]
         u = sampler._draw("random", (count,), numpy.float64)
@@ -166,11 +166,9 @@ def choice(sampler, a, size, replace, p, axis=0, legacy=False):
         idx = order(sampler, n)[:count]
     else:
         # Efraimidis-Spirakis: the count smallest E_i / p_i, E_i exponential.
-        from kiln._sorting import argsort
         keys = sampler._draw("standard_exponential", (n,), numpy.float64) / p
         idx = argsort(keys)[:count]
     shape = () if shape is None else shape
     if pool is None:
         return idx.reshape(shape)
-    from kiln._indexing import take
     return take(pool, idx, axis=axis).reshape(pool.shape[:axis] + shape + pool.shape[axis + 1:])

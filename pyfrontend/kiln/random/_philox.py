@@ -14,6 +14,8 @@ import secrets
 
 import numpy
 
+from kiln import _core
+
 _MASK32 = (1 << 32) - 1
 _MASK64 = (1 << 64) - 1
 _MASK128 = (1 << 128) - 1
@@ -144,8 +146,7 @@ class Philox:
     def random_raw(self, size=None):
         """``size`` words of 32 bits (a 0-d array for None), in counter order:
         block c gives words 4c .. 4c + 3."""
-        from kiln.random import _kernels
-        return _kernels.raw_words(self, size)
+        return _core._random_words(self, () if size is None else size, numpy.uint32)
 
     def _take(self, units):
         """The kernel's (key0, key1, ctr_lo, ctr_hi) for a call of `units`
