@@ -601,19 +601,32 @@ class ReductionKernelTemplate {
   const arraycore::KernelTemplate& kernel_template() const { return template_; }
   size_t spec_count() const { return specs_.size(); }
 
-  // (spec, the dtype of every parameter) for the inputs (kiln arrays and
-  // scalars, checked by the caller) and the output given (None: allocated).
+  // (spec, the dtype of every parameter) for the inputs (kiln arrays, and
+  // scalars for non-raw parameters: ElementwiseKernel's checks) and the
+  // output given (None: allocated).
   py::tuple resolve(py::sequence args, py::handle out) {
+    static PyObject* numpy_ndarray = numpy_attr("ndarray");
+    const std::string& name = template_.name();
+    if (args.size() != template_.nin()) throw py::type_error(name + ": resolve takes the inputs");
     std::vector<arraycore::TemplateArg> targs;
     targs.reserve(args.size() + 1);
     for (size_t k = 0; k < args.size(); ++k) {
       PyObject* a = args[k].ptr();
-      if (const NDArray* arr = ndarray_of(a)) targs.push_back(arraycore::TemplateArg::array(arr->dtype()));
-      else targs.push_back(arraycore::TemplateArg::scalar(scalar_dtype(a, k, template_.name())));
+      const arraycore::TemplateParam& p = template_.params()[k];
+      if (const NDArray* arr = ndarray_of(a)) {
+        targs.push_back(arraycore::TemplateArg::array(arr->dtype()));
+      } else if (!is_scalar(a)) {
+        throw unsupported_argument(name, k, a, PyObject_IsInstance(a, numpy_ndarray) == 1);
+      } else if (p.raw) {
+        throw py::type_error(name + ": raw parameter '" + p.name + "' takes a kiln.ndarray, got " +
+                             python_type_name(a));
+      } else {
+        targs.push_back(arraycore::TemplateArg::scalar(scalar_dtype(a, k, name)));
+      }
     }
     if (!out.is_none()) {
       const NDArray* o = ndarray_of(out.ptr());
-      if (o == nullptr) throw py::type_error(template_.name() + ": the output must be a kiln.ndarray");
+      if (o == nullptr) throw py::type_error(name + ": the output must be a kiln.ndarray");
       targs.push_back(arraycore::TemplateArg::array(o->dtype()));
     }
     arraycore::ResolvedTypes resolved = template_.resolve(targs);

@@ -25,24 +25,9 @@ from kiln import _core
 # (arraycore/dtype.cpp), the one kiln keeps.
 _CTYPES = {numpy.dtype(name): c_type for name, _kind, _char, _itemsize, c_type in _core._dtype_table()}
 
-# The Python scalar types a kernel takes (exactly these: a subclass is not one).
-_PYTHON_SCALAR_TYPES = (bool, int, float, complex)
-
 Param = collections.namedtuple("Param", "name dtype ctype raw is_const")
 Param.__doc__ = """One parameter: ``dtype`` is None for a type placeholder, whose
 one-character name is then ``ctype``; otherwise ``ctype`` is its C++ type."""
-
-
-def _is_scalar(a):
-    return type(a) in _PYTHON_SCALAR_TYPES or isinstance(a, numpy.generic)
-
-
-def _unsupported(kernel, position, a):
-    if isinstance(a, numpy.ndarray):
-        return TypeError("%s: argument %d is a NumPy array, which lives on the host; move it to "
-                         "the device with kiln.asarray first" % (kernel, position))
-    return TypeError("%s: argument %d has unsupported type %s (expected kiln.ndarray or a scalar)"
-                     % (kernel, position, type(a).__name__))
 
 
 class ElementwiseKernel(_core._ElementwiseKernelBase):

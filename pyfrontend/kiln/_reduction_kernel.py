@@ -18,7 +18,7 @@ from kiln import _core
 from kiln import _creation
 from kiln._copyto import copyto
 from kiln._core import ndarray
-from kiln._elementwise_kernel import Param, _is_scalar, _unsupported
+from kiln._elementwise_kernel import Param
 from kiln._manipulation import broadcast_shapes
 from kiln._ufunc_methods import _reduce_axes
 
@@ -89,13 +89,7 @@ class ReductionKernel:
                             % (self.name, self.nin, self.nargs, len(args)))
         if out is not None and not isinstance(out, ndarray):
             raise TypeError("%s: the output must be a kiln.ndarray, got %s" % (self.name, type(out).__name__))
-        for k, (p, a) in enumerate(zip(self.in_params, args)):
-            if p.raw and _is_scalar(a):
-                raise TypeError("%s: raw parameter %r takes a kiln.ndarray, got %s"
-                                % (self.name, p.name, type(a).__name__))
-            if not isinstance(a, ndarray) and not _is_scalar(a):
-                raise _unsupported(self.name, k, a)
-        spec, dtypes = self._template.resolve(args, out)
+        spec, dtypes = self._template.resolve(args, out)   # checks the arguments too
         raws = [a for p, a in zip(self.in_params, args) if p.raw]
         arrays = [a if isinstance(a, ndarray) else _creation.asarray(numpy.asarray(a, dtype=dt))
                   for p, a, dt in zip(self.in_params, args, dtypes) if not p.raw]
