@@ -20,11 +20,9 @@ constexpr uint32_t kBlock = 256;
 // One module per element size with the gather and scatter kernels; one with
 // the kernels that read only indices and masks.
 runtime::CompileRequest make_moves_source(size_t itemsize) {
-  std::string elem = itemsize == 1   ? "unsigned char"
-                     : itemsize == 2 ? "unsigned short"
-                     : itemsize == 4 ? "unsigned int"
-                     : itemsize == 8 ? "unsigned long long"
-                                     : "kiln_pair";
+  std::string elem = "kiln_pair";   // the elements' bits move as the table's unsigned type of their size
+  for (DType d : {DType::UInt8, DType::UInt16, DType::UInt32, DType::UInt64})
+    if (dtype_info(d).itemsize == itemsize) elem = dtype_info(d).c_type;
   runtime::CompileRequest r;
   r.source_name = "kiln_index_moves.cu";
   r.source =

@@ -5,6 +5,11 @@
 namespace kiln::arraycore {
 namespace {
 
+// The one dtype table: the Python layer reads it through _core._dtype_table()
+// (kiln/_elementwise_kernel.py's _CTYPES), the engines, kernel templates and
+// the transpiler through dtype_info(). (runtime/kernel_signature.cpp parses
+// the C types of user RawKernel signatures: a different job, below arraycore.)
+
 // clang-format off
 constexpr std::array<DTypeInfo, kNumDTypes> kTable = {{
   {DType::Bool,       "bool",       'b', '?', 1, "bool"},

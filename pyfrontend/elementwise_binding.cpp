@@ -1,7 +1,10 @@
 // kiln._core._EwSpec, _elementwise_launch, _elementwise_source: the
 // elementwise engine (arraycore/elementwise.h) for the Python layer
-// (ElementwiseKernel, fuse); and _ElementwiseKernelBase, whose __call__ is
-// kiln.ElementwiseKernel's warm call (Note [ElementwiseKernel warm calls]).
+// (ElementwiseKernel, fuse); _ElementwiseKernelBase, whose __call__ is
+// kiln.ElementwiseKernel's warm call (Note [ElementwiseKernel warm calls]);
+// and _ReductionKernelTemplate, kiln.ReductionKernel's type resolution and
+// specs. Both kernel classes parse and resolve through
+// arraycore/kernel_template.h.
 //
 //   spec = _core._EwSpec("axpy", [("x", "float", "", "in"), ("z", "float", "", "out")], "z = 2 * x;")
 //   _core._elementwise_launch(spec, [x, z], z.shape)   # numpy scalars for scalar inputs
@@ -11,10 +14,13 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
+#include <optional>
 
 #include "arraycore/elementwise.h"
 #include "arraycore/indexing.h"
+#include "arraycore/kernel_template.h"
 #include "pyfrontend/bindings.h"
 #include "runtime/stream.h"
 
@@ -67,17 +73,18 @@ std::vector<EwArg> to_args(const EwSpec& spec, py::handle args) {
 }
 
 // Note [ElementwiseKernel warm calls]
-// kiln.ElementwiseKernel (Python: parameter parsing, type resolution) derives
-// from _ElementwiseKernelBase, whose __call__ is kernel_tp_call below (Note
+// kiln.ElementwiseKernel (Python: signature, attributes, docstring) derives
+// from _ElementwiseKernelBase (its KernelTemplate: the parsed parameters),, whose __call__ is kernel_tp_call below (Note
 // [ElementwiseKernel tp_call]). A call's argument kinds (per argument the
 // dtype of a kiln array or the type of a scalar, and so their number) decide
 // all that is not per element, and key the kernel's plans: a short vector
 // searched linearly (a kernel meets few kinds). On a hit the call is C++
 // only: the size=/block_size= checks, broadcasting (only when shapes differ),
 // scalar conversion, output allocation, the launch; no Python code runs and
-// the outputs are the only Python objects made. On a miss, the Python
-// `_plan_for(args)` checks the arguments (raising a bad call's errors),
-// resolves the placeholders and returns the plan, stored under the key.
+// the outputs are the only Python objects made. On a miss, add_plan checks
+// the arguments (raising a bad call's errors), resolves the placeholders
+// (Note [Kernel template resolution]) and makes the plan, stored under the
+// key; the spec is shared by the plans of the same parameter dtypes.
 
 // Where a scalar argument's value comes from.
 enum class ScalarFrom : uint8_t { NumPy, Bool, Int, Float, Complex };
@@ -111,6 +118,107 @@ ScalarFrom scalar_from(PyObject* o) {
   if (Py_TYPE(o) == &PyFloat_Type) return ScalarFrom::Float;
   if (Py_TYPE(o) == &PyComplex_Type) return ScalarFrom::Complex;
   return ScalarFrom::NumPy;
+}
+
+// type(o).__name__, for the messages that name an argument's type.
+std::string python_type_name(PyObject* o) {
+  return py::str(py::handle(reinterpret_cast<PyObject*>(Py_TYPE(o))).attr("__name__"));
+}
+
+PyObject* numpy_attr(const char* name) {
+  return py::object(py::module_::import("numpy").attr(name)).release().ptr();
+}
+
+// The DType of a numpy.dtype object when kiln supports it (native byte
+// order, a numeric type of the table: the keys of the dtype table).
+std::optional<DType> supported_dtype(py::handle descr) {
+  if (!descr.attr("isnative").cast<bool>()) return std::nullopt;
+  std::string ch = py::str(descr.attr("char"));
+  if (ch.size() != 1 || descr.attr("itemsize").cast<size_t>() == 0) return std::nullopt;
+  return arraycore::dtype_from_char(ch[0]);
+}
+
+// A type name of a kernel's parameter list as numpy.dtype reads it.
+arraycore::TypeName numpy_type_name(std::string_view name) {
+  static PyObject* dtype = numpy_attr("dtype");
+  py::str text(name.data(), name.size());
+  PyObject* d = PyObject_CallOneArg(dtype, text.ptr());
+  if (d == nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw py::error_already_set();
+    PyErr_Clear();
+    return {};
+  }
+  py::object descr = py::reinterpret_steal<py::object>(d);
+  return {true, supported_dtype(descr), py::str(descr)};
+}
+
+// A scalar argument of a kernel: a Python bool, int, float or complex (those
+// exact types) or a NumPy scalar.
+bool is_scalar(PyObject* o) {
+  static PyObject* generic = numpy_attr("generic");
+  PyTypeObject* t = Py_TYPE(o);
+  return t == &PyBool_Type || t == &PyLong_Type || t == &PyFloat_Type || t == &PyComplex_Type ||
+         PyObject_IsInstance(o, generic) == 1;
+}
+
+// A scalar argument's dtype for type resolution: a Python scalar's NumPy
+// default (numpy.asarray(1).dtype is int64), a NumPy scalar's own.
+DType scalar_dtype(PyObject* a, size_t k, const std::string& kernel) {
+  switch (scalar_from(a)) {
+    case ScalarFrom::Bool: return DType::Bool;
+    case ScalarFrom::Int: return DType::Int64;
+    case ScalarFrom::Float: return DType::Float64;
+    case ScalarFrom::Complex: return DType::Complex128;
+    case ScalarFrom::NumPy: break;
+  }
+  py::object descr = py::handle(a).attr("dtype");
+  if (std::optional<DType> d = supported_dtype(descr)) return *d;
+  throw py::type_error(kernel + ": argument " + std::to_string(k) + " has dtype " + std::string(py::str(descr)) +
+                       ", which kiln kernels do not support");
+}
+
+py::type_error unsupported_argument(const std::string& kernel, size_t k, PyObject* a, bool is_host_array) {
+  if (is_host_array)
+    return py::type_error(kernel + ": argument " + std::to_string(k) +
+                          " is a NumPy array, which lives on the host; move it to the device with kiln.asarray first");
+  return py::type_error(kernel + ": argument " + std::to_string(k) + " has unsupported type " + python_type_name(a) +
+                        " (expected kiln.ndarray or a scalar)");
+}
+
+// NumPy's conversion of a NumPy scalar to dtype: v.astype(dtype).
+py::object numpy_astype(DType dt) {
+  py::object d = to_numpy_dtype(dt);
+  return py::cpp_function([d](py::handle v) { return v.attr("astype")(d); });
+}
+
+// A kernel's name argument: a str (the template checks it is an identifier).
+std::string kernel_name(py::handle name) {
+  if (!PyUnicode_Check(name.ptr()))
+    throw std::invalid_argument("Invalid kernel name: " + std::string(py::repr(name)) +
+                                " (it must be a C++ identifier)");
+  return name.cast<std::string>();
+}
+
+// The parsed parameters for Python: (name, dtype or None, ctype, raw, is_const).
+py::tuple template_params(const arraycore::KernelTemplate& t) {
+  py::tuple r(t.nargs());
+  for (size_t k = 0; k < t.nargs(); ++k) {
+    const arraycore::TemplateParam& p = t.params()[k];
+    r[k] = py::make_tuple(p.name, p.dtype ? to_numpy_dtype(*p.dtype) : py::none(), std::string(p.ctype()), p.raw,
+                          p.is_const);
+  }
+  return r;
+}
+
+// The KernelTemplateUnsupported of `f` as NotImplementedError.
+template <class F>
+auto not_implemented_as_python(F&& f) {
+  try {
+    return f();
+  } catch (const arraycore::KernelTemplateUnsupported& e) {
+    PyErr_SetString(PyExc_NotImplementedError, e.what());
+    throw py::error_already_set();
+  }
 }
 
 // n value-initialised elements: on the stack when n <= N, else on the heap
@@ -252,8 +360,16 @@ class ElementwiseKernelBase {
  public:
   enum class Returns { One, Tuple, Nothing };
 
-  ElementwiseKernelBase(std::string name, int nin, int nargs, Returns returns)
-      : name_(std::move(name)), nin_(nin), nargs_(nargs), returns_(returns) {}
+  ElementwiseKernelBase(arraycore::KernelTemplate t, arraycore::ElementwiseKernelText text, Returns returns)
+      : template_(std::move(t)),
+        text_(std::move(text)),
+        name_(template_.name()),
+        nin_(static_cast<int>(template_.nin())),
+        nargs_(static_cast<int>(template_.nargs())),
+        returns_(returns) {}
+
+  const arraycore::KernelTemplate& kernel_template() const { return template_; }
+  size_t spec_count() const { return specs_.size(); }
 
   size_t plan_count() const { return plans_.size(); }
 
@@ -266,7 +382,7 @@ class ElementwiseKernelBase {
     SmallBuffer<uintptr_t, 16> key(n);
     for (size_t k = 0; k < n; ++k) key[k] = kind_of(args[k]);
     const CallPlan* plan = find(key.data(), n);
-    if (plan == nullptr) plan = &add_plan(self, args, n, key.data());
+    if (plan == nullptr) plan = &add_plan(args, n, key.data());
 
     if (block_size != Py_None) {
       static PyObject* zero = PyLong_FromLong(0);
@@ -371,30 +487,65 @@ class ElementwiseKernelBase {
     return nullptr;
   }
 
-  // The Python _plan_for's plan for these arguments, kept under `key`.
-  const CallPlan& add_plan(py::handle self, PyObject* const* args, size_t n, const uintptr_t* key) {
-    py::tuple a(n);
-    for (size_t k = 0; k < n; ++k) a[k] = py::reinterpret_borrow<py::object>(args[k]);
-    py::tuple p = self.attr("_plan_for")(a);
+  // The plan for these arguments, kept under `key`: the arguments checked
+  // (a bad call's errors), the types resolved (KernelTemplate, Note [Kernel
+  // template resolution]) and the spec for them (one per parameter dtypes).
+  const CallPlan& add_plan(PyObject* const* args, size_t n, const uintptr_t* key) {
+    const std::string& name = template_.name();
+    if (n != static_cast<size_t>(nin_) && n != static_cast<size_t>(nargs_))
+      throw py::type_error("Wrong number of arguments for '" + name + "': it takes " + std::to_string(nin_) +
+                           " (inputs) or " + std::to_string(nargs_) + " (with outputs), got " + std::to_string(n));
+    static PyObject* numpy_ndarray = numpy_attr("ndarray");
     auto plan = std::make_unique<CallPlan>();
+    std::vector<arraycore::TemplateArg> targs(n);
+    for (size_t k = 0; k < n; ++k) {
+      const arraycore::TemplateParam& p = template_.params()[k];
+      PyObject* a = args[k];
+      if (const NDArray* arr = ndarray_of(a)) {
+        targs[k] = arraycore::TemplateArg::array(arr->dtype());
+        if (!p.raw) plan->shaped.push_back(static_cast<int>(k));
+        continue;
+      }
+      const bool is_host_array = PyObject_IsInstance(a, numpy_ndarray) == 1;
+      if (k >= static_cast<size_t>(nin_) && !is_host_array)
+        throw py::type_error(name + ": output argument " + std::to_string(k) + " must be a kiln.ndarray, got " +
+                             python_type_name(a));
+      const bool scalar = is_scalar(a);
+      if (scalar && !p.raw) {
+        targs[k] = arraycore::TemplateArg::scalar(scalar_dtype(a, k, name));
+        continue;
+      }
+      if (scalar)
+        throw py::type_error(name + ": raw parameter '" + p.name + "' takes a kiln.ndarray, got " +
+                             python_type_name(a));
+      throw unsupported_argument(name, k, a, is_host_array);
+    }
+    arraycore::ResolvedTypes resolved = template_.resolve(targs);
     plan->key.assign(key, key + n);
     for (size_t k = 0; k < n; ++k)
       if (!(key[k] & 1))
         plan->types.push_back(py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(Py_TYPE(args[k]))));
-    plan->spec = p[0].cast<std::shared_ptr<EwSpec>>();
-    plan->shaped = p[1].cast<std::vector<int>>();
-    for (py::handle item : p[2]) {
-      py::tuple t = py::reinterpret_borrow<py::tuple>(item);
-      int k = t[0].cast<int>();
-      plan->scalars.push_back({k, to_dtype(t[1]), scalar_from(args[k]), py::reinterpret_borrow<py::object>(t[2])});
+    std::shared_ptr<EwSpec>& spec = specs_[resolved.dtypes];
+    if (!spec) spec = arraycore::elementwise_kernel_spec(template_, resolved, text_);
+    plan->spec = spec;
+    for (size_t k = 0; k < n; ++k) {
+      if (targs[k].is_array) continue;
+      const DType dt = resolved.dtypes[k];
+      const ScalarFrom from = scalar_from(args[k]);
+      py::object convert = py::none();   // a NumPy scalar of the param's dtype already
+      if (from != ScalarFrom::NumPy) convert = to_numpy_dtype(dt).attr("type");
+      else if (targs[k].dtype != dt) convert = numpy_astype(dt);
+      plan->scalars.push_back({static_cast<int>(k), dt, from, std::move(convert)});
     }
-    plan->allocates = !p[3].is_none();
-    if (plan->allocates)
-      for (py::handle d : p[3]) plan->out_dtypes.push_back(to_dtype(d));
-    if (!p[4].is_none()) plan->raw_out = p[4].cast<std::string>();
-    if (plan->spec->params.size() != static_cast<size_t>(nargs_) ||
-        (plan->allocates && plan->out_dtypes.size() != static_cast<size_t>(nargs_ - nin_)))
-      throw std::logic_error(name_ + ": a plan does not match the kernel's parameters");
+    plan->allocates = n == static_cast<size_t>(nin_);
+    if (plan->allocates) {
+      plan->out_dtypes.assign(resolved.dtypes.begin() + nin_, resolved.dtypes.end());
+      for (size_t k = nin_; k < template_.nargs(); ++k)
+        if (template_.params()[k].raw) {
+          plan->raw_out = template_.params()[k].name;
+          break;
+        }
+    }
     plans_.push_back(std::move(plan));
     return *plans_.back();
   }
@@ -431,10 +582,65 @@ class ElementwiseKernelBase {
     return out;
   }
 
+  arraycore::KernelTemplate template_;
+  arraycore::ElementwiseKernelText text_;
+  std::map<std::vector<DType>, std::shared_ptr<EwSpec>> specs_;   // per parameter dtypes
   std::string name_;
   int nin_, nargs_;
   Returns returns_;
   std::vector<std::unique_ptr<CallPlan>> plans_;   // unique_ptr: a plan stays put while a call uses it
+};
+
+// The C++ half of kiln.ReductionKernel: its template, texts and specs
+// (one per parameter dtypes); the Python __call__ shapes the call.
+class ReductionKernelTemplate {
+ public:
+  ReductionKernelTemplate(arraycore::KernelTemplate t, arraycore::ReductionKernelText text)
+      : template_(std::move(t)), text_(std::move(text)) {}
+
+  const arraycore::KernelTemplate& kernel_template() const { return template_; }
+  size_t spec_count() const { return specs_.size(); }
+
+  // (spec, the dtype of every parameter) for the inputs (kiln arrays, and
+  // scalars for non-raw parameters: ElementwiseKernel's checks) and the
+  // output given (None: allocated).
+  py::tuple resolve(py::sequence args, py::handle out) {
+    static PyObject* numpy_ndarray = numpy_attr("ndarray");
+    const std::string& name = template_.name();
+    if (args.size() != template_.nin()) throw py::type_error(name + ": resolve takes the inputs");
+    std::vector<arraycore::TemplateArg> targs;
+    targs.reserve(args.size() + 1);
+    for (size_t k = 0; k < args.size(); ++k) {
+      PyObject* a = args[k].ptr();
+      const arraycore::TemplateParam& p = template_.params()[k];
+      if (const NDArray* arr = ndarray_of(a)) {
+        targs.push_back(arraycore::TemplateArg::array(arr->dtype()));
+      } else if (!is_scalar(a)) {
+        throw unsupported_argument(name, k, a, PyObject_IsInstance(a, numpy_ndarray) == 1);
+      } else if (p.raw) {
+        throw py::type_error(name + ": raw parameter '" + p.name + "' takes a kiln.ndarray, got " +
+                             python_type_name(a));
+      } else {
+        targs.push_back(arraycore::TemplateArg::scalar(scalar_dtype(a, k, name)));
+      }
+    }
+    if (!out.is_none()) {
+      const NDArray* o = ndarray_of(out.ptr());
+      if (o == nullptr) throw py::type_error(name + ": the output must be a kiln.ndarray");
+      targs.push_back(arraycore::TemplateArg::array(o->dtype()));
+    }
+    arraycore::ResolvedTypes resolved = template_.resolve(targs);
+    std::shared_ptr<arraycore::ReductionSpec>& spec = specs_[resolved.dtypes];
+    if (!spec) spec = arraycore::reduction_kernel_spec(template_, resolved, text_, numpy_type_name);
+    py::tuple dtypes(resolved.dtypes.size());
+    for (size_t k = 0; k < resolved.dtypes.size(); ++k) dtypes[k] = to_numpy_dtype(resolved.dtypes[k]);
+    return py::make_tuple(spec, dtypes);
+  }
+
+ private:
+  arraycore::KernelTemplate template_;
+  arraycore::ReductionKernelText text_;
+  std::map<std::vector<DType>, std::shared_ptr<arraycore::ReductionSpec>> specs_;
 };
 
 // Note [ElementwiseKernel tp_call]
@@ -516,17 +722,55 @@ void register_elementwise(py::module_& m) {
     arraycore::elementwise_launch(spec, a, to_shape(shape));
   });
   py::class_<ElementwiseKernelBase>(m, "_ElementwiseKernelBase",
-                                    "The C++ half of kiln.ElementwiseKernel: its plans and warm call.")
-      .def(py::init([](std::string name, int nin, int nargs, const std::string& returns) {
+                                    "The C++ half of kiln.ElementwiseKernel: its template, plans and warm call.")
+      .def(py::init([](py::handle name, const std::string& in_params, const std::string& out_params,
+                       std::string operation, std::string preamble, std::string loop_prep, std::string after_loop,
+                       std::vector<std::string> options, bool outputs_write_only, bool no_return, bool return_tuple) {
+             arraycore::KernelTemplate t(kernel_name(name), in_params, out_params,
+                                         arraycore::KernelTemplate::Elementwise, numpy_type_name);
              using R = ElementwiseKernelBase::Returns;
-             R r = returns == "one" ? R::One : returns == "tuple" ? R::Tuple : R::Nothing;
-             if (returns != "one" && returns != "tuple" && returns != "none")
-               throw py::value_error("returns must be 'one', 'tuple' or 'none'");
-             return std::make_unique<ElementwiseKernelBase>(std::move(name), nin, nargs, r);
+             const R r = no_return ? R::Nothing : t.nargs() - t.nin() == 1 && !return_tuple ? R::One : R::Tuple;
+             arraycore::ElementwiseKernelText text{std::move(operation), std::move(preamble), std::move(loop_prep),
+                                                   std::move(after_loop), std::move(options), outputs_write_only};
+             return std::make_unique<ElementwiseKernelBase>(std::move(t), std::move(text), r);
            }),
-           py::arg("name"), py::arg("nin"), py::arg("nargs"), py::arg("returns"))
-      .def_property_readonly("_plan_count", &ElementwiseKernelBase::plan_count);
+           py::arg("name"), py::arg("in_params"), py::arg("out_params"), py::arg("operation"),
+           py::arg("preamble") = "", py::arg("loop_prep") = "", py::arg("after_loop") = "",
+           py::arg("options") = std::vector<std::string>{}, py::arg("outputs_write_only") = false,
+           py::arg("no_return") = false, py::arg("return_tuple") = false)
+      .def_property_readonly("_template_params",
+                             [](const ElementwiseKernelBase& k) { return template_params(k.kernel_template()); })
+      .def_property_readonly("_plan_count", &ElementwiseKernelBase::plan_count)
+      .def_property_readonly("_spec_count", &ElementwiseKernelBase::spec_count);
   set_tp_call(m.attr("_ElementwiseKernelBase"));
+  py::class_<ReductionKernelTemplate>(m, "_ReductionKernelTemplate",
+                                      "The C++ half of kiln.ReductionKernel: its template and specs.")
+      .def(py::init([](py::handle name, const std::string& in_params, const std::string& out_params,
+                       py::handle map_expr, py::handle reduce_expr, py::handle post_map_expr, py::handle identity,
+                       py::handle reduce_type, std::string preamble, std::vector<std::string> options) {
+             arraycore::KernelTemplate t = not_implemented_as_python([&] {
+               return arraycore::KernelTemplate(kernel_name(name), in_params, out_params,
+                                                arraycore::KernelTemplate::Reduction, numpy_type_name);
+             });
+             arraycore::ReductionKernelText text;
+             text.map_expr = py::str(map_expr);
+             text.reduce_expr = py::str(reduce_expr);
+             text.post_map_expr = py::str(post_map_expr);
+             text.identity = py::str(identity);
+             if (PyUnicode_Check(reduce_type.ptr())) text.reduce_type = reduce_type.cast<std::string>();
+             else if (!reduce_type.is_none()) text.reduce_type = arraycore::dtype_info(to_dtype(reduce_type)).name;
+             text.preamble = std::move(preamble);
+             text.options = std::move(options);
+             return std::make_unique<ReductionKernelTemplate>(std::move(t), std::move(text));
+           }),
+           py::arg("name"), py::arg("in_params"), py::arg("out_params"), py::arg("map_expr"), py::arg("reduce_expr"),
+           py::arg("post_map_expr"), py::arg("identity"), py::arg("reduce_type") = py::none(),
+           py::arg("preamble") = "", py::arg("options") = std::vector<std::string>{})
+      .def_property_readonly("params",
+                             [](const ReductionKernelTemplate& k) { return template_params(k.kernel_template()); })
+      .def_property_readonly("_spec_count", &ReductionKernelTemplate::spec_count)
+      .def("resolve", &ReductionKernelTemplate::resolve, py::arg("args"), py::arg("out"),
+           "(spec, dtype of every parameter) for these inputs and the output given (None: to allocate).");
   m.def("_elementwise_source", [](const EwSpec& spec, py::handle args) {
     std::vector<EwArg> a = to_args(spec, args);
     return arraycore::elementwise_source(spec, a);

@@ -1,5 +1,10 @@
 // kiln._core.promote_types / can_cast / result_type: argument conversion only;
-// the rules live in arraycore/promotion.cpp.
+// the rules live in arraycore/promotion.cpp. And _dtype_table: the dtype table
+// (arraycore/dtype.cpp) for the Python layer.
+#include <pybind11/stl.h>
+
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "arraycore/promotion.h"
@@ -50,6 +55,17 @@ arraycore::Casting to_casting(py::handle obj) {
 
 
 void register_promotion(py::module_& m) {
+  m.def(
+      "_dtype_table",
+      [] {
+        std::vector<std::tuple<std::string, char, char, int, std::string>> rows;
+        for (int i = 0; i < arraycore::kNumDTypes; ++i) {
+          const arraycore::DTypeInfo& d = arraycore::dtype_info(static_cast<DType>(i));
+          rows.emplace_back(d.name, d.kind, d.char_code, d.itemsize, d.c_type);
+        }
+        return rows;
+      },
+      "The dtype table (arraycore/dtype.cpp): (NumPy name, kind, char, itemsize, C++ spelling) per dtype.");
   m.def(
       "promote_types",
       [](py::handle a, py::handle b) {

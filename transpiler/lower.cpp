@@ -35,11 +35,11 @@ std::string c_literal(const ConstValue& v, DType d) {
       return "static_cast<unsigned int>(" + std::to_string(i) + "LL)";
     case DType::Int8: case DType::Int16: case DType::UInt8: case DType::UInt16:
       return "static_cast<" + c_type(d) + ">(" + std::to_string(i) + ")";
-    case DType::Float16: return "kiln::half(" + float_text(x, true) + ")";
+    case DType::Float16: return c_type(d) + "(" + float_text(x, true) + ")";
     case DType::Float32: return float_text(x, true);
     case DType::Float64: return float_text(x, false);
-    case DType::Complex64: return "kiln::complex<float>(" + float_text(x, true) + ", " + float_text(im, true) + ")";
-    case DType::Complex128: return "kiln::complex<double>(" + float_text(x, false) + ", " + float_text(im, false) + ")";
+    case DType::Complex64: return c_type(d) + "(" + float_text(x, true) + ", " + float_text(im, true) + ")";
+    case DType::Complex128: return c_type(d) + "(" + float_text(x, false) + ", " + float_text(im, false) + ")";
   }
   return "0";
 }
