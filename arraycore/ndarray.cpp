@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "arraycore/views.h"
 #include "runtime/backend.h"
 #include "runtime/stream.h"
 
@@ -92,32 +93,7 @@ bool NDArray::f_contiguous() const {
 }
 
 NDArray NDArray::reshape(Shape new_shape) const {
-  int unknown = -1;
-  int64_t known = 1;
-  for (size_t i = 0; i < new_shape.size(); ++i) {
-    if (new_shape[i] == -1) {
-      if (unknown >= 0) throw std::invalid_argument("can only specify one unknown dimension");
-      unknown = static_cast<int>(i);
-    } else if (new_shape[i] < 0) {
-      throw std::invalid_argument("negative dimensions are not allowed");
-    } else {
-      known *= new_shape[i];
-    }
-  }
-  int64_t total = size();
-  if (unknown >= 0) {
-    if (known == 0 || total % known != 0)
-      throw std::invalid_argument("cannot reshape array of size " + std::to_string(total) +
-                                  " into the requested shape");
-    new_shape[unknown] = total / known;
-  }
-  if (shape_size(new_shape) != total)
-    throw std::invalid_argument("cannot reshape array of size " + std::to_string(total) +
-                                " into the requested shape");
-  if (!c_contiguous())
-    throw std::logic_error("reshape of a non-contiguous array needs a copy (not yet supported)");
-  Strides strides = contiguous_strides(new_shape, itemsize(), Order::C);
-  return NDArray(memory_, dtype_, std::move(new_shape), std::move(strides), offset_);
+  return arraycore::reshape(*this, new_shape, 'C', CopyMode::Never);
 }
 
 NDArray NDArray::view(DType dtype) const {

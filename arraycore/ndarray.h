@@ -43,9 +43,9 @@ class NDArray {
   bool c_contiguous() const;
   bool f_contiguous() const;
 
-  // A view with `new_shape` (one entry may be -1). Throws std::invalid_argument
-  // when the sizes differ, std::logic_error when no view is possible (this
-  // array is not C-contiguous; general copies arrive with the copy kernel).
+  // A view with `new_shape` read in C order (one entry may be -1). Throws
+  // std::invalid_argument when the sizes differ or no view is possible
+  // (arraycore/views.h: reshape, which also copies, and the other views).
   NDArray reshape(Shape new_shape) const;
 
   // The same bytes seen as `dtype` (numpy.ndarray.view). With a different

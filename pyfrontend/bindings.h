@@ -34,6 +34,9 @@ runtime::Dim3 to_dim3(PyObject* o, const char* what);
 // other object: a type check and a pointer read, for the call fast paths
 // (pybind11's isinstance + cast cost far more per operand).
 const arraycore::NDArray* ndarray_of(PyObject* obj);
+// A kiln.ndarray for `view`, a view of `source`'s memory: its `base` is the
+// array that owns the memory (Note [View bases], ndarray_binding.cpp).
+py::object make_view(py::handle source, arraycore::NDArray view);
 // The Python type name of obj, for messages.
 std::string type_name(py::handle obj);
 // numpy's casting= strings; ValueError naming the allowed values otherwise.
@@ -72,6 +75,7 @@ std::vector<arraycore::AdvancedItem> to_advanced_key(py::handle key, std::vector
 
 void register_errors(py::module_& m);
 void register_ndarray(py::module_& m);
+void register_views(py::module_& m);
 void register_memory(py::module_& m);
 void register_cuda(py::module_& m);
 void register_raw_kernel(py::module_& m);

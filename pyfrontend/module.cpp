@@ -15,6 +15,7 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_memory(m);
   kiln::py_bind::register_cuda(m);
   kiln::py_bind::register_ndarray(m);
+  kiln::py_bind::register_views(m);
   kiln::py_bind::register_raw_kernel(m);
   kiln::py_bind::register_promotion(m);
   kiln::py_bind::register_creation(m);

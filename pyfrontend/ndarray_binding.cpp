@@ -132,6 +132,8 @@ PyObject* base_of(py::handle array) {
   return base;
 }
 
+}  // namespace
+
 py::object make_view(py::handle source, NDArray view) {
   static PyObject* key = PyUnicode_InternFromString("_base");
   py::object out = py::cast(std::move(view));
@@ -141,6 +143,8 @@ py::object make_view(py::handle source, NDArray view) {
     throw py::error_already_set();
   return out;
 }
+
+namespace {
 
 PyTypeObject* g_ndarray_type = nullptr;
 
@@ -180,13 +184,6 @@ void register_ndarray(py::module_& m) {
                                return base ? py::reinterpret_borrow<py::object>(base) : py::none();
                              },
                              "The array whose memory this view shares (None when it owns its memory).")
-      .def(
-          "reshape",
-          [](py::handle self, py::args shape) {
-            const NDArray& a = self.cast<const NDArray&>();
-            if (shape.size() == 1) return make_view(self, a.reshape(to_shape(shape[0])));
-            return make_view(self, a.reshape(to_shape(shape)));
-          })
       .def(
           "view",
           [](py::handle self, py::handle dtype, py::handle type) -> py::object {

@@ -1,8 +1,10 @@
 """Array manipulation routines (numpy's reshape, stack, split, tile, pad, ...).
 
-Argument checks and NumPy's messages live here; the arrays themselves are
-views made by ``_core._as_strided`` or copies through ``__setitem__`` (one
-launch of the strided copy kernel per assignment). Note [Bounded launches]:
+The view operations (reshape, ravel, transpose, swapaxes, squeeze, moveaxis,
+expand_dims, flip, broadcast_to) are C++ (arraycore/views.h): the ndarray
+methods and kiln._core functions these wrappers call, with NumPy's view rules
+and messages. The copying routines here compose them with copies through
+``__setitem__`` (one launch of the strided copy kernel per assignment). Note [Bounded launches]:
 every routine issues a number of copies that does not grow with the data,
 except where a comment says otherwise (repeat with per-element counts).
 
@@ -46,32 +48,6 @@ def _axis_tuple(axis, ndim, argname=None):
     return axes
 
 
-def _view(a, shape, strides, offset=0):
-    return _core._as_strided(a, tuple(shape), tuple(strides), offset)
-
-
-def _contiguous_strides(shape, itemsize, order="C"):
-    strides, step = [0] * len(shape), itemsize
-    for i in (reversed(range(len(shape))) if order == "C" else range(len(shape))):
-        strides[i] = step
-        step *= max(shape[i], 1)
-    return strides
-
-
-def _shape_str(shape):
-    return "(" + ",".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
-
-
-def _order(order, allowed="CFAK", what=None):
-    o = "C" if order is None else str(order).upper()
-    if o not in allowed or len(o) != 1:
-        if what:
-            raise ValueError(what % order)
-        raise ValueError("order must be one of %s (got %r)"
-                         % (", ".join("'%s'" % c for c in allowed[:-1]) + ", or '%s'" % allowed[-1], order))
-    return o
-
-
 def _index(axis, ndim, key):
     """A __getitem__/__setitem__ key selecting ``key`` along ``axis``."""
     return (slice(None),) * axis + (key,) + (slice(None),) * (ndim - axis - 1)
@@ -99,68 +75,6 @@ def _may_share_memory(a, b):
 
 # --- shapes ------------------------------------------------------------------
 
-def _new_shape(shape, size):
-    """The requested shape with its one negative (unknown) entry resolved."""
-    if not isinstance(shape, (tuple, list)):
-        shape = (shape,)
-    shape = [operator.index(n) for n in shape]
-    unknown = [i for i, n in enumerate(shape) if n < 0]
-    if len(unknown) > 1:
-        raise ValueError("can only specify one unknown dimension")
-    known = math.prod(n for n in shape if n >= 0)
-    fail = ValueError("cannot reshape array of size %d into shape %s" % (size, _shape_str(shape)))
-    if unknown:
-        if known == 0 or size % known:
-            raise fail
-        shape[unknown[0]] = size // known
-    if math.prod(shape) != size:
-        raise fail
-    return tuple(shape)
-
-
-def _reshape_strides(a, shape, order):
-    """Strides viewing ``a`` as ``shape`` read in ``order`` ('C' or 'F'), or
-    None when no view can (old axes merged into one new axis must be evenly
-    strided, in the order they are read)."""
-    if a.size == 0:
-        return _contiguous_strides(shape, a.itemsize, order)
-    old = [(n, s) for n, s in zip(a.shape, a.strides) if n != 1]
-    new = list(shape)
-    if order == "F":   # F order is C order with every axis list reversed
-        old.reverse()
-        new.reverse()
-    strides = [None] * len(new)
-    big = [j for j, n in enumerate(new) if n != 1]
-    i = j = 0
-    while i < len(old):
-        i_end, j_end = i + 1, j + 1
-        p_old, p_new = old[i][0], new[big[j]]
-        while p_old != p_new:      # grow the group until both sides hold the same elements
-            if p_old < p_new:
-                p_old *= old[i_end][0]
-                i_end += 1
-            else:
-                p_new *= new[big[j_end]]
-                j_end += 1
-        for k in range(i, i_end - 1):
-            if old[k][1] != old[k + 1][1] * old[k + 1][0]:
-                return None
-        step = old[i_end - 1][1]
-        for k in reversed(range(j, j_end)):
-            strides[big[k]] = step
-            step *= new[big[k]]
-        i, j = i_end, j_end
-    step = a.itemsize   # length-1 axes: the stride a contiguous array would have
-    for k in reversed(range(len(new))):
-        if strides[k] is None:
-            strides[k] = step
-        else:
-            step = strides[k] * new[k]
-    if order == "F":
-        strides.reverse()
-    return strides
-
-
 def reshape(a, /, shape=None, order="C", *, copy=None):
     """A view of ``a`` with a new shape where NumPy's would be one (also for
     non-contiguous inputs whose strides allow it), else a copy: numpy.reshape.
@@ -171,39 +85,13 @@ def reshape(a, /, shape=None, order="C", *, copy=None):
     a = _asarray(a)
     if shape is None:
         raise TypeError("reshape() missing required argument 'shape' (pos 2)")
-    o = _order(order, "CFA", "order %r is not permitted for reshaping")
-    if o == "A":
-        o = "F" if a._f_contiguous and not a._c_contiguous else "C"
-    shape = _new_shape(shape, a.size)
-    if copy is not True:
-        strides = _reshape_strides(a, shape, o)
-        if strides is not None:
-            return _view(a, shape, strides)
-        if copy is False:
-            raise ValueError("Unable to avoid creating a copy while reshaping.")
-    c = a.copy(order=o)
-    return _view(c, shape, _contiguous_strides(shape, a.itemsize, o))
-
-
-def _ravel(a, order):
-    """(the flattened array, whether it is a view of a)."""
-    o = _order(order)
-    if o == "A":
-        o = "F" if a._f_contiguous else "C"
-    if o == "K":
-        perm = sorted(range(a.ndim), key=lambda i: -abs(a.strides[i]))
-        if a.size == 0 or _reshape_strides(transpose(a, perm), (a.size,), "C") == [a.itemsize]:
-            return _view(a, (a.size,), (a.itemsize,)), True
-        return transpose(a, perm).copy().reshape(-1), False
-    if (a._c_contiguous if o == "C" else a._f_contiguous):
-        return _view(a, (a.size,), (a.itemsize,)), True
-    return reshape(a.copy(order=o), (a.size,), order=o), False
+    return a.reshape(shape, order=order, copy=copy)
 
 
 def ravel(a, order="C"):
     """The elements of ``a`` in one dimension, read in ``order`` ('C', 'F',
     'A' or 'K'): a view when no copy is needed, as numpy.ravel."""
-    return _ravel(_asarray(a), order)[0]
+    return _asarray(a).ravel(order)
 
 
 def shape(a):
@@ -239,15 +127,7 @@ def swapaxes(a, axis1, axis2):
 
 def moveaxis(a, source, destination):
     """A view with the ``source`` axes moved to the ``destination`` positions."""
-    a = _asarray(a)
-    src = _axis_tuple(source, a.ndim, "source")
-    dst = _axis_tuple(destination, a.ndim, "destination")
-    if len(src) != len(dst):
-        raise ValueError("`source` and `destination` arguments must have the same number of elements")
-    order = [i for i in range(a.ndim) if i not in src]
-    for d, s in sorted(zip(dst, src)):
-        order.insert(d, s)
-    return a.transpose(order)
+    return _core.moveaxis(_asarray(a), source, destination)
 
 
 def rollaxis(a, axis, start=0):
@@ -275,15 +155,7 @@ def squeeze(a, axis=None):
 def expand_dims(a, axis):
     """A view with length-1 axes inserted at the positions ``axis`` (an int
     or a tuple) names in the result."""
-    a = _asarray(a)
-    ndim = a.ndim + (len(axis) if isinstance(axis, (tuple, list)) else 1)
-    new = _axis_tuple(axis, ndim)
-    shape, strides, rest = [], [], iter(zip(a.shape, a.strides))
-    for i in range(ndim):
-        n, s = (1, 0) if i in new else next(rest)
-        shape.append(n)
-        strides.append(s)
-    return _view(a, shape, strides)
+    return _core.expand_dims(_asarray(a), axis)
 
 
 def _atleast(arys, n):
@@ -351,17 +223,7 @@ def broadcast_to(array, shape, subok=False):
     """A view of ``array`` broadcast to ``shape`` (stride 0 along the
     broadcast axes). Differs from NumPy: the view is writable (NumPy's is
     read-only), and writing through it writes the shared elements."""
-    a = _asarray(array)
-    shape = _shape_tuple(shape)
-    if not shape and a.shape:
-        raise ValueError("cannot broadcast a non-scalar to a scalar array")
-    if any(n < 0 for n in shape):
-        raise ValueError("all elements of broadcast shape must be non-negative")
-    try:
-        return _core._broadcast_to(a, shape)
-    except ValueError:
-        raise ValueError("operands could not be broadcast together with remapped shapes [original->remapped]: "
-                         "%s  and requested shape %s" % (_shape_str(a.shape), _shape_str(shape))) from None
+    return _core.broadcast_to(_asarray(array), _shape_tuple(shape))
 
 
 def broadcast_arrays(*args, subok=False):
@@ -553,16 +415,20 @@ def tile(A, reps):
     reps = _shape_tuple(reps)
     nd = max(len(reps), a.ndim)
     shape = (1,) * (nd - a.ndim) + a.shape
-    strides = (0,) * (nd - a.ndim) + a.strides
     reps = (1,) * (nd - len(reps)) + reps
     if any(r < 0 for r in reps):
         raise ValueError("negative dimensions are not allowed")
-    source = _view(a, [m for r, n in zip(reps, shape) for m in (r, n)],
-                   [t for s in strides for t in (0, s)])
+    source = _core.broadcast_to(_core.expand_dims(a.reshape(shape), tuple(range(0, 2 * nd, 2))),
+                                tuple(m for r, n in zip(reps, shape) for m in (r, n)))
     out = _core.empty(source.shape, a.dtype)
     if out.size:
         out[...] = source
     return reshape(out, tuple(r * n for r, n in zip(reps, shape)))
+
+
+def _repeated_view(a, axis, r):
+    """A view of ``a`` with a stride-0 axis of length ``r`` after ``axis``."""
+    return _core.broadcast_to(_core.expand_dims(a, axis + 1), a.shape[:axis + 1] + (r,) + a.shape[axis + 1:])
 
 
 def repeat(a, repeats, axis=None):
@@ -588,8 +454,7 @@ def repeat(a, repeats, axis=None):
     n = a.shape[axis]
     if counts.size == 1:
         r = int(counts[0])
-        source = _view(a, a.shape[:axis + 1] + (r,) + a.shape[axis + 1:],
-                       a.strides[:axis + 1] + (0,) + a.strides[axis + 1:])
+        source = _repeated_view(a, axis, r)
         out = _core.empty(source.shape, a.dtype)
         if out.size:
             out[...] = source
@@ -604,12 +469,9 @@ def repeat(a, repeats, axis=None):
         k = len(list(run))
         if r:
             src = a[_index(axis, a.ndim, slice(i, i + k))]
-            src = _view(src, src.shape[:axis + 1] + (r,) + src.shape[axis + 1:],
-                        src.strides[:axis + 1] + (0,) + src.strides[axis + 1:])
+            src = _repeated_view(src, axis, r)
             dst = out[_index(axis, out.ndim, slice(start, start + k * r))]
-            dst = _view(dst, src.shape, dst.strides[:axis] + (r * dst.strides[axis], dst.strides[axis])
-                        + dst.strides[axis + 1:])
-            dst[...] = src
+            dst.reshape(src.shape, copy=False)[...] = src   # splitting an axis is always a view
         start, i = start + k * r, i + k
     return out
 
@@ -617,14 +479,7 @@ def repeat(a, repeats, axis=None):
 def flip(m, axis=None):
     """A view with the order of elements reversed along the given axes (all
     when ``axis`` is None)."""
-    a = _asarray(m)
-    axes = range(a.ndim) if axis is None else _axis_tuple(axis, a.ndim)
-    strides, offset = list(a.strides), 0
-    for ax in axes:
-        if a.size:
-            offset += (a.shape[ax] - 1) * strides[ax]
-        strides[ax] = -strides[ax]
-    return _view(a, a.shape, strides, offset)
+    return _core.flip(_asarray(m), axis)
 
 
 def fliplr(m):

@@ -6,7 +6,7 @@ elementwise arithmetic and raise NotImplementedError until it arrives."""
 import numpy
 
 from kiln import _core
-from kiln._manipulation import _asarray, _index, _view, flip
+from kiln._manipulation import _asarray, _index, flip
 
 _PAD_KWARGS = {"constant": {"constant_values"}, "edge": set(), "wrap": set(), "empty": set(),
                "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}}
@@ -44,11 +44,8 @@ def _fill_periodic(padded, axis, lo, hi, period, origin):
             continue
         m = (hi - i) // p         # whole periods
         dst = padded[_index(axis, padded.ndim, slice(i, i + m * p))]
-        st = dst.strides
-        dst = _view(dst, dst.shape[:axis] + (m, p) + dst.shape[axis + 1:],
-                    st[:axis] + (p * st[axis], st[axis]) + st[axis + 1:])
-        src = _view(period, period.shape[:axis] + (m,) + period.shape[axis:],
-                    period.strides[:axis] + (0,) + period.strides[axis:])
+        dst = dst.reshape(dst.shape[:axis] + (m, p) + dst.shape[axis + 1:], copy=False)   # a split: a view
+        src = _core.broadcast_to(_core.expand_dims(period, axis), period.shape[:axis] + (m,) + period.shape[axis:])
         dst[...] = src
         i += m * p
 

@@ -1,4 +1,4 @@
-// arraycore without a backend: the dtype table, strides, extents, reshape.
+// arraycore without a backend: the dtype table, strides, extents, reshape and the views.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -6,6 +6,7 @@
 #include "arraycore/axes.h"
 #include "arraycore/dtype.h"
 #include "arraycore/ndarray.h"
+#include "arraycore/views.h"
 
 namespace kiln::arraycore {
 namespace {
@@ -94,8 +95,139 @@ TEST(NDArrayCore, ReshapeIsAViewWithInferredDim) {
   EXPECT_THROW(a.reshape({5, 5}), std::invalid_argument);
   EXPECT_THROW(a.reshape({-1, -1}), std::invalid_argument);
   EXPECT_THROW(a.reshape({0, -1}), std::invalid_argument);
+  // Evenly strided axes merge into a view (every other element here) ...
   NDArray strided(host_memory(96), DType::Float32, {4, 3}, {24, 8}, 0);
-  EXPECT_THROW(strided.reshape({12}), std::logic_error);
+  EXPECT_EQ(strided.reshape({12}).strides(), (Strides{8}));
+  // ... unevenly strided ones need a copy, which the member reshape refuses.
+  NDArray rows(host_memory(192), DType::Float32, {4, 3}, {48, 8}, 0);
+  EXPECT_THROW(rows.reshape({12}), std::invalid_argument);
+}
+
+// Note [Reshape views]: a view whenever NumPy's reshape is one, in C and F order.
+TEST(Views, ReshapeMergesOnlyEvenlyStridedAxes) {
+  auto mem = host_memory(8 * 4 * 6 * 5);
+  NDArray c(mem, DType::Float64, {4, 6, 5}, {240, 40, 8}, 0);
+  NDArray t = transpose(c);                                 // (5, 6, 4), strides (8, 40, 240)
+  // Sliced along the first axis: the last two axes still merge, the first does not.
+  NDArray rows(mem, DType::Float64, {2, 6, 5}, {480, 40, 8}, 0);
+  std::optional<Strides> s = reshape_strides(rows, {2, 30}, Order::C);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (Strides{480, 8}));
+  EXPECT_FALSE(reshape_strides(rows, {60}, Order::C));
+  // Splitting an axis is always a view, whatever its stride.
+  s = reshape_strides(rows, {2, 3, 2, 5}, Order::C);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (Strides{480, 80, 40, 8}));
+  // The transpose is F-contiguous: a view in F order, a copy in C order.
+  EXPECT_FALSE(reshape_strides(t, {120}, Order::C));
+  s = reshape_strides(t, {120}, Order::F);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (Strides{8}));
+  s = reshape_strides(t, {5, 24}, Order::F);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (Strides{8, 40}));
+  // Length-1 axes are ignored on the way in and get contiguous strides on the way out.
+  NDArray col(mem, DType::Float64, {4, 1}, {240, 999}, 0);
+  s = reshape_strides(col, {1, 2, 1, 2}, Order::C);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (Strides{960, 480, 480, 240}));
+  // Negative strides merge when evenly strided.
+  NDArray rev(mem, DType::Float64, {4, 6}, {-48, -8}, 184);
+  s = reshape_strides(rev, {24}, Order::C);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (Strides{-8}));
+  // Empty arrays are always views.
+  NDArray empty(mem, DType::Float64, {0, 6}, {480, 16}, 0);
+  s = reshape_strides(empty, {3, 0}, Order::C);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (Strides{8, 8}));
+}
+
+TEST(Views, ReshapeResolvesUnknownAndRefusesCopiesWhenAsked) {
+  auto mem = host_memory(8 * 24);
+  NDArray a(mem, DType::Float64, {4, 6}, {48, 8}, 0);
+  NDArray v = reshape(a, {3, -1}, 'C', CopyMode::Never);
+  EXPECT_EQ(v.shape(), (Shape{3, 8}));
+  EXPECT_TRUE(is_view_of(v, a));
+  NDArray f = reshape(a, {-1}, 'A', CopyMode::IfNeeded);   // 'A' of a C array is C
+  EXPECT_EQ(f.strides(), (Strides{8}));
+  EXPECT_EQ(resolve_reshape({2, -1, 3}, 12), (Shape{2, 2, 3}));
+  try {
+    resolve_reshape({5, -1}, 24);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "cannot reshape array of size 24 into shape (5,-1)");
+  }
+  EXPECT_THROW(resolve_reshape({-1, -1}, 24), std::invalid_argument);
+  EXPECT_THROW(resolve_reshape({0, -1}, 24), std::invalid_argument);
+  try {
+    reshape(transpose(a), {24}, 'C', CopyMode::Never);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "Unable to avoid creating a copy while reshaping.");
+  }
+  EXPECT_TRUE(is_view_of(reshape(transpose(a), {24}, 'F', CopyMode::Never), a));
+  EXPECT_TRUE(is_view_of(ravel(transpose(a), 'K'), a));
+  EXPECT_TRUE(is_view_of(ravel(transpose(a), 'A'), a));
+  EXPECT_TRUE(is_view_of(ravel(a, 'C'), a));
+}
+
+TEST(Views, AxisPermutationsAndChecks) {
+  auto mem = host_memory(8 * 24);
+  NDArray a(mem, DType::Float64, {2, 3, 4}, {96, 32, 8}, 0);
+  std::vector<int64_t> axes{1, -1, 0};
+  NDArray t = transpose(a, axes);
+  EXPECT_EQ(t.shape(), (Shape{3, 4, 2}));
+  EXPECT_EQ(t.strides(), (Strides{32, 8, 96}));
+  EXPECT_EQ(transpose(a).shape(), (Shape{4, 3, 2}));
+  std::vector<int64_t> short_axes{0, 1}, repeated{0, 1, 1}, out_of_range{0, 1, 3};
+  EXPECT_THROW(transpose(a, short_axes), std::invalid_argument);
+  EXPECT_THROW(transpose(a, repeated), std::invalid_argument);
+  EXPECT_THROW(transpose(a, out_of_range), AxisError);
+  EXPECT_EQ(swapaxes(a, 0, -1).shape(), (Shape{4, 3, 2}));
+  std::vector<int64_t> src{0}, dst{-1};
+  EXPECT_EQ(moveaxis(a, src, dst).shape(), (Shape{3, 4, 2}));
+  std::vector<int64_t> src2{0, 1}, dst2{-1, 0};
+  EXPECT_EQ(moveaxis(a, src2, dst2).shape(), (Shape{3, 4, 2}));
+  EXPECT_THROW(moveaxis(a, src2, dst), std::invalid_argument);
+  try {
+    moveaxis(a, src, std::vector<int64_t>{3});
+    FAIL();
+  } catch (const AxisError& e) {
+    EXPECT_EQ(e.argname, "destination");
+  }
+}
+
+TEST(Views, SqueezeExpandFlipBroadcast) {
+  auto mem = host_memory(8 * 24);
+  NDArray a(mem, DType::Float64, {1, 6, 1, 4}, {0, 32, 0, 8}, 0);
+  EXPECT_EQ(squeeze(a, std::nullopt).shape(), (Shape{6, 4}));
+  EXPECT_EQ(squeeze(a, std::vector<int64_t>{-2}).shape(), (Shape{1, 6, 4}));
+  EXPECT_THROW(squeeze(a, std::vector<int64_t>{1}), std::invalid_argument);
+  EXPECT_THROW(squeeze(a, std::vector<int64_t>{0, 0}), std::invalid_argument);
+  NDArray b(mem, DType::Float64, {6, 4}, {32, 8}, 0);
+  std::vector<int64_t> where{0, -1};
+  NDArray e = expand_dims(b, where);
+  EXPECT_EQ(e.shape(), (Shape{1, 6, 4, 1}));
+  EXPECT_EQ(e.strides(), (Strides{0, 32, 8, 0}));
+  EXPECT_THROW(expand_dims(b, std::vector<int64_t>{0, -4}), std::invalid_argument);   // repeated
+  EXPECT_THROW(expand_dims(b, std::vector<int64_t>{3}), AxisError);
+  NDArray f = flip(b, std::vector<int64_t>{1});
+  EXPECT_EQ(f.strides(), (Strides{32, -8}));
+  EXPECT_EQ(f.offset(), 24);
+  NDArray g = flip(b, std::nullopt);
+  EXPECT_EQ(g.strides(), (Strides{-32, -8}));
+  EXPECT_EQ(g.offset(), 5 * 32 + 3 * 8);
+  NDArray h = broadcast_view(b, {2, 6, 4});
+  EXPECT_EQ(h.strides(), (Strides{0, 32, 8}));
+  try {
+    broadcast_view(b, {6, 3});
+    FAIL();
+  } catch (const std::invalid_argument& err) {
+    EXPECT_STREQ(err.what(), "operands could not be broadcast together with remapped shapes "
+                             "[original->remapped]: (6,4)  and requested shape (6,3)");
+  }
+  EXPECT_THROW(broadcast_view(b, {}), std::invalid_argument);
 }
 
 TEST(NDArrayCore, ViewAsOtherDtypeRescalesTheLastAxis) {
