@@ -1,8 +1,8 @@
-// The cuBLAS adapter: one batched GEMM through cuBLAS on the cuda backend,
-// on kiln's current device and stream (blas.cpp; the dlopen table is
-// runtime/cuda/cublas_api.h, Note [cuBLAS loading]). The matmul engine
-// (matmul.h) asks here first and runs kiln's own kernel when the answer is
-// no.
+// The BLAS adapter: one batched GEMM through the backend's BLAS library
+// (cuBLAS on the cuda backend; none on the host backend), on kiln's current
+// device and stream (blas.cpp; the library is runtime/libraries.h's
+// BlasLibrary, Note [Libraries]). The matmul engine (matmul.h) asks here
+// first and runs kiln's own kernel when the answer is no.
 //
 //   GemmMatrix a{ptr_a, m, k, k, 1, m * k};        // C-order (m, k) matrices, m * k apart
 //   if (!blas_gemm(DType::Float32, a, b, c, batch)) { /* kiln's kernel */ }
@@ -47,15 +47,15 @@ struct GemmMatrix {
 // take any stride).
 bool blas_layout_ok(const GemmMatrix& x);
 
-// Whether blas_gemm can run `dtype` at all now: the backend is cuda, the
-// switch is on, dtype is float16/32/64 or complex64/128 and libcublas
-// loads. `why_not` (optional) says why not.
+// Whether blas_gemm can run `dtype` at all now: dtype is float16/32/64 or
+// complex64/128, the switch is on and the backend's BLAS library is there
+// (on cuda: libcublas loads). `why_not` (optional) says why not.
 bool blas_usable(DType dtype, std::string* why_not);
 
 // c[i] = a[i] @ b[i] for i < batch, on the current stream. false (nothing
 // queued) when cuBLAS cannot take it: blas_usable is false, a layout is
 // not blas_layout_ok, a size exceeds int, k == 0. Throws runtime::Error when
-// cuBLAS fails.
+// the library fails.
 bool blas_gemm(DType dtype, const GemmMatrix& a, const GemmMatrix& b, const GemmMatrix& c, int64_t batch);
 
 }  // namespace kiln::arraycore

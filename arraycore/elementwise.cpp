@@ -286,7 +286,7 @@ runtime::FunctionHandle kernel_for(const EwSpec& spec, std::span<const EwArg> ar
   if (v.fn[path] != nullptr) return v.fn[path];
   lock.unlock();
   const std::vector<Binding> bs = bindings_of(spec, args);
-  const bool one_module = be.name() == "host";
+  const bool one_module = be.caps().one_module_per_source;
   unsigned paths = one_module ? (1u << kNumPaths) - 1 : 1u << path;
   if (!vectorizable(spec, bs)) paths &= ~(1u << kContig4);
   runtime::CompileRequest req;

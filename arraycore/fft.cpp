@@ -2,39 +2,32 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "arraycore/copy.h"
 #include "runtime/backend.h"
-#include "runtime/cuda/cufft_api.h"
-#include "runtime/cuda/driver_api.h"
 #include "runtime/errors.h"
+#include "runtime/libraries.h"
 #include "runtime/stream.h"
 
 namespace kiln::arraycore {
 namespace {
 
-namespace rc = runtime::cuda;
-
-void check(rc::CufftResult status, const char* call) {
-  if (status == rc::kCufftSuccess) return;
-  const std::string what = std::string(call) + " failed: " + rc::describe_cufft_status(status);
-  if (status == rc::kCufftAllocFailed) throw runtime::OutOfMemory(what, 0);  // MemoryError: kiln.fft retries
-  throw runtime::Error(what);
-}
-
-const rc::CufftApi& cufft_or_throw() {
+runtime::FftLibrary& fft_or_throw() {
   std::string why;
-  if (!fft_usable(&why)) throw runtime::Error("kiln.fft cannot use cuFFT: " + why);
-  return *rc::load_cufft_api(nullptr);
+  runtime::FftLibrary* library = runtime::backend().libraries().fft(&why);
+  if (!library) throw runtime::Error("kiln.fft cannot use cuFFT: " + why);
+  return *library;
 }
 
-int cufft_type_of(const FftDesc& d) {
-  switch (d.kind) {
-    case FftKind::C2C: return d.double_precision ? rc::cufft_type::kZ2Z : rc::cufft_type::kC2C;
-    case FftKind::R2C: return d.double_precision ? rc::cufft_type::kD2Z : rc::cufft_type::kR2C;
-    case FftKind::C2R: return d.double_precision ? rc::cufft_type::kZ2D : rc::cufft_type::kC2R;
+runtime::FftType fft_type_of(FftKind kind) {
+  switch (kind) {
+    case FftKind::C2C: return runtime::FftType::C2C;
+    case FftKind::R2C: return runtime::FftType::R2C;
+    case FftKind::C2R: return runtime::FftType::C2R;
   }
-  return 0;
+  return runtime::FftType::C2C;
 }
 
 // (batch, *n) with the complex side's last extent halved where the kind says.
@@ -66,13 +59,7 @@ void check_operand(const NDArray& x, const char* what, DType dtype, const Shape&
 
 }  // namespace
 
-bool fft_usable(std::string* why_not) {
-  if (runtime::backend().name() != "cuda") {
-    if (why_not) *why_not = "the backend is " + std::string(runtime::backend().name()) + ", not cuda";
-    return false;
-  }
-  return rc::load_cufft_api(why_not) != nullptr;
-}
+bool fft_usable(std::string* why_not) { return runtime::backend().libraries().fft(why_not) != nullptr; }
 
 FftPlan::FftPlan(FftDesc desc) : desc_(std::move(desc)) {
   if (desc_.n.empty() || desc_.n.size() > 3)
@@ -80,48 +67,33 @@ FftPlan::FftPlan(FftDesc desc) : desc_(std::move(desc)) {
   for (int64_t e : desc_.n)
     if (e < 1) throw std::invalid_argument("FFT plan: transform extents must be >= 1, got " + shape_text(desc_.n));
   if (desc_.batch < 1) throw std::invalid_argument("FFT plan: batch must be >= 1");
-  const rc::CufftApi& api = cufft_or_throw();
+  runtime::FftLibrary& library = fft_or_throw();
   device_ = runtime::backend().current_device();
-  rc::make_primary_context_current(device_);
-  check(api.create(&handle_), "cufftCreate");
+  size_t work_size = 0;
+  const int64_t plan = library.make_plan(device_, fft_type_of(desc_.kind), desc_.double_precision,
+                                         std::vector<int64_t>(desc_.n.begin(), desc_.n.end()), desc_.batch,
+                                         &work_size);
   try {
-    // Note [FFT work areas from kiln's pool]: cuFFT allocates nothing itself.
-    check(api.set_auto_allocation(handle_, 0), "cufftSetAutoAllocation");
-    std::vector<long long> n(desc_.n.begin(), desc_.n.end());
-    size_t work_size = 0;
-    // Basic layout (Note [FFT plan layout]): null embeds, strides and
-    // distances ignored.
-    check(api.make_plan_many64(handle_, static_cast<int>(n.size()), n.data(), nullptr, 1, 0, nullptr, 1, 0,
-                               cufft_type_of(desc_), desc_.batch, &work_size),
-          "cufftMakePlanMany64");
-    size_t planned = 0;   // the made plan's own figure: the larger of the two is allocated
-    check(api.get_size(handle_, &planned), "cufftGetSize");
-    work_size = std::max(work_size, planned);
+    // Note [FFT work areas from kiln's pool]: the library allocates nothing itself.
     if (work_size > 0) {
       work_stream_ = runtime::current_stream();
       work_ = allocate_memory(work_size);
-      check(api.set_work_area(handle_, work_->ptr()), "cufftSetWorkArea");
+      library.set_work_area(plan, work_->ptr());
     }
   } catch (...) {
-    api.destroy(handle_);
+    library.destroy_plan(plan, device_, false);
     throw;
   }
+  library_ = &library;
+  plan_ = plan;
 }
 
 FftPlan::~FftPlan() {
-  if (handle_ < 0) return;
-  const rc::CufftApi* api = rc::load_cufft_api(nullptr);
-  try {
-    rc::make_primary_context_current(device_);
-  } catch (const std::exception&) {
-    return;  // the driver is gone (exit): nothing left to free
-  }
-  api->destroy(handle_);  // best effort; work_ goes back to the pool after this
-  if (work_ && ran_elsewhere_) {
-    // Note [FFT work areas from kiln's pool]: the last run on another stream
-    // must finish before the pool reuses the work area on work_stream_.
-    if (const rc::DriverApi* cu = rc::load_driver_api(nullptr)) cu->ctx_synchronize();
-  }
+  if (plan_ < 0) return;
+  // Note [FFT work areas from kiln's pool]: the last run on another stream
+  // must finish before the pool reuses the work area on work_stream_ (work_
+  // goes back to the pool after this).
+  library_->destroy_plan(plan_, device_, work_ && ran_elsewhere_);
 }
 
 size_t FftPlan::work_bytes() const { return work_ ? work_->nbytes() : 0; }
@@ -153,22 +125,11 @@ void FftPlan::execute(const NDArray& in, const NDArray& out, bool forward) const
   if (runtime::backend().current_device() != device_)
     throw std::invalid_argument("FFT plan: made on device " + std::to_string(device_) + ", the current device is " +
                                 std::to_string(runtime::backend().current_device()));
-  const rc::CufftApi& api = cufft_or_throw();
-  rc::make_primary_context_current(device_);
+  runtime::FftLibrary& library = fft_or_throw();
   runtime::StreamHandle stream = runtime::current_stream();
   if (stream != work_stream_) ran_elsewhere_ = true;
-  check(api.set_stream(handle_, static_cast<rc::CuStream>(stream)), "cufftSetStream");
-  void* i = in.data();
-  void* o = out.data();
-  const int direction = forward ? rc::kCufftForward : rc::kCufftInverse;
-  switch (cufft_type_of(desc_)) {
-    case rc::cufft_type::kC2C: check(api.exec_c2c(handle_, i, o, direction), "cufftExecC2C"); break;
-    case rc::cufft_type::kZ2Z: check(api.exec_z2z(handle_, i, o, direction), "cufftExecZ2Z"); break;
-    case rc::cufft_type::kR2C: check(api.exec_r2c(handle_, i, o), "cufftExecR2C"); break;
-    case rc::cufft_type::kD2Z: check(api.exec_d2z(handle_, i, o), "cufftExecD2Z"); break;
-    case rc::cufft_type::kC2R: check(api.exec_c2r(handle_, i, o), "cufftExecC2R"); break;
-    case rc::cufft_type::kZ2D: check(api.exec_z2d(handle_, i, o), "cufftExecZ2D"); break;
-  }
+  library.execute(plan_, device_, stream, fft_type_of(desc_.kind), desc_.double_precision, in.data(), out.data(),
+                  forward);
 }
 
 }  // namespace kiln::arraycore

@@ -1,9 +1,10 @@
-// The cuFFT adapter: a plan for one transform shape, type and batch on one
-// device, executed on the current stream (fft.cpp; the dlopen table is
-// runtime/cuda/cufft_api.h, Note [cuFFT loading]). kiln.fft (Python)
+// The FFT adapter: a plan for one transform shape, type and batch on one
+// device, executed on the current stream (fft.cpp), through the backend's
+// FFT library (cuFFT on the cuda backend: runtime/libraries.h's FftLibrary,
+// Note [Libraries]). kiln.fft (Python)
 // prepares the operands, caches plans (kiln/fft/config.py) and normalises;
-// on backends other than cuda it computes with numpy.fft instead and makes
-// no FftPlan (Note [FFT on the host backend] in pyfrontend/kiln/fft/_fft.py).
+// on backends without an FFT library it computes with numpy.fft instead and
+// makes no FftPlan (Note [FFT on the host backend] in pyfrontend/kiln/fft/_fft.py).
 //
 //   FftPlan plan({FftKind::C2C, /*double_precision=*/false, {512, 512}, /*batch=*/256});
 //   plan.execute(in, out, /*forward=*/true);      // in, out: C-contiguous complex64, 256*512*512 elements
@@ -43,6 +44,10 @@
 
 #include "arraycore/ndarray.h"
 
+namespace kiln::runtime {
+class FftLibrary;  // runtime/libraries.h
+}
+
 namespace kiln::arraycore {
 
 enum class FftKind : uint8_t { C2C, R2C, C2R };
@@ -57,10 +62,11 @@ struct FftDesc {
 
 class FftPlan {
  public:
-  // Makes the cuFFT plan on the current device, its work area from kiln's
-  // pool (Note [FFT work areas from kiln's pool]). Throws
-  // std::invalid_argument for a bad desc, runtime::Error when the backend is
-  // not cuda, libcufft does not load or cuFFT fails (naming its status).
+  // Makes the library's plan on the current device, its work area from
+  // kiln's pool (Note [FFT work areas from kiln's pool]). Throws
+  // std::invalid_argument for a bad desc, runtime::Error when the backend
+  // has no FFT library (not cuda, or libcufft does not load) or the library
+  // fails (naming its status).
   explicit FftPlan(FftDesc desc);
   ~FftPlan();
   FftPlan(const FftPlan&) = delete;
@@ -87,14 +93,15 @@ class FftPlan {
  private:
   FftDesc desc_;
   int device_ = 0;
-  int handle_ = -1;                      // cufftHandle
+  runtime::FftLibrary* library_ = nullptr;  // the backend's, which lives as long as the process
+  int64_t plan_ = -1;                    // the library's plan id
   std::shared_ptr<Memory> work_;         // the plan's work area (null when it needs none)
   void* work_stream_ = nullptr;          // the stream current when work_ was allocated
   mutable bool ran_elsewhere_ = false;   // executed on a stream other than work_stream_
 };
 
-// Whether FftPlan can be made now: the backend is cuda and libcufft loads;
-// `why_not` (optional) says why not.
+// Whether FftPlan can be made now: the backend has an FFT library (cuda,
+// and libcufft loads); `why_not` (optional) says why not.
 bool fft_usable(std::string* why_not);
 
 }  // namespace kiln::arraycore

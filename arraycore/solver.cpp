@@ -16,15 +16,17 @@
 #include "arraycore/indexing.h"
 #include "arraycore/memory.h"
 #include "runtime/backend.h"
-#include "runtime/cuda/cublas_api.h"
-#include "runtime/cuda/cusolver_api.h"
 #include "runtime/errors.h"
+#include "runtime/libraries.h"
 #include "runtime/stream.h"
 
 namespace kiln::arraycore {
 namespace {
 
-namespace rc = runtime::cuda;
+using runtime::ElementType;
+using runtime::SolverSession;
+using runtime::Transpose;
+using runtime::Triangle;
 
 // One checked stack (Note [LAPACK primitives]): base pointer and extents.
 struct Stack {
@@ -99,78 +101,36 @@ DType real_dtype(DType d) {
   return d == DType::Complex64 ? DType::Float32 : d == DType::Complex128 ? DType::Float64 : d;
 }
 
-int cuda_type(DType d) {
+// The library's element type (stack_of admits these four only).
+ElementType element_type(DType d) {
   switch (d) {
-    case DType::Float32: return rc::cuda_type::kR32F;
-    case DType::Float64: return rc::cuda_type::kR64F;
-    case DType::Complex64: return rc::cuda_type::kC32F;
-    default: return rc::cuda_type::kC64F;   // Complex128 (stack_of admits no other)
+    case DType::Float32: return ElementType::Float32;
+    case DType::Float64: return ElementType::Float64;
+    case DType::Complex64: return ElementType::Complex64;
+    default: return ElementType::Complex128;
   }
 }
 
-rc::CusolverPrecision precision(DType d) {
-  switch (d) {
-    case DType::Float32: return rc::CusolverPrecision::kS;
-    case DType::Float64: return rc::CusolverPrecision::kD;
-    case DType::Complex64: return rc::CusolverPrecision::kC;
-    default: return rc::CusolverPrecision::kZ;
-  }
-}
-
-void check(rc::CusolverStatus st, const char* call) {
-  if (st != rc::kCusolverSuccess)
-    throw runtime::Error(std::string(call) + " failed: " + rc::describe_cusolver_status(st));
-}
-
-// Note [cuSOLVER test double]
-// On the host backend arrays live in host memory, so a library with
-// cuSOLVER's entry points that works on host memory can stand in for
-// cuSOLVER there: tests/cpp/cuda_fake/fake_libcusolver.cpp, over reference
-// LAPACK. With KILN_TEST_HOST_CUSOLVER=1 (and KILN_CUSOLVER_PATH naming that
-// library) the primitives run on the host backend through it, so the tests
-// exercise this file's argument plumbing (leading dimensions, offsets, jobs,
-// workspaces, result layouts, the int64 infos) without a GPU. Never set it
-// with a real libcusolver, which needs device memory.
-bool host_test_double() {
-  const char* v = std::getenv("KILN_TEST_HOST_CUSOLVER");
-  return v && std::string_view(v) == "1" && runtime::backend().name() == "host";
-}
-
-// cuSOLVER bound to the current device and stream, for one primitive's
-// calls; std::runtime_error off the cuda backend or without libcusolver.
-struct Solver {
-  const rc::CusolverApi* api;
-  rc::CusolverHandle h;
-  rc::CusolverParams p;
-};
-
-Solver solver_for(const char* fn) {
+// The backend's solver bound to the current device and stream, for one
+// primitive's calls; std::runtime_error where the backend has none
+// (Note [LAPACK primitives]).
+std::unique_ptr<SolverSession> solver_for(const char* fn) {
   std::string why;
-  if (!solver_usable(&why))
-    throw std::runtime_error(std::string(fn) + " needs cuSOLVER, which kiln cannot use now: " + why);
-  const rc::CusolverApi* api = rc::load_cusolver_api(nullptr);
-  rc::CusolverContext ctx;
-  if (host_test_double()) {   // no device, no context: a handle per call
-    check(api->create(&ctx.handle), "cusolverDnCreate");
-    check(api->create_params(&ctx.params), "cusolverDnCreateParams");
-  } else {
-    ctx = rc::cusolver_context_for_current_thread(*api, runtime::backend().current_device());
-  }
-  check(api->set_stream(ctx.handle, static_cast<rc::CuStream>(runtime::current_stream())), "cusolverDnSetStream");
-  return {api, ctx.handle, ctx.params};
+  runtime::SolverLibrary* library = runtime::backend().libraries().solver(&why);
+  if (!library) throw std::runtime_error(std::string(fn) + " needs cuSOLVER, which kiln cannot use now: " + why);
+  return library->session(runtime::current_stream());
 }
 
-// Runs one generic-API routine over the batch, in stream order: size(&device,
-// &host) asks for one matrix's workspace in bytes, allocated once (device
-// bytes from kiln's pool, host bytes on the heap) and reused; run(i, device,
-// device_bytes, host, host_bytes) queues matrix i. `name` is the routine's.
+// Runs one routine over the batch, in stream order: size() asks for one
+// matrix's work memory, allocated once (device bytes from kiln's pool, host
+// bytes on the heap) and reused; run(i, work) queues matrix i.
 template <class Size, class Run>
-void over_batch(const char* name, int64_t batch, Size&& size, Run&& run) {
-  size_t device_bytes = 0, host_bytes = 0;
-  check(size(&device_bytes, &host_bytes), (std::string(name) + "_bufferSize").c_str());
-  const std::shared_ptr<Memory> device = allocate_memory(std::max<size_t>(device_bytes, 1));
-  std::vector<char> host(std::max<size_t>(host_bytes, 1));
-  for (int64_t i = 0; i < batch; ++i) check(run(i, device->ptr(), device_bytes, host.data(), host_bytes), name);
+void over_batch(int64_t batch, Size&& size, Run&& run) {
+  const runtime::WorkSize need = size();
+  const std::shared_ptr<Memory> device = allocate_memory(std::max<size_t>(need.device_bytes, 1));
+  std::vector<char> host(std::max<size_t>(need.host_bytes, 1));
+  const runtime::WorkArea work{device->ptr(), need.device_bytes, host.data(), need.host_bytes};
+  for (int64_t i = 0; i < batch; ++i) run(i, work);
 }
 
 // cuSOLVER's int32 infos widened to the int64 results (on the device).
@@ -211,10 +171,12 @@ int* int_ptr(const NDArray& x, int64_t i = 0) { return static_cast<int*>(x.data(
 // KILN_SOLVER_BATCHED=0 forces the loop, =1 the batched routines for every
 // size and batch they take (tests compare the two); read at each call.
 // Every batched symbol is optional: where the library lacks one (or cuBLAS
-// is missing), the loop runs. On the host backend's test double (Note
-// [cuSOLVER test double]) cuBLAS is used only where KILN_CUBLAS_PATH names
-// a stand-in too (tests/cpp/cuda_fake/fake_libcusolver.cpp is both), never
-// the SDK's real library.
+// is missing), the loop runs: the session's has_* say which (runtime/
+// libraries.h). On the host backend's test double (Note [cuSOLVER test
+// double] in runtime/host/host_libraries.cpp) cuBLAS is used only where
+// KILN_CUBLAS_PATH names a stand-in too (tests/cpp/cuda_fake/
+// fake_libcusolver.cpp is both), never the SDK's real library (the cuda
+// provider's rule, Note [Libraries]).
 constexpr int64_t kBatchedMaxN = 128;
 
 bool batched_fits(int64_t batch, int64_t n, int64_t nrhs = 1) {
@@ -232,76 +194,30 @@ NDArray matrix_pointers(const Stack& s) {
 
 void* const* pointers(const NDArray& p) { return static_cast<void* const*>(p.data()); }
 
-// cuBLAS bound to the current stream, for the batched LU; api null where
-// it (or the routine `has` asks for) is not there (Note [Batched primitives]).
-struct BatchedBlas {
-  const rc::CublasApi* api = nullptr;
-  rc::CublasHandle h = nullptr;
-};
-
-template <class Has>
-BatchedBlas batched_blas(Has&& has) {
-  const bool test_double = host_test_double();
-  if (test_double && !std::getenv("KILN_CUBLAS_PATH")) return {};
-  const rc::CublasApi* api = rc::load_cublas_api(nullptr);
-  if (!api || !has(*api)) return {};
-  rc::CublasHandle h = nullptr;
-  rc::CublasStatus st = rc::kCublasSuccess;
-  if (test_double)
-    st = api->create(&h);
-  else
-    h = rc::cublas_handle_for_current_thread(*api, runtime::backend().current_device());
-  if (st == rc::kCublasSuccess) st = api->set_stream(h, static_cast<rc::CuStream>(runtime::current_stream()));
-  if (st != rc::kCublasSuccess) throw runtime::Error("cuBLAS setup failed: " + rc::describe_cublas_status(*api, st));
-  return {api, h};
-}
-
-void check_blas(const rc::CublasApi& api, rc::CublasStatus st, const char* call) {
-  if (st != rc::kCublasSuccess) throw runtime::Error(std::string(call) + " failed: " + rc::describe_cublas_status(api, st));
-}
-
 }  // namespace
 
-bool solver_usable(std::string* why_not) {
-  const std::string_view backend = runtime::backend().name();
-  if (backend != "cuda" && !host_test_double()) {
-    if (why_not)
-      *why_not = "the backend is " + std::string(backend) + "; cuSOLVER runs on the cuda backend only";
-    return false;
-  }
-  return rc::load_cusolver_api(why_not) != nullptr;
-}
+bool solver_usable(std::string* why_not) { return runtime::backend().libraries().solver(why_not) != nullptr; }
 
 GetrfResult solver_getrf(const NDArray& a_in) {
   constexpr const char* fn = "_solver_getrf";
   const Stack a = stack_of(fn, "a", a_in);
-  const Solver s = solver_for(fn);
+  const std::unique_ptr<SolverSession> s = solver_for(fn);
   const int64_t m = a.rows, n = a.cols, k = std::min(m, n);
-  const int p = static_cast<int>(precision(a_in.dtype()));
-  if (m == n && batched_fits(a.batch, n)) {   // Note [Batched primitives]
-    const BatchedBlas blas = batched_blas([&](const rc::CublasApi& api) { return api.getrf_batched[p] != nullptr; });
-    if (blas.api) {
-      const NDArray ptrs = matrix_pointers(a);
-      NDArray piv32 = NDArray::empty({a.batch, n}, DType::Int32), info32 = NDArray::empty({a.batch}, DType::Int32);
-      check_blas(*blas.api,
-                 blas.api->getrf_batched[p](blas.h, static_cast<int>(n), pointers(ptrs), static_cast<int>(n),
-                                            int_ptr(piv32), int_ptr(info32), static_cast<int>(a.batch)),
-                 "cublas?getrfBatched");
-      return {widen(piv32), widen(info32)};
-    }
+  const ElementType type = element_type(a_in.dtype());
+  if (m == n && batched_fits(a.batch, n) && s->has_getrf_batched(type)) {   // Note [Batched primitives]
+    const NDArray ptrs = matrix_pointers(a);
+    NDArray piv32 = NDArray::empty({a.batch, n}, DType::Int32), info32 = NDArray::empty({a.batch}, DType::Int32);
+    s->getrf_batched(type, static_cast<int>(n), pointers(ptrs), static_cast<int>(n), int_ptr(piv32), int_ptr(info32),
+                     static_cast<int>(a.batch));
+    return {widen(piv32), widen(info32)};
   }
-  const int type = cuda_type(a_in.dtype());
   NDArray ipiv = NDArray::empty({a.batch, k}, DType::Int64);
   NDArray info = NDArray::empty({a.batch}, DType::Int32);
   int64_t* pivots = static_cast<int64_t*>(ipiv.data());
   over_batch(
-      "cusolverDnXgetrf", a.batch,
-      [&](size_t* dev, size_t* host) {
-        return s.api->xgetrf_buffer_size(s.h, s.p, m, n, type, a.ptr, m, type, dev, host);
-      },
-      [&](int64_t i, void* dev, size_t dev_bytes, void* host, size_t host_bytes) {
-        return s.api->xgetrf(s.h, s.p, m, n, type, a.at(i), m, pivots + i * k, type, dev, dev_bytes, host,
-                             host_bytes, int_ptr(info, i));
+      a.batch, [&] { return s->getrf_work(type, m, n, a.ptr, m); },
+      [&](int64_t i, const runtime::WorkArea& work) {
+        s->getrf(type, m, n, a.at(i), m, pivots + i * k, work, int_ptr(info, i));
       });
   return {ipiv, widen(info)};
 }
@@ -320,31 +236,23 @@ void solver_getrs(const NDArray& lu_in, const NDArray& ipiv_in, const NDArray& b
   const auto* pivots = reinterpret_cast<const int64_t*>(vectors_of(fn, "ipiv", ipiv_in, DType::Int64, lu.batch, n));
   if (trans < 0 || trans > 2) bad(fn, "trans must be 0 (A), 1 (A^T) or 2 (A^H), got " + std::to_string(trans));
   const bool complex = dtype_info(lu_in.dtype()).kind == 'c';
-  const int op = trans == 0 ? rc::cublas_op::kN : (trans == 2 && complex) ? rc::cublas_op::kC : rc::cublas_op::kT;
-  const Solver s = solver_for(fn);
-  const int p = static_cast<int>(precision(lu_in.dtype()));
-  if (batched_fits(lu.batch, n, b.cols)) {   // Note [Batched primitives]
-    const BatchedBlas blas = batched_blas([&](const rc::CublasApi& api) { return api.getrs_batched[p] != nullptr; });
-    if (blas.api) {
-      const NDArray lu_ptrs = matrix_pointers(lu), b_ptrs = matrix_pointers(b);
-      const NDArray piv32 = astype(ipiv_in, DType::Int32, Order::C);
-      int arg_error = 0;   // a host int: argument errors only
-      check_blas(*blas.api,
-                 blas.api->getrs_batched[p](blas.h, op, static_cast<int>(n), static_cast<int>(b.cols),
-                                            static_cast<const void* const*>(pointers(lu_ptrs)), static_cast<int>(n),
-                                            static_cast<const int*>(piv32.data()), pointers(b_ptrs),
-                                            static_cast<int>(n), &arg_error, static_cast<int>(lu.batch)),
-                 "cublas?getrsBatched");
-      if (arg_error != 0)
-        throw runtime::Error("cublas?getrsBatched rejected argument " + std::to_string(-arg_error));
-      return;
-    }
+  const Transpose op = trans == 0 ? Transpose::None : (trans == 2 && complex) ? Transpose::ConjTrans : Transpose::Trans;
+  const std::unique_ptr<SolverSession> s = solver_for(fn);
+  const ElementType type = element_type(lu_in.dtype());
+  if (batched_fits(lu.batch, n, b.cols) && s->has_getrs_batched(type)) {   // Note [Batched primitives]
+    const NDArray lu_ptrs = matrix_pointers(lu), b_ptrs = matrix_pointers(b);
+    const NDArray piv32 = astype(ipiv_in, DType::Int32, Order::C);
+    int arg_error = 0;   // a host int: argument errors only
+    s->getrs_batched(type, op, static_cast<int>(n), static_cast<int>(b.cols),
+                     static_cast<const void* const*>(pointers(lu_ptrs)), static_cast<int>(n),
+                     static_cast<const int*>(piv32.data()), pointers(b_ptrs), static_cast<int>(n), &arg_error,
+                     static_cast<int>(lu.batch));
+    if (arg_error != 0) throw runtime::Error("cublas?getrsBatched rejected argument " + std::to_string(-arg_error));
+    return;
   }
-  const int type = cuda_type(lu_in.dtype());
   NDArray info = NDArray::empty({1}, DType::Int32);   // only argument errors, which the checks above exclude
   for (int64_t i = 0; i < lu.batch; ++i)
-    check(s.api->xgetrs(s.h, s.p, op, n, b.cols, type, lu.at(i), n, pivots + i * n, type, b.at(i), n, int_ptr(info)),
-          "cusolverDnXgetrs");
+    s->getrs(type, op, n, b.cols, lu.at(i), n, pivots + i * n, b.at(i), n, int_ptr(info));
 }
 
 NDArray solver_potrf(const NDArray& a_in, bool lower) {
@@ -352,48 +260,36 @@ NDArray solver_potrf(const NDArray& a_in, bool lower) {
   const Stack a = stack_of(fn, "a", a_in);
   const int64_t n = a.rows;
   if (a.cols != n) bad(fn, "a must hold square matrices, got shape " + shape_text(a_in.shape()));
-  const Solver s = solver_for(fn);
-  const int type = cuda_type(a_in.dtype());
-  const int uplo = lower ? rc::cublas_fill::kLower : rc::cublas_fill::kUpper;
+  const std::unique_ptr<SolverSession> s = solver_for(fn);
+  const ElementType type = element_type(a_in.dtype());
+  const Triangle uplo = lower ? Triangle::Lower : Triangle::Upper;
   NDArray info = NDArray::empty({a.batch}, DType::Int32);
-  const int p = static_cast<int>(precision(a_in.dtype()));
-  if (batched_fits(a.batch, n) && s.api->potrf_batched[p]) {   // Note [Batched primitives]
+  if (batched_fits(a.batch, n) && s->has_potrf_batched(type)) {   // Note [Batched primitives]
     const NDArray ptrs = matrix_pointers(a);
-    check(s.api->potrf_batched[p](s.h, uplo, static_cast<int>(n), const_cast<void**>(pointers(ptrs)),
-                                  static_cast<int>(n), int_ptr(info), static_cast<int>(a.batch)),
-          "cusolverDn?potrfBatched");
+    s->potrf_batched(type, uplo, static_cast<int>(n), pointers(ptrs), static_cast<int>(n), int_ptr(info),
+                     static_cast<int>(a.batch));
     return widen(info);
   }
   over_batch(
-      "cusolverDnXpotrf", a.batch,
-      [&](size_t* dev, size_t* host) {
-        return s.api->xpotrf_buffer_size(s.h, s.p, uplo, n, type, a.ptr, n, type, dev, host);
-      },
-      [&](int64_t i, void* dev, size_t dev_bytes, void* host, size_t host_bytes) {
-        return s.api->xpotrf(s.h, s.p, uplo, n, type, a.at(i), n, type, dev, dev_bytes, host, host_bytes,
-                             int_ptr(info, i));
-      });
+      a.batch, [&] { return s->potrf_work(type, uplo, n, a.ptr, n); },
+      [&](int64_t i, const runtime::WorkArea& work) { s->potrf(type, uplo, n, a.at(i), n, work, int_ptr(info, i)); });
   return widen(info);
 }
 
 NDArray solver_geqrf(const NDArray& a_in) {
   constexpr const char* fn = "_solver_geqrf";
   const Stack a = stack_of(fn, "a", a_in);
-  const Solver s = solver_for(fn);
+  const std::unique_ptr<SolverSession> s = solver_for(fn);
   const int64_t m = a.rows, n = a.cols, k = std::min(m, n);
-  const int type = cuda_type(a_in.dtype());
+  const ElementType type = element_type(a_in.dtype());
   NDArray tau = NDArray::empty({a.batch, k}, a_in.dtype());
   NDArray info = NDArray::empty({1}, DType::Int32);   // only argument errors, which the checks exclude
   char* taus = static_cast<char*>(tau.data());
   const int64_t tau_bytes = k * static_cast<int64_t>(tau.itemsize());
   over_batch(
-      "cusolverDnXgeqrf", a.batch,
-      [&](size_t* dev, size_t* host) {
-        return s.api->xgeqrf_buffer_size(s.h, s.p, m, n, type, a.ptr, m, type, taus, type, dev, host);
-      },
-      [&](int64_t i, void* dev, size_t dev_bytes, void* host, size_t host_bytes) {
-        return s.api->xgeqrf(s.h, s.p, m, n, type, a.at(i), m, type, taus + i * tau_bytes, type, dev, dev_bytes, host,
-                             host_bytes, int_ptr(info));
+      a.batch, [&] { return s->geqrf_work(type, m, n, a.ptr, m, taus); },
+      [&](int64_t i, const runtime::WorkArea& work) {
+        s->geqrf(type, m, n, a.at(i), m, taus + i * tau_bytes, work, int_ptr(info));
       });
   return tau;
 }
@@ -409,17 +305,16 @@ void solver_orgqr(const NDArray& a_in, const NDArray& tau_in) {
   const int64_t k = tau_in.shape()[1];
   const char* taus = vectors_of(fn, "tau", tau_in, a_in.dtype(), a.batch, k);
   if (m > INT_MAX) bad(fn, "a has " + std::to_string(m) + " rows; cuSOLVER's ?orgqr takes at most 2**31 - 1");
-  const Solver s = solver_for(fn);
-  const int p = static_cast<int>(precision(a_in.dtype()));
+  const std::unique_ptr<SolverSession> s = solver_for(fn);
+  const ElementType type = element_type(a_in.dtype());
   const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
   const int64_t tau_bytes = k * static_cast<int64_t>(tau_in.itemsize());
   int lwork = 0;
-  check(s.api->orgqr_buffer_size[p](s.h, mi, ni, ki, a.ptr, mi, taus, &lwork), "cusolverDn?orgqr_bufferSize");
+  s->orgqr_work(type, mi, ni, ki, a.ptr, mi, taus, &lwork);
   const std::shared_ptr<Memory> work = allocate_memory(static_cast<size_t>(std::max(lwork, 1)) * a_in.itemsize());
   NDArray info = NDArray::empty({1}, DType::Int32);   // only argument errors, which the checks exclude
   for (int64_t i = 0; i < a.batch; ++i)
-    check(s.api->orgqr[p](s.h, mi, ni, ki, a.at(i), mi, taus + i * tau_bytes, work->ptr(), lwork, int_ptr(info)),
-          "cusolverDn?orgqr");
+    s->orgqr(type, mi, ni, ki, a.at(i), mi, taus + i * tau_bytes, work->ptr(), lwork, int_ptr(info));
 }
 
 GesvdResult solver_gesvd(const NDArray& a_in, char job) {
@@ -429,9 +324,9 @@ GesvdResult solver_gesvd(const NDArray& a_in, char job) {
   if (m < n) bad(fn, "a must have m >= n (pass the conjugate transpose), got shape " + shape_text(a_in.shape()));
   if (job != 'A' && job != 'S' && job != 'N')
     bad(fn, std::string("job must be 'A', 'S' or 'N', got '") + job + "'");
-  const Solver s = solver_for(fn);
+  const std::unique_ptr<SolverSession> s = solver_for(fn);
   const DType dtype = a_in.dtype(), real = real_dtype(dtype);
-  const int type = cuda_type(dtype), real_type = cuda_type(real);
+  const ElementType type = element_type(dtype);
   GesvdResult out{NDArray::empty({a.batch, n}, real), std::nullopt, std::nullopt,
                   NDArray::empty({a.batch}, DType::Int32)};
   // u: all m columns ('A') or the first n ('S'); vt is n x n either way, so
@@ -441,22 +336,17 @@ GesvdResult solver_gesvd(const NDArray& a_in, char job) {
     out.u = new_stack(a.batch, m, u_cols, dtype);
     out.vt = new_stack(a.batch, n, n, dtype);
   }
-  const signed char jobu = static_cast<signed char>(job), jobvt = job == 'N' ? 'N' : 'A';
+  const char jobu = job, jobvt = job == 'N' ? 'N' : 'A';
   char* sv = static_cast<char*>(out.s.data());
   char* u = out.u ? static_cast<char*>(out.u->data()) : nullptr;
   char* vt = out.vt ? static_cast<char*>(out.vt->data()) : nullptr;
   const int64_t s_bytes = n * static_cast<int64_t>(itemsize(real)), size = static_cast<int64_t>(itemsize(dtype));
   const int64_t u_bytes = m * u_cols * size, vt_bytes = n * n * size;
   over_batch(
-      "cusolverDnXgesvd", a.batch,
-      [&](size_t* dev, size_t* host) {
-        return s.api->xgesvd_buffer_size(s.h, s.p, jobu, jobvt, m, n, type, a.ptr, m, real_type, sv, type, u, m, type,
-                                         vt, n, type, dev, host);
-      },
-      [&](int64_t i, void* dev, size_t dev_bytes, void* host, size_t host_bytes) {
-        return s.api->xgesvd(s.h, s.p, jobu, jobvt, m, n, type, a.at(i), m, real_type, sv + i * s_bytes, type,
-                             u ? u + i * u_bytes : nullptr, m, type, vt ? vt + i * vt_bytes : nullptr, n, type, dev,
-                             dev_bytes, host, host_bytes, int_ptr(out.info, i));
+      a.batch, [&] { return s->gesvd_work(type, jobu, jobvt, m, n, a.ptr, m, sv, u, m, vt, n); },
+      [&](int64_t i, const runtime::WorkArea& work) {
+        s->gesvd(type, jobu, jobvt, m, n, a.at(i), m, sv + i * s_bytes, u ? u + i * u_bytes : nullptr, m,
+                 vt ? vt + i * vt_bytes : nullptr, n, work, int_ptr(out.info, i));
       });
   out.info = widen(out.info);
   return out;
@@ -467,23 +357,18 @@ SyevdResult solver_syevd(const NDArray& a_in, bool lower, bool compute_v) {
   const Stack a = stack_of(fn, "a", a_in);
   const int64_t n = a.rows;
   if (a.cols != n) bad(fn, "a must hold square matrices, got shape " + shape_text(a_in.shape()));
-  const Solver s = solver_for(fn);
+  const std::unique_ptr<SolverSession> s = solver_for(fn);
   const DType dtype = a_in.dtype(), real = real_dtype(dtype);
-  const int type = cuda_type(dtype), real_type = cuda_type(real);
-  const int jobz = compute_v ? rc::cusolver_eig_mode::kVector : rc::cusolver_eig_mode::kNoVector;
-  const int uplo = lower ? rc::cublas_fill::kLower : rc::cublas_fill::kUpper;
+  const ElementType type = element_type(dtype);
+  const Triangle uplo = lower ? Triangle::Lower : Triangle::Upper;
   NDArray w = NDArray::empty({a.batch, n}, real);
   NDArray info = NDArray::empty({a.batch}, DType::Int32);
   char* values = static_cast<char*>(w.data());
   const int64_t w_bytes = n * static_cast<int64_t>(itemsize(real));
   over_batch(
-      "cusolverDnXsyevd", a.batch,
-      [&](size_t* dev, size_t* host) {
-        return s.api->xsyevd_buffer_size(s.h, s.p, jobz, uplo, n, type, a.ptr, n, real_type, values, type, dev, host);
-      },
-      [&](int64_t i, void* dev, size_t dev_bytes, void* host, size_t host_bytes) {
-        return s.api->xsyevd(s.h, s.p, jobz, uplo, n, type, a.at(i), n, real_type, values + i * w_bytes, type, dev,
-                             dev_bytes, host, host_bytes, int_ptr(info, i));
+      a.batch, [&] { return s->syevd_work(type, compute_v, uplo, n, a.ptr, n, values); },
+      [&](int64_t i, const runtime::WorkArea& work) {
+        s->syevd(type, compute_v, uplo, n, a.at(i), n, values + i * w_bytes, work, int_ptr(info, i));
       });
   return {w, widen(info)};
 }
@@ -546,38 +431,23 @@ GeevResult solver_geev(const NDArray& a_in, bool compute_v) {
   const Stack a = stack_of(fn, "a", a_in);
   const int64_t n = a.rows;
   if (a.cols != n) bad(fn, "a must hold square matrices, got shape " + shape_text(a_in.shape()));
-  const Solver s = solver_for(fn);
-  if (!s.api->xgeev || !s.api->xgeev_buffer_size) {
-    int version = 0;
-    const std::string found = s.api->get_version && s.api->get_version(&version) == rc::kCusolverSuccess
-                                  ? " (cuSOLVER version " + std::to_string(version) + ")"
-                                  : "";
-    throw std::runtime_error(std::string(fn) + ": the loaded libcusolver, " + s.api->library_path + found +
-                             ", has no cusolverDnXgeev, which eig and eigvals need: it came with cuSOLVER 11.7 "
-                             "(CUDA 12.6); point KILN_CUSOLVER_PATH at a newer libcusolver");
-  }
+  const std::unique_ptr<SolverSession> s = solver_for(fn);
+  if (std::string why; !s->has_geev(&why)) throw std::runtime_error(std::string(fn) + ": " + why);
   const DType dtype = a_in.dtype(), cdtype = complex_of(dtype);
   const bool real_input = dtype != cdtype;
-  const int type = cuda_type(dtype), w_type = cuda_type(cdtype);
-  const int jobvl = rc::cusolver_eig_mode::kNoVector;
-  const int jobvr = compute_v ? rc::cusolver_eig_mode::kVector : rc::cusolver_eig_mode::kNoVector;
+  const ElementType type = element_type(dtype);
   GeevResult out{NDArray::empty({a.batch, n}, cdtype), std::nullopt, NDArray::empty({a.batch}, DType::Int32)};
-  // cuSOLVER's VR: of a's type (Note [cuSOLVER geev]); the result itself for complex a.
+  // The library's VR: of a's type (Note [cuSOLVER geev]); the result itself for complex a.
   std::optional<NDArray> packed;
   if (compute_v) packed = new_stack(a.batch, n, n, dtype);
   char* w = static_cast<char*>(out.w.data());
   char* vr = packed ? static_cast<char*>(packed->data()) : nullptr;
   const int64_t w_bytes = n * static_cast<int64_t>(itemsize(cdtype)), vr_bytes = a.matrix_bytes;
   over_batch(
-      "cusolverDnXgeev", a.batch,
-      [&](size_t* dev, size_t* host) {
-        return s.api->xgeev_buffer_size(s.h, s.p, jobvl, jobvr, n, type, a.ptr, n, w_type, w, type, nullptr, n,
-                                        type, vr, n, type, dev, host);
-      },
-      [&](int64_t i, void* dev, size_t dev_bytes, void* host, size_t host_bytes) {
-        return s.api->xgeev(s.h, s.p, jobvl, jobvr, n, type, a.at(i), n, w_type, w + i * w_bytes, type, nullptr, n,
-                            type, vr ? vr + i * vr_bytes : nullptr, n, type, dev, dev_bytes, host, host_bytes,
-                            int_ptr(out.info, i));
+      a.batch, [&] { return s->geev_work(type, compute_v, n, a.ptr, n, w, vr, n); },
+      [&](int64_t i, const runtime::WorkArea& work) {
+        s->geev(type, compute_v, n, a.at(i), n, w + i * w_bytes, vr ? vr + i * vr_bytes : nullptr, n, work,
+                int_ptr(out.info, i));
       });
   if (packed && real_input) {
     NDArray v = new_stack(a.batch, n, n, cdtype);

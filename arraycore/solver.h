@@ -1,7 +1,7 @@
-// The cuSOLVER adapter: the batched LAPACK primitives kiln.linalg is built
-// on (the interface kiln/linalg/_lapack.py calls), on the cuda backend's
-// current device and stream (solver.cpp; the dlopen table is
-// runtime/cuda/cusolver_api.h, Note [cuSOLVER loading]).
+// The solver adapter: the batched LAPACK primitives kiln.linalg is built
+// on (the interface kiln/linalg/_lapack.py calls), on the current device and
+// stream through the backend's solver library (solver.cpp; cuSOLVER on the
+// cuda backend: runtime/libraries.h's SolverLibrary, Note [Libraries]).
 //
 //   NDArray a = ...;                            // a stack: (batch, n, n), each a[i] Fortran-ordered
 //   GetrfResult lu = solver_getrf(a);           // a[i] <- L and U; lu.ipiv (batch, n) int64
@@ -18,8 +18,9 @@
 //  - checks its arguments' dtypes, shapes and layouts, raising ValueError
 //    (std::invalid_argument) that names the argument, before anything else,
 //    so the checks hold on every backend;
-//  - on a backend other than cuda raises RuntimeError (std::runtime_error):
-//    the host backend runs SciPy's LAPACK from Python instead;
+//  - where the backend's Libraries has no solver (every backend but cuda,
+//    Note [Libraries]) raises RuntimeError (std::runtime_error): the host
+//    backend runs SciPy's LAPACK from Python instead;
 //  - asks cuSOLVER once for the workspace of one matrix, allocates it from
 //    kiln's pool, and loops over the batch in C++, one cuSOLVER call per
 //    matrix, all on the current stream; except that getrf (square), getrs
@@ -77,8 +78,8 @@ struct GeevResult {
   NDArray info;                // int64 (batch,)
 };
 
-// Whether the primitives can run now: the backend is cuda and libcusolver
-// loads. `why_not` (optional) says why not.
+// Whether the primitives can run now: the backend has a solver library
+// (cuda, and libcusolver loads). `why_not` (optional) says why not.
 bool solver_usable(std::string* why_not);
 
 // LU with partial pivoting of each a[i] (m x n), in place (?getrf).
@@ -109,7 +110,8 @@ SyevdResult solver_syevd(const NDArray& a, bool lower, bool compute_v);
 // Eigenvalues (and, with compute_v, right eigenvectors) of each general
 // a[i] (n x n), destroying a (?geev); complex results for real a too
 // (Note [cuSOLVER geev] in solver.cpp). cusolverDnXgeev is optional: a
-// libcusolver without it raises std::runtime_error saying so.
+// libcusolver without it raises std::runtime_error saying so
+// (SolverSession::has_geev).
 GeevResult solver_geev(const NDArray& a, bool compute_v);
 
 }  // namespace kiln::arraycore

@@ -26,7 +26,8 @@ namespace {
 // buffer, queues the DMA and waits for it before refilling. The stream's
 // order is kept: every DMA is queued on the given stream. Host memcpy and page
 // faults run on several cores, which is where the pageable path is slow.
-// The host backend has no DMA to overlap and never stages.
+// A backend whose device memory is host memory (BackendCaps::host_addressable)
+// has no DMA to overlap and never stages.
 constexpr int kStageWorkers = 4;
 constexpr size_t kDefaultThreshold = size_t{32} << 20;
 std::atomic<bool> g_staging_set{false};
@@ -34,7 +35,7 @@ std::atomic<size_t> g_staging_threshold{kDefaultThreshold};
 std::atomic<size_t> g_staging_chunk{size_t{8} << 20};
 
 bool use_staging(size_t nbytes) {
-  if (!g_staging_set.load(std::memory_order_relaxed) && runtime::backend().name() == "host") return false;
+  if (!g_staging_set.load(std::memory_order_relaxed) && runtime::backend().caps().host_addressable) return false;
   size_t threshold = g_staging_threshold.load(std::memory_order_relaxed);
   return threshold != 0 && nbytes >= threshold;
 }

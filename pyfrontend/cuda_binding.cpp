@@ -75,6 +75,22 @@ runtime::StreamHandle to_stream(py::handle obj) {
 void register_cuda(py::module_& m) {
   m.def("get_backend", [] { return std::string(be().name()); },
         "The backend running kernels: 'cuda' or 'host'.");
+  m.def(
+      "_backend_caps",
+      [] {
+        const runtime::BackendCaps& c = be().caps();
+        py::dict d;
+        d["host_addressable"] = c.host_addressable;
+        d["cuda_interop"] = c.cuda_interop;
+        d["concurrent_streams"] = c.concurrent_streams;
+        d["runs_kernels_on_calling_thread"] = c.runs_kernels_on_calling_thread;
+        d["one_module_per_source"] = c.one_module_per_source;
+        d["multiprocessor_residency"] = c.multiprocessor_residency;
+        d["vendor_libraries"] = c.vendor_libraries;
+        return d;
+      },
+      "The backend's traits (Note [Backend traits] in runtime/backend.h), a new dict of bools: what Python asks "
+      "instead of comparing backend names.");
   m.def("_set_stdlib_include_dir", &runtime::set_stdlib_include_dir);
   m.def("_add_library_search_dir", [](std::string dir) { runtime::cuda::add_library_search_dir(std::move(dir)); },
         "A folder to look for NVRTC and the other CUDA libraries in (Note [CUDA library search]).");

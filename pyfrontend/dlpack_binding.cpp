@@ -20,7 +20,8 @@ constexpr const char* kLegacyUsedName = "used_dltensor";
 constexpr const char* kVersionedName = "dltensor_versioned";
 constexpr const char* kVersionedUsedName = "used_dltensor_versioned";
 
-bool on_cuda() { return runtime::backend().name() == "cuda"; }
+// Memory and streams are CUDA's (Note [Backend traits]).
+bool on_cuda() { return runtime::backend().caps().cuda_interop; }
 
 dl::DLDevice device_of(const arraycore::NDArray& a) {
   if (on_cuda()) return {dl::kDLCUDA, a.device()};

@@ -13,7 +13,8 @@ namespace {
 
 using arraycore::NDArray;
 
-bool on_cuda() { return runtime::backend().name() == "cuda"; }
+// Memory is CUDA memory (Note [Backend traits]).
+bool on_cuda() { return runtime::backend().caps().cuda_interop; }
 
 // NumPy's typestr of each dtype ('<f4', '|b1', ...), made once.
 py::object typestr_of(arraycore::DType dtype) {

@@ -26,10 +26,11 @@ inline uintptr_t stream_to_int(runtime::StreamHandle s) {
 // Later work on `waiter` waits for the work queued so far on `signaler`: an
 // event recorded on `signaler` and waited for by `waiter` (cuStreamWaitEvent
 // takes the event's state at the call, so one event per device and thread is
-// reused). The host backend runs all work in order: nothing to do.
+// reused). A backend without concurrent streams (the host's) runs all work
+// in order: nothing to do.
 inline void stream_wait(runtime::StreamHandle waiter, runtime::StreamHandle signaler) {
   runtime::Backend& be = runtime::backend();
-  if (be.name() != "cuda") return;
+  if (!be.caps().concurrent_streams) return;
   if (stream_to_int(waiter) == stream_to_int(signaler)) return;
   thread_local std::unordered_map<int, runtime::EventHandle> events;  // device -> event (kept for the thread's life)
   runtime::EventHandle& event = events[be.current_device()];

@@ -85,7 +85,7 @@ struct Plan {
 // grid never is: refuse it rather than wait forever (a grid under this bound
 // may still not fit when registers or shared memory limit occupancy).
 void check_grid_sync_fits(runtime::Backend& be, int device, runtime::Dim3 grid, runtime::Dim3 block) {
-  if (be.name() == "host") return;  // kiln/jit.h checks against the worker count
+  if (!be.caps().multiprocessor_residency) return;  // the host's: kiln/jit.h checks against the worker count
   static std::vector<unsigned long long> sms;
   if (sms.size() <= static_cast<size_t>(device)) sms.resize(static_cast<size_t>(device) + 1, 0);
   unsigned long long& n = sms[static_cast<size_t>(device)];
@@ -194,7 +194,7 @@ class JitKernel {
       write(args[i], keys[i], i, storage + offset);
       offset += (size + 15) & ~size_t{15};
     }
-    if (be.name() == "host") {
+    if (be.caps().runs_kernels_on_calling_thread) {  // let Python threads go on
       py::gil_scoped_release nogil;
       be.launch(p->handle, grid, block, shared_mem, s, pointers);
     } else if (p->grid_sync) {  // Note [Grid barrier]: every block resident, or an error

@@ -7,7 +7,6 @@
 #include "arraycore/blas.h"
 #include "arraycore/matmul.h"
 #include "pyfrontend/bindings.h"
-#include "runtime/cuda/cublas_api.h"
 
 namespace kiln::py_bind {
 

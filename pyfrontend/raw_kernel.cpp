@@ -156,7 +156,7 @@ class RawKernel {
       offset += (params[i].size + 15) & ~size_t{15};
     }
     runtime::FunctionHandle handle = p.function.handle;
-    if (be.name() == "host") {  // kernels run on this thread: let Python threads go on
+    if (be.caps().runs_kernels_on_calling_thread) {  // let Python threads go on
       py::gil_scoped_release nogil;
       be.launch(handle, g, b, shared_mem, s, ptrs);
     } else {

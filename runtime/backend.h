@@ -17,6 +17,14 @@
 // subclass (errors.h) naming the failed call; none returns an error code.
 //
 // Threading: the current device is per OS thread, as in CUDA.
+//
+// Note [Backend traits]
+// Code above runtime/ never compares backend names: where behaviour differs
+// by backend it asks caps() for the trait that is the reason (host memory
+// NumPy can view, kernels that run on the calling thread, ...), so a new
+// backend sets its traits instead of being added to string comparisons.
+// name() is for messages and kiln.get_backend() only. The vendor libraries
+// (BLAS, solver, FFT) are libraries() (runtime/libraries.h).
 #pragma once
 
 #include <cstddef>
@@ -77,11 +85,47 @@ struct CompiledModule {
   std::string log;  // compiler warnings, if any
 };
 
+// What a backend is, for the code that behaves differently on some
+// (Note [Backend traits]); each backend sets its own, once.
+struct BackendCaps {
+  // Device memory is ordinary host memory that the CPU reads and writes in
+  // place: NumPy views it (DLPack kDLCPU), copies are memcpy with no DMA to
+  // overlap (transfers never stage).
+  bool host_addressable = false;
+  // Memory, streams and events are CUDA's, usable by other CUDA libraries:
+  // __cuda_array_interface__, DLPack kDLCUDA, stream hand-offs.
+  bool cuda_interop = false;
+  // Work queued on different streams may run concurrently, so ordering one
+  // stream after another needs an event (false: everything runs in order).
+  bool concurrent_streams = false;
+  // launch() runs the kernel on the calling thread before it returns (the
+  // bindings let other Python threads run meanwhile).
+  bool runs_kernels_on_calling_thread = false;
+  // Compiling is slow (a C++ compiler, seconds per module): an engine
+  // compiles every variant of a kernel into one module at first use instead
+  // of each variant when first needed.
+  bool one_module_per_source = false;
+  // Blocks are resident per multiprocessor (at most 2048 threads and 32
+  // blocks each), which bounds the grid of a kernel with a grid barrier
+  // (Note [Grid barrier] in kiln/jit.h); false: the backend bounds it itself.
+  bool multiprocessor_residency = false;
+  // libraries() calls vendor libraries (cuBLAS, cuSOLVER, cuFFT); false: it
+  // reports them unavailable and the Python layer computes with SciPy's
+  // LAPACK and numpy.fft (Note [Libraries] in runtime/libraries.h).
+  bool vendor_libraries = false;
+};
+
+class Libraries;  // runtime/libraries.h
+
 class Backend {
  public:
   virtual ~Backend() = default;
 
-  virtual std::string_view name() const = 0;  // "cuda" or "host"
+  virtual std::string_view name() const = 0;  // "cuda" or "host": messages only
+  virtual const BackendCaps& caps() const = 0;  // Note [Backend traits]
+  // BLAS, solver and FFT for this backend (runtime/libraries.h); lives as
+  // long as the process (never destroyed: plans may go at exit).
+  virtual Libraries& libraries() = 0;
 
   // --- devices (current device is per OS thread) ---
   virtual int device_count() = 0;

@@ -22,7 +22,9 @@ _DEVICE_NAMES = {1: "kDLCPU", 2: "kDLCUDA", 3: "kDLCUDAHost", 4: "kDLOpenCL", 7:
                  14: "kDLOneAPI"}
 
 
-_ON_CUDA = _core.get_backend() == "cuda"   # the backend is chosen once, at import
+_CAPS = _core._backend_caps()             # the backend is chosen once, at import (Note [Backend traits])
+_HOST_MEMORY = _CAPS["host_addressable"]  # kiln's memory is host memory: kDLCPU tensors are viewed in place
+_CUDA_INTEROP = _CAPS["cuda_interop"]     # kiln's memory and streams are CUDA's
 
 
 # Note [DLPack streams]
@@ -43,7 +45,7 @@ def _export(self, stream, max_version, dl_device, copy):
     here = self.__dlpack_device__()
     if dl_device is not None and tuple(dl_device) != here:
         dl_device = tuple(dl_device)
-        if dl_device[0] != _CPU or not _ON_CUDA:
+        if dl_device[0] != _CPU or _HOST_MEMORY:
             raise BufferError("kiln cannot export to DLPack device %s (its arrays are on %s)"
                               % (_describe(dl_device), _describe(here)))
         if copy is False:
@@ -111,9 +113,9 @@ def from_dlpack(x, /, *, device=None, copy=None):
         raise TypeError("kiln.from_dlpack takes an object with __dlpack__ or a DLPack capsule, got '%s'"
                         % type(x).__name__)
     where = tuple(x.__dlpack_device__())
-    if where[0] == _CPU and _ON_CUDA:
+    if where[0] == _CPU and not _HOST_MEMORY:
         return _from_host(x, copy)
-    stream = _core._current_stream_int() if _ON_CUDA and where[0] in (_CUDA, _CUDA_MANAGED) else None
+    stream = _core._current_stream_int() if _CUDA_INTEROP and where[0] in (_CUDA, _CUDA_MANAGED) else None
     try:
         capsule = x.__dlpack__(stream=stream, max_version=(1, 1), copy=copy)
         copy_here = False        # the producer copied if asked to

@@ -13,6 +13,7 @@
 // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES. The value set is cached per
 // function, so only the first launch that needs more pays for the call.
 #include "runtime/cuda/cuda_backend.h"
+#include "runtime/cuda/cuda_libraries.h"
 #include "runtime/files.h"
 
 #include <atomic>
@@ -89,6 +90,17 @@ class CudaBackend final : public Backend {
   }
 
   std::string_view name() const override { return "cuda"; }
+  const BackendCaps& caps() const override {
+    static const BackendCaps caps{.host_addressable = false,
+                                  .cuda_interop = true,
+                                  .concurrent_streams = true,
+                                  .runs_kernels_on_calling_thread = false,
+                                  .one_module_per_source = false,
+                                  .multiprocessor_residency = true,
+                                  .vendor_libraries = true};
+    return caps;
+  }
+  Libraries& libraries() override { return cuda::cuda_libraries(); }
 
   // --- devices ---------------------------------------------------------------
   int device_count() override { return device_count_; }

@@ -121,6 +121,17 @@ class HostBackend final : public Backend {
   HostBackend() : pool_(worker_count()) {}
 
   std::string_view name() const override { return "host"; }
+  const BackendCaps& caps() const override {
+    static const BackendCaps caps{.host_addressable = true,
+                                  .cuda_interop = false,
+                                  .concurrent_streams = false,
+                                  .runs_kernels_on_calling_thread = true,
+                                  .one_module_per_source = true,
+                                  .multiprocessor_residency = false,
+                                  .vendor_libraries = false};
+    return caps;
+  }
+  Libraries& libraries() override { return host_libraries(); }
 
   int device_count() override { return 1; }
   DeviceProperties device_properties(int device) override {

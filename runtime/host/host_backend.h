@@ -13,4 +13,9 @@ namespace kiln::runtime {
 
 std::unique_ptr<Backend> make_host_backend();
 
+// The host backend's BLAS, solver and FFT (runtime/host/host_libraries.cpp):
+// none in C++ today, so each reports why it is unavailable, except the
+// cuSOLVER test double (Note [cuSOLVER test double] there).
+Libraries& host_libraries();
+
 }  // namespace kiln::runtime

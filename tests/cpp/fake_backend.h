@@ -25,6 +25,7 @@
 #include <unordered_map>
 
 #include "runtime/backend.h"
+#include "runtime/host/host_backend.h"
 
 namespace kiln::testing {
 
@@ -59,6 +60,11 @@ class FakeBackend : public runtime::Backend {
   }
 
   std::string_view name() const override { return "fake"; }
+  const runtime::BackendCaps& caps() const override {
+    static const runtime::BackendCaps none;
+    return none;
+  }
+  runtime::Libraries& libraries() override { return runtime::host_libraries(); }  // none: each says why
 
   int device_count() override { return 1; }
   runtime::DeviceProperties device_properties(int) override {

@@ -374,9 +374,9 @@ def test_numpy_dispatches_to_kiln(rng):
 def test_composition_over_the_cusolver_primitives(solver, monkeypatch, rng):
     """The functions composed over kiln._core._solver_* (the cuda backend's
     primitives; on the host backend cuSOLVER's test double, Note [cuSOLVER
-    test double] in arraycore/solver.cpp), so that CI runs the cuda path's
+    test double] in runtime/host/host_libraries.cpp), so that CI runs the cuda path's
     stacks, pivots, infos and folded right-hand sides too."""
-    monkeypatch.setattr(_lapack, "_ON_CUDA", True)
+    monkeypatch.setattr(_lapack, "_VENDOR_SOLVER", True)
     for shape in ((2, 5, 3), (2, 3, 5)):
         a = random_matrix(rng, shape, numpy.complex128)
         u, s, vh = kiln.linalg.svd(kiln.asarray(a), full_matrices=False)

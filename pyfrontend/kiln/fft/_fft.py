@@ -35,7 +35,8 @@ depends on its order of 1-D passes, and kiln, like CuPy, gives cuFFT's
 (docs/fft.md).
 
 Note [FFT on the host backend]
-On the host backend (and any backend that is not cuda) the same checks,
+On the host backend (and any backend without vendor libraries: uses_cufft
+in _plan.py) the same checks,
 passes and plan lookups run (so plan caches, get_fft_plan and errors behave
 alike everywhere), and then numpy.fft computes the call on a NumPy view of
 the kiln array: host-backend memory is host memory (numpy.from_dlpack
@@ -59,6 +60,7 @@ from kiln.fft import config
 from kiln.fft import _plan
 from kiln.fft._plan import Plan, current_plan, describe_key
 
+_HOST_MEMORY = _core._backend_caps()["host_addressable"]   # NumPy views kiln arrays in place (Note [Backend traits])
 _NORMS = ("backward", "ortho", "forward")
 _SINGLE = frozenset(numpy.dtype(t) for t in ("float16", "float32", "complex64"))
 SWAPPED_NORM = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
@@ -270,7 +272,7 @@ def _fits(target, shape, dtype, perm):
 
 def _numpy_view(x):
     """A NumPy array with x's values (Note [FFT on the host backend])."""
-    return numpy.from_dlpack(x) if _core.get_backend() == "host" else x.get()
+    return numpy.from_dlpack(x) if _HOST_MEMORY else x.get()
 
 
 def _check_out(name, out, shape, dtype):
@@ -312,7 +314,7 @@ def transform(name, a, kind, axes, sizes, forward, norm, out, numpy_call, conj_i
         # float32, as cuFFT reads it: NumPy would round norm's factor to float16
         r = numpy_call(h.astype(numpy.float32) if h.dtype == numpy.float16 else h)
         x = out if out is not None and out.dtype == dtype else empty(r.shape, dtype)
-        if _core.get_backend() == "host":
+        if _HOST_MEMORY:
             numpy.from_dlpack(x)[...] = r
         else:
             x.set(numpy.asarray(r, dtype))

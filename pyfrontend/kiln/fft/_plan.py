@@ -18,6 +18,7 @@ import threading
 from kiln import _core
 
 KINDS = ("C2C", "R2C", "C2R")
+_VENDOR_FFT = _core._backend_caps()["vendor_libraries"]   # cuFFT (Note [Backend traits]); chosen once, at import
 
 
 class Plan:
@@ -69,7 +70,7 @@ class Plan:
 def uses_cufft():
     """Whether kiln.fft computes with cuFFT (the cuda backend) or with
     numpy.fft (every other: Note [FFT on the host backend] in _fft.py)."""
-    return _core.get_backend() == "cuda"
+    return _VENDOR_FFT
 
 
 def cufft_plan_class():

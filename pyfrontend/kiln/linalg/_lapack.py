@@ -11,9 +11,9 @@ arrays, and the int64 `info` arrays are never read here.
     ipiv, info = _lapack.getrf(a)                          # a[i] <- L and U
     _lapack.getrs(a, ipiv, b, 0)                           # b[i] <- A_i^-1 b[i]
 
-On the cuda backend every primitive is kiln._core._solver_<name>
-(cuSOLVER, looked up at the call, never at import); on the host and hip
-backends it is SciPy's LAPACK, below.
+On a backend with vendor libraries (cuda) every primitive is
+kiln._core._solver_<name> (cuSOLVER, looked up at the call, never at
+import); on the host and hip backends it is SciPy's LAPACK, below.
 """
 import numpy
 
@@ -21,8 +21,9 @@ from kiln import _core
 from kiln._math_functions import _real_dtype
 from kiln.linalg._stacks import _new_stack
 
-_ON_CUDA = _core.get_backend() == "cuda"   # the backend is chosen once, at import
-_HOST_MEMORY = _core.get_backend() == "host"
+_CAPS = _core._backend_caps()               # the backend is chosen once, at import (Note [Backend traits])
+_VENDOR_SOLVER = _CAPS["vendor_libraries"]  # the primitives are kiln._core._solver_* (cuSOLVER)
+_HOST_MEMORY = _CAPS["host_addressable"]    # NumPy views kiln arrays in place
 
 _PREFIX = {numpy.dtype(numpy.float32): "s", numpy.dtype(numpy.float64): "d",
            numpy.dtype(numpy.complex64): "c", numpy.dtype(numpy.complex128): "z"}
@@ -61,7 +62,7 @@ def _scipy_lapack():
 def usable():
     """(True, "") when the primitives can run now on this backend, else
     (False, why not)."""
-    if _ON_CUDA:
+    if _VENDOR_SOLVER:
         return _core._solver_usable()
     try:
         _scipy_lapack()
@@ -127,7 +128,7 @@ def _new(shape, dtype):
 def getrf(a):
     """LU with partial pivoting of each a[i] in place -> (ipiv int64 (batch,
     min(m, n)), 1-based; info int64 (batch,))."""
-    if _ON_CUDA:
+    if _VENDOR_SOLVER:
         return _core._solver_getrf(a)
     f = _routine("getrf", a.dtype)
     host = _host(a, "a")
@@ -146,7 +147,7 @@ def getrf(a):
 def getrs(lu, ipiv, b, trans):
     """b[i] <- op(A_i)^-1 b[i] from getrf's lu and ipiv; trans 0: A, 1: A^T,
     2: A^H."""
-    if _ON_CUDA:
+    if _VENDOR_SOLVER:
         return _core._solver_getrs(lu, ipiv, b, trans)
     f = _routine("getrs", lu.dtype)
     lu_h, b_h = _host(lu, "lu"), _host(b, "b")
@@ -161,7 +162,7 @@ def getrs(lu, ipiv, b, trans):
 def potrf(a, lower):
     """Cholesky of each a[i] in place, into its lower (A = L L^H) or upper
     (A = U^H U) triangle -> info int64 (batch,)."""
-    if _ON_CUDA:
+    if _VENDOR_SOLVER:
         return _core._solver_potrf(a, lower)
     f = _routine("potrf", a.dtype)
     host = _host(a, "a")
@@ -178,7 +179,7 @@ def potrf(a, lower):
 def geqrf(a):
     """QR of each a[i] in place (R above the diagonal, Householder vectors
     below) -> tau (batch, min(m, n)) of a's dtype."""
-    if _ON_CUDA:
+    if _VENDOR_SOLVER:
         return _core._solver_geqrf(a)
     f = _routine("geqrf", a.dtype)
     host = _host(a, "a")
@@ -197,7 +198,7 @@ def geqrf(a):
 def orgqr(a, tau):
     """a[i] <- the m x n matrix Q of orthonormal columns from geqrf's output
     in a's first k = tau.shape[1] columns."""
-    if _ON_CUDA:
+    if _VENDOR_SOLVER:
         return _core._solver_orgqr(a, tau)
     f = _routine("orgqr", a.dtype, complex_name="ungqr")
     host = _host(a, "a")
@@ -214,7 +215,7 @@ def gesvd(a, job):
     descending, u stack, vt stack, info int64 (batch,)); job 'A': u (batch,
     m, m), 'S': u (batch, m, n), both with vt (batch, n, n); 'N': u and vt
     None."""
-    if _ON_CUDA:
+    if _VENDOR_SOLVER:
         return _core._solver_gesvd(a, job)
     if job not in ("A", "S", "N"):
         raise ValueError("gesvd: job must be 'A', 'S' or 'N', got %r" % (job,))
@@ -244,7 +245,7 @@ def syevd(a, lower, compute_v):
     """Eigenvalues (ascending, real (batch, n)) of each Hermitian a[i] from
     its lower or upper triangle -> (w, info); compute_v: a[i] <- the
     eigenvectors (column j for w[i, j]), else a is destroyed."""
-    if _ON_CUDA:
+    if _VENDOR_SOLVER:
         return _core._solver_syevd(a, lower, compute_v)
     f = _routine("syevd", a.dtype, complex_name="heevd")
     host = _host(a, "a")
@@ -269,7 +270,7 @@ def geev(a, compute_v):
     complex64, complex128 otherwise (LAPACK's real ?geev packs conjugate
     pairs as wr, wi and two real columns; unpacked here, and on cuda in
     arraycore/solver.cpp, Note [cuSOLVER geev])."""
-    if _ON_CUDA:
+    if _VENDOR_SOLVER:
         return _core._solver_geev(a, compute_v)
     f = _routine("geev", a.dtype)
     host = _host(a, "a")

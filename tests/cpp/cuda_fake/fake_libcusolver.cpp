@@ -1,4 +1,4 @@
-// A stand-in for libcusolver (Note [cuSOLVER test double] in arraycore/solver.cpp):
+// A stand-in for libcusolver (Note [cuSOLVER test double] in runtime/host/host_libraries.cpp):
 // the entry points kiln resolves (runtime/cuda/cusolver_api.h), with
 // cuSOLVER's documented conventions (generic API with cudaDataType and
 // int64 sizes and pivots, workspace sizes in bytes for device and host,

@@ -1,0 +1,32 @@
+"""Backend traits (Note [Backend traits] in runtime/backend.h): what the
+Python layer asks instead of comparing backend names."""
+import kiln
+from kiln import _core
+
+TRAITS = ("host_addressable", "cuda_interop", "concurrent_streams", "runs_kernels_on_calling_thread",
+          "one_module_per_source", "multiprocessor_residency", "vendor_libraries")
+
+
+def test_caps_are_a_new_dict_of_bools():
+    caps = _core._backend_caps()
+    assert set(caps) == set(TRAITS)
+    assert all(type(v) is bool for v in caps.values())
+    caps["host_addressable"] = None            # a copy: the backend's traits stay
+    assert type(_core._backend_caps()["host_addressable"]) is bool
+
+
+def test_caps_of_each_backend():
+    caps = _core._backend_caps()
+    assert kiln.get_backend() in ("cuda", "host")   # get_backend() still names it
+    on_cuda = kiln.get_backend() == "cuda"
+    assert caps == {"host_addressable": not on_cuda, "cuda_interop": on_cuda, "concurrent_streams": on_cuda,
+                    "runs_kernels_on_calling_thread": not on_cuda, "one_module_per_source": not on_cuda,
+                    "multiprocessor_residency": on_cuda, "vendor_libraries": on_cuda}
+
+
+def test_library_availability_follows_the_backend():
+    ok, why = _core._cufft_usable()
+    if not _core._backend_caps()["vendor_libraries"]:
+        assert not ok and why == "the backend is %s, not cuda" % kiln.get_backend()
+    else:
+        assert ok or why
