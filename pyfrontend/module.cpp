@@ -1,5 +1,6 @@
 // kiln._core: the compiled half of the kiln package.
 #include "pyfrontend/bindings.h"
+#include "pyfrontend/operation_bindings.h"
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "kiln's C++ core: arrays, memory, streams and kernels";
@@ -26,4 +27,7 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_jit_device(m);
   kiln::py_bind::register_dlpack(m);
   kiln::py_bind::register_interop(m);
+  kiln::py_bind::register_selection(m);
+  kiln::py_bind::register_counting(m);
+  kiln::py_bind::register_math_functions(m);
 }
