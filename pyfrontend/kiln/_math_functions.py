@@ -81,7 +81,8 @@ def clip(a, a_min=_NO_VALUE, a_max=_NO_VALUE, out=None, *, min=_NO_VALUE, max=_N
     for v in (a, a_min, a_max):
         if v is not None:
             _check_operand(v)
-    return _core._clip(a, a_min, a_max, _check_out(out))
+    r = _core._clip(a, a_min, a_max, _check_out(out))
+    return r if out is None else out   # the very object passed, as NumPy
 
 
 def _fill_value(value, dtype, default):
@@ -113,7 +114,8 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     real = _real_dtype(x.dtype)
     info = numpy.finfo(real)
     fills = [_fill_value(v, real, d) for v, d in ((nan, None), (posinf, info.max), (neginf, info.min))]
-    return _core._nan_to_num(x, *fills, None if copy else x)
+    r = _core._nan_to_num(x, *fills, None if copy else x)
+    return r if copy else x
 
 
 def real(val):

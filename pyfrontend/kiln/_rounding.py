@@ -33,7 +33,8 @@ def around(a, decimals=0, out=None):
     if decimals == 0 and a.dtype.kind not in "iu":
         r = _core._ufuncs["rint"](a, out=out)
         return r if out is None else out
-    return _core._around(a, decimals, out)
+    r = _core._around(a, decimals, out)
+    return r if out is None else out   # the very object passed, as NumPy
 
 
 round = around
