@@ -88,6 +88,8 @@ bool int_fits(long long v, DType d) {
   }
 }
 
+}  // namespace
+
 // A scalar operand's bytes as the loop's input type `to`, through the dtype
 // NEP 50 gave it (`weak`): Python ints must fit an integer `weak` dtype.
 void scalar_bytes(const ScalarValue& s, DType weak, DType to, void* dst) {
@@ -141,6 +143,8 @@ Operand operand_of(const UfuncInput& in) {
   }
   return {DType::Int64, WeakScalar::None_};
 }
+
+namespace {
 
 // Note [ufunc specs]
 // One spec per (ufunc, loop, where=): params in0.., [_where], out0..; the

@@ -63,4 +63,11 @@ std::vector<NDArray> ufunc_apply(const UfuncDef& uf, std::span<const UfuncInput>
 // the host): `dst` receives itemsize(to) bytes.
 void cast_scalar(const void* src, DType from, void* dst, DType to);
 
+// A scalar operand's bytes as dtype `to`, through the dtype NEP 50 gave it
+// (`weak`): Python ints must fit an integer `weak` dtype (ScalarOverflow).
+void scalar_bytes(const ScalarValue& s, DType weak, DType to, void* dst);
+
+// An operand's dtype and, for a Python scalar, its weak kind (NEP 50).
+Operand operand_of(const UfuncInput& in);
+
 }  // namespace kiln::arraycore

@@ -7,10 +7,12 @@
 //   arraycore::UfuncTypeError -> kiln's UFuncTypeError classes (ufunc_types_binding.cpp)
 //   arraycore::AxisError  -> numpy.exceptions.AxisError(axis, ndim, argname)
 //   arraycore::TypeError  -> TypeError
+//   arraycore::ScalarOverflow -> OverflowError
 #include <pybind11/pybind11.h>
 
 #include "pyfrontend/bindings.h"
 #include "arraycore/axes.h"
+#include "arraycore/ufunc_apply.h"
 #include "runtime/errors.h"
 
 namespace kiln::py_bind {
@@ -44,6 +46,8 @@ void set_python_error(std::exception_ptr p) {
     set_axis_error(e);
   } catch (const arraycore::TypeError& e) {
     PyErr_SetString(PyExc_TypeError, e.what());
+  } catch (const arraycore::ScalarOverflow& e) {
+    PyErr_SetString(PyExc_OverflowError, e.what());
   } catch (const runtime::CompileError& e) {
     PyErr_SetString(g_compile_exc, e.what());
   } catch (const runtime::OutOfMemory& e) {
@@ -79,6 +83,8 @@ void register_errors(py::module_& m) {
     } catch (const std::invalid_argument&) {
       set_python_error(std::current_exception());
     } catch (const arraycore::AxisError&) {
+      set_python_error(std::current_exception());
+    } catch (const arraycore::ScalarOverflow&) {
       set_python_error(std::current_exception());
     }
   });

@@ -1,5 +1,6 @@
 // kiln._core: the compiled half of the kiln package.
 #include "pyfrontend/bindings.h"
+#include "pyfrontend/operation_bindings.h"
 
 namespace kiln::py_bind {
 // random_binding.cpp. Declared here, not with the others in bindings.h: a line
@@ -35,4 +36,7 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_jit_device(m);
   kiln::py_bind::register_dlpack(m);
   kiln::py_bind::register_interop(m);
+  kiln::py_bind::register_selection(m);
+  kiln::py_bind::register_counting(m);
+  kiln::py_bind::register_math_functions(m);
 }

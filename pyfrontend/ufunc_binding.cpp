@@ -14,6 +14,7 @@
 #include "arraycore/ufunc.h"
 #include "arraycore/ufunc_apply.h"
 #include "pyfrontend/bindings.h"
+#include "pyfrontend/operation_bindings.h"
 
 namespace kiln::py_bind {
 namespace {
@@ -33,6 +34,8 @@ struct Ufunc {
                        ": kiln ufuncs and operators take kiln arrays and scalars; move host data to the device "
                        "with kiln.asarray() first");
 }
+
+}  // namespace
 
 // True when obj was understood as an operand; false for foreign objects (the
 // operators then return NotImplemented). NumPy arrays, lists and tuples are
@@ -109,6 +112,8 @@ bool to_input(py::handle obj, UfuncInput& in, bool strict) {
   if (strict || py::isinstance(obj, ndarray) || PyList_Check(o) || PyTuple_Check(o)) unsupported(obj);
   return false;
 }
+
+namespace {
 
 // The outputs as Python objects: a given out= array is returned as the very
 // object passed (as NumPy does; `a += b` keeps `a`, its base included).

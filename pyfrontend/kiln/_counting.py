@@ -9,34 +9,10 @@
 
 Every search is kiln::search::position (stdlib_kernels/kiln/search.h) in
 NumPy's sort order (Note [Sort order]: NaNs last), run by the elementwise
-engine, one thread per searched value. Counts are atomic adds into the bins.
-
-Note [Atomic bin sums]
-Counts (bincount, histogram without weights) are 64-bit integer atomic adds:
-exact and deterministic. Integer and bool weights are summed the same way.
-Float weights are summed by float64 atomicAdd, in an order that varies from
-run to run on a GPU: a bin's sum is exact to within (k - 1) u sum|w| (k the
-bin's count, u = 2^-53), as NumPy's sequential sum is, but its last bits may
-differ from NumPy's and between runs. Complex weights (histogram only:
-NumPy's bincount and histogram2d refuse them) make two float64 atomic sums
-per bin, one per part, each within that bound for its part. histogram
-rounds the float64 sums to the weights' dtype once; NumPy does so per block
-of 65536 elements. With bins given as edges, NumPy sums weights as
-differences of a cumulative sum, which rounds differently again (within the
-same kind of bound). Each value is one global atomic add (two, complex):
-values crowding into few bins serialise on them (no per-block privatised
-histogram yet).
-
-Note [Histogram edges]
-Uniform bins are placed as NumPy places them, operation for operation, in
-the same dtypes: edges by NumPy's linspace algorithm (k * step + first in the
-dtype of first and last, the last edge set to last; kiln.linspace computes in
-double instead), and each value's bin by (x - first) / (last - first) * n
-truncated, then moved by one where the value lies below its bin's lower edge
-or on its upper edge. Values on an edge land in NumPy's bin, the last bin is
-closed, values outside [first, last] and NaNs are dropped. The scalars (first,
-last, their difference) follow NumPy's type promotion for the Python or NumPy
-scalars they come from, which can make the arithmetic wider than the edges.
+engine, one thread per searched value. Counts are atomic adds into the bins
+(Note [Atomic bin sums] in arraycore/counting.h); the counting kernels are
+generated in C++ (arraycore/counting.h), and this module finds the edges'
+scalars in NumPy's scalar types (Note [Histogram edges] there).
 
 Note [Bin estimators]
 A string `bins` names one of NumPy's estimators of the bin width h (the
@@ -170,31 +146,6 @@ def searchsorted(a, v, side="left", sorter=None):
     return _positions(a, v, side == "right", sorter)
 
 
-def _monotonicity(bins):
-    """1 when bins (1-d) never decrease, -1 when they never increase, 0
-    otherwise, decided as NumPy does on the values as float64: the first
-    element differing from bins[0] gives the direction to check (a NaN
-    there counts as a step down)."""
-    if bins.size < 2:
-        return 1
-    b = bins.astype(numpy.float64, copy=False)
-    flags = _creation.asarray(numpy.array([0, 0, numpy.iinfo(numpy.uint64).max], numpy.uint64))
-    operation = ("const double prev = b[i], next = b[i + 1];\n"
-                 "if (prev > next) atomicOr(&f[0], 1ULL);\n"
-                 "if (prev < next) atomicOr(&f[1], 1ULL);\n"
-                 "if (next != b[0])\n"
-                 "  atomicMin(&f[2], 2ULL * (unsigned long long)(i + 1) + (b[0] < next ? 0ULL : 1ULL));")
-    spec = _kernel(("digitize_monotonicity",), [("b", "double", "", "raw"), ("f", "unsigned long long", "", "raw")],
-                   operation)
-    _core._elementwise_launch(spec, [b, flags], (bins.size - 1,))
-    down, up, first = (int(f) for f in _host(flags))
-    if first == numpy.iinfo(numpy.uint64).max:
-        return 1
-    if first % 2 == 0:
-        return 0 if down else 1
-    return 0 if up else -1
-
-
 def _bins_operand(bins):
     return bins if isinstance(bins, ndarray) else _creation.asarray(bins)
 
@@ -210,7 +161,7 @@ def digitize(x, bins, right=False):
         raise TypeError("x may not be complex")
     bins = _bins_operand(bins)
     _one_dimensional(bins)
-    direction = _monotonicity(bins)
+    direction = _core._bins_direction(bins)
     if direction == 0:
         raise ValueError("bins must be monotonically increasing or decreasing")
     if direction > 0:
@@ -233,34 +184,12 @@ def _check_index_dtype(x):
         raise TypeError("Cannot cast array data from %r to dtype('int64') according to the rule 'safe'" % x.dtype)
 
 
-def _atomic_add(weighted):
-    """The operation adding one count (or weight w) to bin `j` of the raw c
-    (a complex bin: two float64 atomics, one per part)."""
-    if weighted == "complex":
-        return "atomicAdd(reinterpret_cast<double*>(&c[j]), w.real());\n" \
-               "atomicAdd(reinterpret_cast<double*>(&c[j]) + 1, w.imag());"
-    if weighted == "float":
-        return "atomicAdd(&c[j], w);"
-    if weighted == "int":
-        return "atomicAdd((unsigned long long*)&c[j], (unsigned long long)w);"
-    return "atomicAdd((unsigned long long*)&c[j], 1ULL);"
-
-
-def _sum_kind(weights):
-    if weights is None:
-        return None
-    return {"f": "float", "c": "complex"}.get(weights.dtype.kind, "int")
-
-
-_SUM_DTYPES = {"float": numpy.dtype(numpy.float64), "complex": numpy.dtype(numpy.complex128)}
-
-
-def _sum_dtype(kind):
-    return _SUM_DTYPES.get(kind, numpy.dtype(numpy.int64))
-
-
-def _weight_param(kind, weights):
-    return [("w", _ctype(_sum_dtype(kind)), _ctype(weights.dtype), "in")] if kind else []
+def _sum_dtype(weights):
+    """The dtype of the bin sums (Note [Atomic bin sums]): int64 counts or
+    integer weight sums, float64 or complex128 sums of float or complex
+    weights."""
+    kind = "" if weights is None else weights.dtype.kind
+    return numpy.dtype({"f": numpy.float64, "c": numpy.complex128}.get(kind, numpy.int64))
 
 
 def bincount(x, weights=None, minlength=0):
@@ -283,18 +212,11 @@ def bincount(x, weights=None, minlength=0):
     lo, hi = _extremes(x)
     if lo < 0:   # NumPy's order of checks: values, then weights' dtype, then their length
         raise ValueError("'list' argument must have no negative elements")
-    kind = None
     if weights is not None:
         _check_real_weights(weights)
         if tuple(weights.shape) != tuple(x.shape):
             raise ValueError("The weights and list don't have the same length.")
-        kind = "float"
-    counts = _creation.zeros((max(int(hi) + 1, minlength),), _sum_dtype(kind))
-    params = ([("x", "long long", _ctype(x.dtype), "in")] + _weight_param(kind, weights)
-              + [("c", _ctype(counts.dtype), "", "raw")])
-    spec = _kernel(("bincount", x.dtype.name, weights.dtype.name if kind else ""), params,
-                   "const long long j = x;\n" + _atomic_add(kind))
-    _core._elementwise_launch(spec, [x] + ([weights] if kind else []) + [counts], tuple(x.shape))
+    counts = _core._bin_counts(x, weights, max(int(hi) + 1, minlength))
     return counts
 
 
@@ -347,16 +269,7 @@ def _linspace(first, last, num, dtype):
     start, stop = numpy.asarray(first).astype(dt)[()], numpy.asarray(last).astype(dt)[()]
     delta = numpy.subtract(stop, start, dtype=dt)
     step = delta / (num - 1)
-    scaled = step == 0
-    c = _ctype(dt)
-    operation = ("const %s k = kiln::numpy_cast<%s>(i);\n"
-                 "y = kiln::numpy_cast<%s>(i == num - 1 ? stop : %s + start);"
-                 % (c, c, _ctype(dtype), "k / kiln::numpy_cast<%s>(num - 1) * step" % c if scaled else "k * step"))
-    spec = _kernel(("histogram_edges", dt.name, numpy.dtype(dtype).name, bool(scaled)),
-                   [("start", c, "", "in"), ("stop", c, "", "in"), ("step", c, "", "in"),
-                    ("num", "long long", "", "in"), ("y", _ctype(dtype), "", "out")], operation)
-    y = _creation.empty((num,), dtype)
-    _core._elementwise_launch(spec, [start, stop, delta if scaled else step, numpy.int64(num), y], (num,))
+    return _core._linspace_edges(start, stop, delta, step, num, dtype)
     return y
 
 
@@ -368,59 +281,20 @@ def _comparison_dtype(a_dtype, first, last):
     return numpy.result_type(a_dtype, strong(first), strong(last))
 
 
-def _uniform_counts(a, weights, kind, first, last, nbins, edges):
+def _uniform_counts(a, weights, first, last, nbins, edges):
     """Counts (or weight sums) of a's values over nbins uniform bins from first
-    to last (Note [Histogram edges]); `kind` as _sum_kind."""
-    edge_dt = edges.dtype
+    to last (Note [Histogram edges]): the scalars in NumPy's dtypes for them,
+    the kernel in C++ (arraycore/counting.h)."""
     cmp_dt = _comparison_dtype(a.dtype, first, last)
-    sub_dt = numpy.result_type(edge_dt, first)
+    sub_dt = numpy.result_type(edges.dtype, first)
     denom = _unsigned_difference(last, first)
     div_dt = numpy.result_type(sub_dt, denom)
-    ce, cs, cd = _ctype(edge_dt), _ctype(sub_dt), _ctype(div_dt)
-    operation = (
-        "if (x >= lo && x <= hi) {\n"
-        "  const %(e)s xe = kiln::numpy_cast<%(e)s>(x);\n"
-        "  const %(d)s f = kiln::numpy_cast<%(d)s>(kiln::numpy_cast<%(s)s>(xe) - first) / denom * "
-        "kiln::numpy_cast<%(d)s>(nbins);\n"
-        "  long long j = (long long)f;\n"
-        "  if (j == nbins) j -= 1;\n"
-        "  if (xe < e[j]) j -= 1;\n"
-        "  else if (j != nbins - 1 && xe >= e[j + 1]) j += 1;\n"
-        "  %(add)s\n}" % {"e": ce, "s": cs, "d": cd, "add": _atomic_add(kind)})
-    params = ([("x", _ctype(cmp_dt), _ctype(a.dtype), "in")] + _weight_param(kind, weights)
-              + [("lo", _ctype(cmp_dt), "", "in"), ("hi", _ctype(cmp_dt), "", "in"), ("first", cs, "", "in"),
-                 ("denom", cd, "", "in"), ("nbins", "long long", "", "in"), ("e", ce, "", "raw"),
-                 ("c", _ctype(_sum_dtype(kind)), "", "raw")])
-    key = ("histogram_uniform", a.dtype.name, cmp_dt.name, edge_dt.name, sub_dt.name, div_dt.name,
-           weights.dtype.name if kind else "")
-    counts = _creation.zeros((nbins,), _sum_dtype(kind))
 
     def scalar(v, dt):
         return numpy.asarray(v).astype(dt)[()]
 
-    args = ([a] + ([weights] if kind else []) +
-            [scalar(first, cmp_dt), scalar(last, cmp_dt), scalar(first, sub_dt), scalar(denom, div_dt),
-             numpy.int64(nbins), edges, counts])
-    _core._elementwise_launch(_kernel(key, params, operation), args, (a.size,))
-    return counts
-
-
-def _edge_counts(a, weights, kind, edges):
-    """Counts (or weight sums) of a's values in the bins between consecutive
-    edges (sorted): edges[k] <= x < edges[k + 1], the last bin closed."""
-    work = numpy.result_type(a.dtype, edges.dtype)
-    e = edges.astype(work, copy=False)
-    operation = ("long long j = kiln::search::position<true>([&](long long k) { return e[k]; }, n, x);\n"
-                 "if (j == n && !kiln::search::less(e[n - 1], x)) j = n - 1;\n"
-                 "if (j > 0 && j < n) {\n  j -= 1;\n  %s\n}" % _atomic_add(kind))
-    params = ([("x", _ctype(work), _ctype(a.dtype), "in")] + _weight_param(kind, weights)
-              + [("n", "long long", "", "in"), ("e", _ctype(work), "", "raw"),
-                 ("c", _ctype(_sum_dtype(kind)), "", "raw")])
-    key = ("histogram_edges_search", a.dtype.name, work.name, weights.dtype.name if kind else "")
-    counts = _creation.zeros((edges.size - 1,), _sum_dtype(kind))
-    args = [a] + ([weights] if kind else []) + [numpy.int64(edges.size), e, counts]
-    _core._elementwise_launch(_kernel(key, params, operation), args, (a.size,))
-    return counts
+    return _core._uniform_bin_counts(a, weights, scalar(first, cmp_dt), scalar(last, cmp_dt), scalar(first, sub_dt),
+                                     scalar(denom, div_dt), nbins, edges)
 
 
 def _any(condition):
@@ -526,7 +400,7 @@ def _stone_width(s):
         edges = _linspace(s.first, s.last, k + 1, bin_dt)
         squeezed = _ufn["logical_or"].reduce(_ufn["greater_equal"](edges[:-1], edges[1:]), axis=None)
         parts += [squeezed.astype(numpy.int64).reshape((1,)),
-                  _uniform_counts(s.x, None, None, s.first, s.last, k, edges)]
+                  _uniform_counts(s.x, None, s.first, s.last, k, edges)]
     read = _host(_manipulation.concatenate(parts))
     best, best_score, at = None, None, 0
     for k in range(1, top + 1):
@@ -656,16 +530,15 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     Synchronises as histogram_bin_edges does (reading a's extremes, the
     edge check, an estimator's scalars); counting itself does not."""
     a, weights = _histogram_operands(a, weights)
-    kind = _sum_kind(weights)
     edges, nbins, first, last = _bin_edges(a, bins, range, weights)
     if nbins is not None:
-        n = _uniform_counts(a, weights, kind, first, last, nbins, edges) if a.size else \
-            _creation.zeros((nbins,), _sum_dtype(kind))
+        n = _uniform_counts(a, weights, first, last, nbins, edges) if a.size else \
+            _creation.zeros((nbins,), _sum_dtype(weights))
     elif a.size and edges.size > 1:
-        n = _edge_counts(a, weights, kind, edges)
+        n = _core._edge_bin_counts(a, weights, edges)
     else:
-        n = _creation.zeros((max(edges.size - 1, 0),), _sum_dtype(kind))
-    if kind is not None:
+        n = _creation.zeros((max(edges.size - 1, 0),), _sum_dtype(weights))
+    if weights is not None:
         n = n.astype(weights.dtype, copy=False)
     if density:
         widths = _ufn["subtract"](edges[1:], edges[:-1]).astype(numpy.float64, copy=False)
@@ -699,14 +572,12 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa:
         range = (None, None)
     elif len(range) != 2:
         raise ValueError("range argument must have one entry per dimension")
-    kind = None
     if weights is not None:
         weights = _operand(weights)
         if x.size:   # NumPy's bincount of no values checks no weights: float64 zeros
             _check_real_weights(weights)
         if weights.ndim != 1 or weights.size != x.size:
             raise ValueError("The weights and list don't have the same length.")
-        kind = "float"
     edges = []
     for k, (values, b, r) in enumerate(zip((x, y), bins, range)):
         if _is_scalar(b):
@@ -728,25 +599,7 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa:
             edges.append(e)
     ex, ey = edges
     nx, ny = max(ex.size - 1, 0), max(ey.size - 1, 0)
-    hist = _creation.zeros((nx, ny), numpy.float64)
-    if x.size and nx and ny:
-        wx, wy = numpy.result_type(sample_dt, ex.dtype), numpy.result_type(sample_dt, ey.dtype)
-        cx, cy = _ctype(wx), _ctype(wy)
-        operation = (
-            "long long p = kiln::search::position<true>([&](long long k) { return ex[k]; }, nx, x);\n"
-            "if (x == ex[nx - 1]) p -= 1;\n"
-            "long long q = kiln::search::position<true>([&](long long k) { return ey[k]; }, ny, y);\n"
-            "if (y == ey[ny - 1]) q -= 1;\n"
-            "if (p > 0 && p < nx && q > 0 && q < ny) atomicAdd(&c[(p - 1) * (ny - 1) + (q - 1)], %s);"
-            % ("w" if kind else "1.0"))
-        params = ([("x", cx, _ctype(x.dtype), "in"), ("y", cy, _ctype(y.dtype), "in")] + _weight_param(kind, weights)
-                  + [("nx", "long long", "", "in"), ("ny", "long long", "", "in"), ("ex", cx, "", "raw"),
-                     ("ey", cy, "", "raw"), ("c", "double", "", "raw")])
-        key = ("histogram2d", x.dtype.name, y.dtype.name, wx.name, wy.name, weights.dtype.name if kind else "")
-        args = ([x, y] + ([weights] if kind else []) +
-                [numpy.int64(ex.size), numpy.int64(ey.size), ex.astype(wx, copy=False), ey.astype(wy, copy=False),
-                 hist])
-        _core._elementwise_launch(_kernel(key, params, operation), args, (x.size,))
+    hist = _core._histogram2d_counts(x, y, weights, ex, ey)
     if density:
         total = _ufn["add"].reduce(hist, axis=None)
         dx = _ufn["subtract"](ex[1:], ex[:-1]).reshape((nx, 1))

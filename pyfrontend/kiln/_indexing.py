@@ -58,9 +58,8 @@ def _mode_indices(indices, n, mode):
         return indices
     if n == 0:
         raise IndexError("cannot do a non-empty take from an empty axes.")
-    if isinstance(indices, ndarray):
-        from kiln._math_functions import clip
-        return indices % n if mode == "wrap" else clip(indices, 0, n - 1)
+    if isinstance(indices, ndarray):   # clip: arraycore/math_functions.h's, as kiln.clip's
+        return indices % n if mode == "wrap" else _core._clip(indices, 0, n - 1, None)
     return numpy.asarray(numpy.mod(indices, n) if mode == "wrap" else numpy.clip(indices, 0, n - 1))
 
 
