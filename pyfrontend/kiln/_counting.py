@@ -102,27 +102,7 @@ def _extremes(a):
 def _positions(a, v, right, sorter=None):
     """searchsorted of every element of the kiln array v in the 1-d kiln
     array a (sorted, or sorted through `sorter`): int64, v's shape."""
-    work = numpy.result_type(a.dtype, v.dtype)
-    a = a.astype(work, copy=False)
-    c = _ctype(work)
-    y = _creation.empty(v.shape, numpy.int64)
-    params = [("a", c, "", "raw"), ("n", "long long", "", "in"), ("v", c, _ctype(v.dtype), "in"),
-              ("y", "long long", "", "out")]
-    args = [a, numpy.int64(a.size), v, y]
-    at = "a[k]"
-    if sorter is not None:
-        # Out-of-range sorter entries that the search reads raise, as in NumPy.
-        params[1:1] = [("s", "long long", "", "raw"), ("bad", "unsigned long long", "", "raw")]
-        bad = _creation.zeros((1,), numpy.uint64)
-        args[1:1] = [sorter, bad]
-        at = "a[s[k] >= 0 && s[k] < n ? s[k] : (atomicOr(&bad[0], 1ULL), 0LL)]"
-    operation = "y = kiln::search::position<%s>([&](long long k) { return %s; }, n, v);" % (
-        "true" if right else "false", at)
-    key = ("searchsorted", work.name, v.dtype.name, "right" if right else "left", sorter is not None)
-    _core._elementwise_launch(_kernel(key, params, operation), args, tuple(v.shape))
-    if sorter is not None and _host(bad)[0]:
-        raise ValueError("Sorter index out of range.")
-    return y
+    return _core._searchsorted(a, v, "right" if right else "left", sorter)
 
 
 def searchsorted(a, v, side="left", sorter=None):
@@ -130,20 +110,9 @@ def searchsorted(a, v, side="left", sorter=None):
     1-d array a to keep it sorted (side='left': before equal elements,
     'right': after them), as numpy.searchsorted; NaNs sort last. sorter:
     indices that sort a (its argsort). Comparisons run in the common dtype
-    of a and v. Returns an int64 array of v's shape (0-d for a scalar v)."""
-    a = _operand(a)
-    _one_dimensional(a)
-    if side not in ("left", "right"):
-        raise ValueError("search side must be 'left' or 'right' (got %r)" % (side,))
-    v = _value_operand(v)
-    if sorter is not None:
-        sorter = _operand(sorter)
-        if sorter.dtype.kind not in "iu":
-            raise TypeError("sorter must only contain integers")
-        if sorter.ndim != 1 or sorter.size != a.size:
-            raise ValueError("sorter.size must equal a.size")
-        sorter = sorter.astype(numpy.int64, copy=False)
-    return _positions(a, v, side == "right", sorter)
+    of a and v. Returns an int64 array of v's shape (0-d for a scalar v).
+    (arraycore/sort_apply.h: searchsorted_apply.)"""
+    return _core._searchsorted(_operand(a), _value_operand(v), side, None if sorter is None else _operand(sorter))
 
 
 def _bins_operand(bins):
