@@ -86,7 +86,7 @@ else
   par=""
   if $py -c "import xdist" 2>/dev/null; then par="-n ${KILN_GPU_WORKERS:-14}"; fi
   # shellcheck disable=SC2086
-  KILN_BACKEND=cuda timeout "${KILN_GPU_TEST_S:-0}" $py -m pytest tests/python -q -p no:cacheprovider --timeout=300 $par "$@" \
+  KILN_BACKEND=cuda timeout "${KILN_GPU_TEST_S:-0}" $py -m pytest -v -rfE -p no:cacheprovider --timeout=300 $par "${@:-tests/python}" \
     >"$out/pytest.log" 2>&1
   test_rc=$?
 fi
@@ -95,8 +95,11 @@ KILN_BACKEND=cuda $py benchmarks/run.py ${KILN_BENCH:-} >"$out/bench.log" 2>&1
 bench_rc=$?
 
 echo "=== pytest (KILN_BACKEND=cuda), failures first ==="
-grep -E "^(FAILED|ERROR)" "$out/pytest.log" | head -30
+# -v names every result as it comes, so failures are known even when KILN_GPU_TEST_S cuts the run short.
+grep -E "(FAILED|ERROR) tests/" "$out/pytest.log" | head -30
 tail -5 "$out/pytest.log"
 echo "=== benchmarks ==="
 cat "$out/bench.log" | tail -30
-echo "SUMMARY: gpu=$(cat "$out/gpu.txt") build=${build_s}s jit_smoke_rc=$smoke_rc pytest_rc=$test_rc bench_rc=$bench_rc; $(tail -1 "$out/pytest.log")"
+echo "SUMMARY: gpu=$(cat "$out/gpu.txt") build=${build_s}s jit_smoke_rc=$smoke_rc pytest_rc=$test_rc bench_rc=$bench_rc;" \
+  "results: $(grep -cE ' PASSED ' "$out/pytest.log") passed, $(grep -cE ' FAILED ' "$out/pytest.log") failed," \
+  "$(grep -cE ' SKIPPED ' "$out/pytest.log") skipped, $(grep -cE ' ERROR ' "$out/pytest.log") errors; $(tail -1 "$out/pytest.log")"
