@@ -16,6 +16,14 @@
 #include "pyfrontend/bindings.h"
 
 namespace kiln::py_bind {
+
+[[noreturn]] void unsupported_operand(py::handle obj) {
+  std::string type = py::str(py::type::of(obj));
+  throw py::type_error("Unsupported type " + type +
+                       ": kiln ufuncs and operators take kiln arrays and scalars; move host data to the device "
+                       "with kiln.asarray() first");
+}
+
 namespace {
 
 using arraycore::NDArray;
@@ -26,13 +34,6 @@ using arraycore::UfuncInput;
 struct Ufunc {
   const UfuncDef* def;
 };
-
-[[noreturn]] void unsupported(py::handle obj) {
-  std::string type = py::str(py::type::of(obj));
-  throw py::type_error("Unsupported type " + type +
-                       ": kiln ufuncs and operators take kiln arrays and scalars; move host data to the device "
-                       "with kiln.asarray() first");
-}
 
 // True when obj was understood as an operand; false for foreign objects (the
 // operators then return NotImplemented). NumPy arrays, lists and tuples are
@@ -106,7 +107,7 @@ bool to_input(py::handle obj, UfuncInput& in, bool strict) {
     s.im = PyComplex_ImagAsDouble(o);
     return true;
   }
-  if (strict || py::isinstance(obj, ndarray) || PyList_Check(o) || PyTuple_Check(o)) unsupported(obj);
+  if (strict || py::isinstance(obj, ndarray) || PyList_Check(o) || PyTuple_Check(o)) unsupported_operand(obj);
   return false;
 }
 
