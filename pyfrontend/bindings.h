@@ -67,6 +67,10 @@ void set_python_error(std::exception_ptr p);
 // its subclasses (TypeErrors), with NumPy's messages (ufunc_types_binding.cpp).
 void set_ufunc_type_error(const arraycore::UfuncTypeError& e);
 
+// The TypeError for an operand that is not a kiln array or a scalar (host
+// arrays, lists): move host data to the device first (ufunc_binding.cpp).
+[[noreturn]] void unsupported_operand(py::handle obj);
+
 // Advanced indexing keys (advanced_indexing_binding.cpp): whether obj is a
 // NumPy array or NumPy bool (never a basic index), and a key as items;
 // `keep` holds host copies the items point into.
@@ -84,6 +88,7 @@ void register_creation(py::module_& m);
 void register_copy(py::module_& m);
 void register_elementwise(py::module_& m);
 void register_reduction(py::module_& m);
+void register_statistics(py::module_& m);
 void register_ufunc_types(py::module_& m);
 void register_ufunc(py::module_& m);
 void register_scan(py::module_& m);

@@ -17,6 +17,14 @@
 #include "pyfrontend/operation_bindings.h"
 
 namespace kiln::py_bind {
+
+[[noreturn]] void unsupported_operand(py::handle obj) {
+  std::string type = py::str(py::type::of(obj));
+  throw py::type_error("Unsupported type " + type +
+                       ": kiln ufuncs and operators take kiln arrays and scalars; move host data to the device "
+                       "with kiln.asarray() first");
+}
+
 namespace {
 
 using arraycore::NDArray;
@@ -27,13 +35,6 @@ using arraycore::UfuncInput;
 struct Ufunc {
   const UfuncDef* def;
 };
-
-[[noreturn]] void unsupported(py::handle obj) {
-  std::string type = py::str(py::type::of(obj));
-  throw py::type_error("Unsupported type " + type +
-                       ": kiln ufuncs and operators take kiln arrays and scalars; move host data to the device "
-                       "with kiln.asarray() first");
-}
 
 }  // namespace
 
@@ -109,7 +110,7 @@ bool to_input(py::handle obj, UfuncInput& in, bool strict) {
     s.im = PyComplex_ImagAsDouble(o);
     return true;
   }
-  if (strict || py::isinstance(obj, ndarray) || PyList_Check(o) || PyTuple_Check(o)) unsupported(obj);
+  if (strict || py::isinstance(obj, ndarray) || PyList_Check(o) || PyTuple_Check(o)) unsupported_operand(obj);
   return false;
 }
 
