@@ -63,4 +63,9 @@ std::vector<NDArray> ufunc_apply(const UfuncDef& uf, std::span<const UfuncInput>
 // the host): `dst` receives itemsize(to) bytes.
 void cast_scalar(const void* src, DType from, void* dst, DType to);
 
+// A scalar value converted to `to` as numpy.array(value, dtype=to) does: a
+// Python int must fit an integer `to` (ScalarOverflow otherwise), NumPy
+// scalars are cast. `dst` receives itemsize(to) bytes.
+void scalar_to_dtype(const ScalarValue& s, DType to, void* dst);
+
 }  // namespace kiln::arraycore

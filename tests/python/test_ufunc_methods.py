@@ -4,7 +4,7 @@ dtypes, axes (None, each, tuples, negative), keepdims, layouts, empty inputs,
 NaNs, initial=, where=, dtype=, out=, and NumPy's errors.
 
 Float sums and products are checked against an exact reference with the
-bound of Note [Pairwise passes] (pyfrontend/kiln/_ufunc_methods.py), with
+bound of Note [Pairwise passes] (arraycore/reduce_apply.cpp), with
 u the unit roundoff of the loop dtype:
   sum:     |kiln - exact| <= d * u * sum|x|  (per component when complex), d the
            engine's rounding depth (Note [Reduction rounding], arraycore/reduction.h):
