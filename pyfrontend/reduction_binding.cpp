@@ -47,14 +47,15 @@ std::string host_operand_message(PyObject* obj) {
 }
 
 bool is_python_or_numpy_scalar(PyObject* o) {
-  static py::object generic = py::module_::import("numpy").attr("generic");
+  // Leaked on purpose (as every static Python object here): no destructor may run after the interpreter ends.
+  static PyObject* generic = py::module_::import("numpy").attr("generic").cast<py::object>().release().ptr();
   return PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o) ||
-         PyObject_IsInstance(o, generic.ptr()) == 1;
+         PyObject_IsInstance(o, generic) == 1;
 }
 
 py::object creation_asarray(py::handle obj) {
-  static py::object asarray = py::module_::import("kiln._creation").attr("asarray");
-  return asarray(obj);
+  static PyObject* asarray = py::module_::import("kiln._creation").attr("asarray").cast<py::object>().release().ptr();
+  return py::reinterpret_borrow<py::object>(asarray)(obj);
 }
 
 }  // namespace
@@ -154,10 +155,10 @@ PyObject* reduce_call(const UfuncDef& uf, const ReduceArgs& r) {
   if (r.where != nullptr && r.where != Py_True) {
     const NDArray* w = ndarray_of(r.where);
     if (w == nullptr) {
-      static py::object numpy_bool = py::module_::import("numpy").attr("bool_");
-      if (!PyBool_Check(r.where) && PyObject_IsInstance(r.where, numpy_bool.ptr()) != 1)
+      static PyObject* numpy_bool = py::module_::import("numpy").attr("bool_").cast<py::object>().release().ptr();
+      if (!PyBool_Check(r.where) && PyObject_IsInstance(r.where, numpy_bool) != 1)
         throw py::type_error(host_operand_message(r.where));
-      keep_where = creation_asarray(numpy_bool(py::handle(r.where)));
+      keep_where = creation_asarray(py::reinterpret_borrow<py::object>(numpy_bool)(py::handle(r.where)));
       w = ndarray_of(keep_where.ptr());
     }
     o.where = *w;
