@@ -352,6 +352,8 @@ void cast_scalar(const void* src, DType from, void* dst, DType to) {
   });
 }
 
+void scalar_to_dtype(const ScalarValue& s, DType to, void* dst) { scalar_bytes(s, to, to, dst); }
+
 std::vector<NDArray> ufunc_apply(const UfuncDef& uf, std::span<const UfuncInput> inputs, const UfuncOptions& options) {
   if (static_cast<int>(inputs.size()) != uf.nin)
     throw std::invalid_argument(uf.name + " takes " + std::to_string(uf.nin) + " inputs");

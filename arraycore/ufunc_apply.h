@@ -70,4 +70,9 @@ void scalar_bytes(const ScalarValue& s, DType weak, DType to, void* dst);
 // An operand's dtype and, for a Python scalar, its weak kind (NEP 50).
 Operand operand_of(const UfuncInput& in);
 
+// A scalar value converted to `to` as numpy.array(value, dtype=to) does: a
+// Python int must fit an integer `to` (ScalarOverflow otherwise), NumPy
+// scalars are cast. `dst` receives itemsize(to) bytes.
+void scalar_to_dtype(const ScalarValue& s, DType to, void* dst);
+
 }  // namespace kiln::arraycore

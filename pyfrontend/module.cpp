@@ -22,10 +22,10 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_creation(m);
   kiln::py_bind::register_copy(m);
   kiln::py_bind::register_elementwise(m);
-  kiln::py_bind::register_reduction(m);
   kiln::py_bind::register_statistics(m);
   kiln::py_bind::register_ufunc_types(m);
   kiln::py_bind::register_ufunc(m);
+  kiln::py_bind::register_reduction(m);   // after ufunc: installs ufunc.reduce
   kiln::py_bind::register_scan(m);
   kiln::py_bind::register_advanced_indexing(m);
   kiln::py_bind::register_sort(m);

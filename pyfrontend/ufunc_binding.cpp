@@ -15,6 +15,7 @@
 #include "arraycore/ufunc_apply.h"
 #include "pyfrontend/bindings.h"
 #include "pyfrontend/operation_bindings.h"
+#include "pyfrontend/ufunc_method_args.h"
 
 namespace kiln::py_bind {
 
@@ -393,6 +394,18 @@ void install_slots(py::handle ndarray_cls, py::handle ufunc_cls) {
 }
 
 }  // namespace
+
+bool to_ufunc_input(py::handle obj, UfuncInput& in, bool strict) { return to_input(obj, in, strict); }
+
+const UfuncDef* ufunc_def_of(PyObject* obj) {
+  static PyTypeObject* type = nullptr;
+  if (type == nullptr) type = reinterpret_cast<PyTypeObject*>(py::type::of<Ufunc>().ptr());
+  if (!PyObject_TypeCheck(obj, type)) return nullptr;
+  auto* inst = reinterpret_cast<py::detail::instance*>(obj);
+  const Ufunc& u = *static_cast<const Ufunc*>(inst->simple_layout ? inst->simple_value_holder[0]
+                                                                  : inst->get_value_and_holder().value_ptr());
+  return u.def;
+}
 
 void register_ufunc(py::module_& m) {
   py::class_<Ufunc>(m, "ufunc", py::dynamic_attr(), "A NumPy-style universal function running on the elementwise engine.")

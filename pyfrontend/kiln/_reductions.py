@@ -8,11 +8,12 @@
 NumPy 2's signatures, result dtypes, NaN rules and errors. Full reductions
 return 0-d kiln arrays. Every reduction runs on the reduction engine
 (arraycore/reduction.h): sum, prod, min, max, any, all and the nan-variants
-of the first four through ufunc.reduce (kiln/_ufunc_methods.py); mean, var,
-std, the arg reductions and count_nonzero through arraycore/statistics.h
-(kiln._core._mean, _var, _arg_reduce, _count_nonzero). Float results
-differ from NumPy's only in rounding: Note [Pairwise passes] in _ufunc_methods.py bounds sums, and a
-mean is such a sum divided by the count.
+of the first four through ufunc.reduce's C++ call (_core._reduce_apply:
+arraycore/reduce_apply.h); mean, var, std, the arg reductions and
+count_nonzero through arraycore/statistics.h (kiln._core._mean, _var,
+_arg_reduce, _count_nonzero). Float results differ from NumPy's only in
+rounding: Note [Pairwise passes] in arraycore/reduce_apply.cpp bounds sums,
+and a mean is such a sum divided by the count.
 """
 import operator
 import warnings
@@ -22,7 +23,8 @@ import numpy
 from kiln import _core
 from kiln import _creation
 from kiln._core import ndarray
-from kiln._ufunc_methods import _NO_VALUE, _operand, _reduce, _reduce_axes
+from kiln._core import _reduce_apply
+from kiln._ufunc_methods import _NO_VALUE, _operand, _reduce_axes
 
 _uf = _core._ufuncs
 
@@ -30,22 +32,22 @@ _uf = _core._ufuncs
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):  # noqa: A001
     """Sum over axis (all by default), as numpy.sum; bool and small integers sum in int64/uint64."""
-    return _reduce(_uf["add"], a, axis, dtype, out, keepdims, initial, where)
+    return _reduce_apply(_uf["add"], a, axis, dtype, out, keepdims, initial, where)
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
     """Product over axis, as numpy.prod."""
-    return _reduce(_uf["multiply"], a, axis, dtype, out, keepdims, initial, where)
+    return _reduce_apply(_uf["multiply"], a, axis, dtype, out, keepdims, initial, where)
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):  # noqa: A001
     """Maximum over axis, the first NaN when there is one, as numpy.max."""
-    return _reduce(_uf["maximum"], a, axis, None, out, keepdims, initial, where)
+    return _reduce_apply(_uf["maximum"], a, axis, None, out, keepdims, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):  # noqa: A001
     """Minimum over axis, the first NaN when there is one, as numpy.min."""
-    return _reduce(_uf["minimum"], a, axis, None, out, keepdims, initial, where)
+    return _reduce_apply(_uf["minimum"], a, axis, None, out, keepdims, initial, where)
 
 
 amax, amin = max, min
@@ -53,22 +55,22 @@ amax, amin = max, min
 
 def any(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
     """Whether any element over axis is nonzero (NaN is), as numpy.any."""
-    return _reduce(_uf["logical_or"], a, axis, None, out, keepdims, _NO_VALUE, where)
+    return _reduce_apply(_uf["logical_or"], a, axis, None, out, keepdims, _NO_VALUE, where)
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
     """Whether every element over axis is nonzero, as numpy.all."""
-    return _reduce(_uf["logical_and"], a, axis, None, out, keepdims, _NO_VALUE, where)
+    return _reduce_apply(_uf["logical_and"], a, axis, None, out, keepdims, _NO_VALUE, where)
 
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
     """sum with NaNs counted as zero, as numpy.nansum."""
-    return _reduce(_uf["add"], a, axis, dtype, out, keepdims, initial, where, skip_nan=True)
+    return _reduce_apply(_uf["add"], a, axis, dtype, out, keepdims, initial, where, True)
 
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
     """prod with NaNs counted as one, as numpy.nanprod."""
-    return _reduce(_uf["multiply"], a, axis, dtype, out, keepdims, initial, where, skip_nan=True)
+    return _reduce_apply(_uf["multiply"], a, axis, dtype, out, keepdims, initial, where, True)
 
 
 def _warn_if_nan(result, message):
@@ -81,13 +83,13 @@ def _warn_if_nan(result, message):
 def nanmax(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
     """Maximum ignoring NaNs (fmax.reduce), as numpy.nanmax: an all-NaN slice
     gives NaN and a RuntimeWarning."""
-    result = _reduce(_uf["fmax"], a, axis, None, out, keepdims, initial, where)
+    result = _reduce_apply(_uf["fmax"], a, axis, None, out, keepdims, initial, where)
     return _warn_if_nan(result, "All-NaN slice encountered")
 
 
 def nanmin(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
     """Minimum ignoring NaNs (fmin.reduce), as numpy.nanmin."""
-    result = _reduce(_uf["fmin"], a, axis, None, out, keepdims, initial, where)
+    result = _reduce_apply(_uf["fmin"], a, axis, None, out, keepdims, initial, where)
     return _warn_if_nan(result, "All-NaN slice encountered")
 
 
@@ -207,10 +209,8 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 
 
 # ndarray methods: NumPy 2's set (ndarray.ptp is gone there); each is the
-# function above with self as `a`; the ufunc reductions' no-argument calls
-# skip the Python layer (Note [Plain reduction methods], reduction_binding.cpp).
+# function above with self as `a`. sum, prod, max, min, any and all are C++
+# methods of kiln.ndarray, the same call as the functions above (Note
+# [Reduction calls], pyfrontend/reduction_binding.cpp).
 for _fn in (argmax, argmin, mean, var, std, trace):
     setattr(ndarray, _fn.__name__, _fn)
-for _fn, _ufunc in ((sum, "add"), (prod, "multiply"), (max, "maximum"), (min, "minimum"), (any, "logical_or"),
-                    (all, "logical_and")):
-    setattr(ndarray, _fn.__name__, _core._plain_reduction_method(_ufunc, _fn))

@@ -6,7 +6,7 @@
     kiln.diff(a, n=2, axis=0, prepend=0)      # n subtract launches (!= for bool)
 
 cumsum and cumprod are add.accumulate and multiply.accumulate
-(_ufunc_methods.py): a parallel scan (Note [Scan engine], arraycore/scan.h)
+(arraycore/scan_apply.h; NaNs replaced there too for the nan-variants): a parallel scan (Note [Scan engine], arraycore/scan.h)
 whose float results differ from NumPy's sequential ones by rounding only,
 within Note [Scan rounding]'s bound. Result dtypes are NumPy 2's: bool and
 integers narrower than 64 bits accumulate in int64 (uint64 for unsigned).
@@ -17,7 +17,7 @@ from kiln import _core
 from kiln import _creation
 from kiln import _manipulation
 from kiln._core import ndarray
-from kiln._ufunc_methods import _ctype, _literal, _loop_dtype, _operand, _spec
+from kiln._ufunc_methods import _loop_dtype, _operand
 
 _add = _core._ufuncs["add"]
 _multiply = _core._ufuncs["multiply"]
@@ -45,27 +45,14 @@ def cumprod(a, axis=None, dtype=None, out=None):
     return _multiply.accumulate(a, axis=axis, dtype=dtype, out=out)
 
 
-def _nan_as(a, value):
-    """a with NaNs (complex: either part NaN) replaced by `value`, as a new
-    C-contiguous array of a's dtype; a itself when it holds no floats."""
-    if a.dtype.kind not in "fc":
-        return a
-    c = _ctype(a.dtype)
-    spec = _spec(("nan_as", value, a.dtype.name), [("x", c, "", "in"), ("y", c, "", "out")],
-                 "y = kiln::ufn::isnan(x) ? %s : x;" % _literal(value, a.dtype))
-    y = _creation.empty(a.shape, a.dtype)
-    _core._elementwise_launch(spec, [a, y], tuple(a.shape))
-    return y
-
-
 def nancumsum(a, axis=None, dtype=None, out=None):
     """cumsum with NaNs counted as zero (leading NaNs give zeros)."""
-    return cumsum(_nan_as(_operand(a), 0), axis, dtype, out)
+    return cumsum(_core._nan_as(_operand(a), 0), axis, dtype, out)
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
     """cumprod with NaNs counted as one (leading NaNs give ones)."""
-    return cumprod(_nan_as(_operand(a), 1), axis, dtype, out)
+    return cumprod(_core._nan_as(_operand(a), 1), axis, dtype, out)
 
 
 def _cumulative(uf, x, axis, dtype, out, include_initial):

@@ -387,17 +387,16 @@ def test_ndarray_methods(rng):
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=name)
 def test_plain_methods_match_the_python_path(rng, dtype):
-    """x.sum() and its kin without arguments (Note [Plain reduction methods]):
-    the first call takes the Python path and remembers its spec, later calls
-    launch it from C++; both give NumPy's value and dtype, and a call with any
-    argument still takes the Python path."""
+    """x.sum() and its kin without arguments (Note [Reduction calls] in
+    reduction_binding.cpp): C++ methods, the same call as kiln.sum(x); the
+    first and later calls (a cached spec) give NumPy's value and dtype."""
     for layout in ("C", "negative", "0-d"):
         k, x = make(rng, layout, dtype)
         for method in ("sum", "prod", "max", "min", "any", "all"):
             if method == "prod" and x.dtype.kind in "fc":
                 continue   # rounding: the sum check below covers the float path
             expected = getattr(x, method)()
-            for _ in range(2):   # the Python path, then the fast one
+            for _ in range(2):   # the first call builds the spec, the second finds it cached
                 got = getattr(k, method)()
                 assert isinstance(got, kiln.ndarray) and got.shape == () and got.dtype == expected.dtype, method
                 if method == "sum" and x.dtype.kind in "fc":
