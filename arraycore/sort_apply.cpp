@@ -1,12 +1,11 @@
 #include "arraycore/sort_apply.h"
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 
 #include "arraycore/axes.h"
 #include "arraycore/copy.h"
+#include "arraycore/generated_kernel.h"
 #include "arraycore/sort.h"
 
 namespace kiln::arraycore {
@@ -62,18 +61,12 @@ NDArray c_contiguous_copy(const NDArray& x) { return x.c_contiguous() ? x : asty
 
 const EwSpec& keyed_spec(const std::string& name, const std::vector<EwParam>& params, const std::string& operation,
                          const std::string& preamble) {
-  static std::mutex mutex;
-  static std::map<std::string, EwSpec> specs;   // nodes stay put: the engine keeps a spec's cache slot
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = specs.find(name);
-  if (it != specs.end()) return it->second;
-  EwSpec s;
-  s.name = name;
-  s.params = params;
-  s.operation = operation;
-  s.preamble = "#include <kiln/ufunc_math.h>\n" + preamble;
-  s.options = exact_fp_options();
-  return specs.emplace(name, std::move(s)).first->second;
+  return generated_spec(name, [&] {
+    EwSpec s = exact_spec(name, "#include <kiln/ufunc_math.h>\n" + preamble);
+    s.params = params;
+    s.operation = operation;
+    return s;
+  });
 }
 
 void check_sort_kind(std::optional<std::string_view> kind, std::string_view kind_repr, bool order_given,

@@ -50,24 +50,9 @@ from kiln._core import ndarray
 from kiln._indexing import compress
 from kiln._reductions import mean, std
 from kiln._statistics_order import percentile
-from kiln._ufunc_methods import _ctype, _operand
+from kiln._ufunc_methods import _operand
 
-_INCLUDE = "#include <kiln/ufunc_math.h>\n#include <kiln/search.h>\n"
 _ufn = _core._ufuncs
-
-
-_specs = {}   # key -> _core._EwSpec
-
-
-def _kernel(key, params, operation):
-    """The elementwise spec of one of this module's kernels (search.h
-    included), made once per key."""
-    spec = _specs.get(key)
-    if spec is None:
-        spec = _core._EwSpec("_".join(str(k) for k in key), params, operation, preamble=_INCLUDE,
-                             options=_core._EXACT_FP_OPTIONS)
-        _specs[key] = spec
-    return spec
 
 
 def _value_operand(v):
@@ -239,7 +224,6 @@ def _linspace(first, last, num, dtype):
     delta = numpy.subtract(stop, start, dtype=dt)
     step = delta / (num - 1)
     return _core._linspace_edges(start, stop, delta, step, num, dtype)
-    return y
 
 
 def _comparison_dtype(a_dtype, first, last):

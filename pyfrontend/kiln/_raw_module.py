@@ -32,5 +32,5 @@ class RawModule:
         _core._raw_module_compile(self._source)
 
     def get_function(self, name):
-        """The kernel ``name`` (an extern "C" name or one of the name expressions)."""
+        """The kernel ``name`` (a kernel name with C linkage, or one of the name expressions)."""
         return _core._raw_module_get_function(self._source, name)

@@ -5,7 +5,7 @@ numpy.vectorize, compiled for the GPU (docs/vectorize.md).
     y = f(x)                       # one kernel launch over x's elements
 
 The function is compiled by the transpiler (kiln.jit's language) as a
-__device__ function for the argument dtypes (_core._jit_device_function) and
+device function for the argument dtypes (_core._jit_device_function) and
 called per element by an ElementwiseKernel, so broadcasting, every layout and
 the kernel cache are the elementwise engine's. A call computes its argument
 types' key and looks it up in a dict (Note [Vectorize specializations]); only
