@@ -7,6 +7,7 @@
 //   kiln::stat_greater(b.value, a.value)                                         // NumPy's order
 #pragma once
 
+#include "kiln/strided_index.h"   // KILN_DEVICE
 #include "kiln/ufunc_math.h"
 
 namespace kiln {
