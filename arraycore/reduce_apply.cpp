@@ -349,6 +349,16 @@ NDArray finish_reduction(const NDArray& result, const Shape& shape, const std::o
   return *out;
 }
 
+std::optional<NDArray> row_view(const NDArray& a, std::span<const int> perm, int64_t m, int64_t n) {
+  std::vector<int> kept;
+  for (size_t k = 0; k + 1 < perm.size(); ++k)
+    if (a.shape()[perm[k]] != 1) kept.push_back(perm[k]);
+  for (size_t k = 0; k + 1 < kept.size(); ++k)
+    if (a.strides()[kept[k]] != a.strides()[kept[k + 1]] * a.shape()[kept[k + 1]]) return std::nullopt;
+  return NDArray(a.memory(), a.dtype(), {m, n}, {kept.empty() ? 0 : a.strides()[kept.back()], a.strides()[perm.back()]},
+                 a.offset());
+}
+
 NDArray rows_of(const NDArray& a, std::span<const int> perm, int64_t m, int64_t n, DType dtype) {
   Shape shape;
   Strides strides;

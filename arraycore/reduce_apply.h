@@ -72,6 +72,11 @@ NDArray finish_reduction(const NDArray& result, const Shape& shape, const std::o
 // C-contiguous (m, n) array (no copy when `a` already is one).
 NDArray rows_of(const NDArray& a, std::span<const int> perm, int64_t m, int64_t n, DType dtype);
 
+// a with axes permuted to `perm` as an (m, n) view (the last axis of perm
+// along the rows, size-1 axes ignored), or nullopt when the other axes do not
+// merge into one stride: rows_of without a copy, when one is possible.
+std::optional<NDArray> row_view(const NDArray& a, std::span<const int> perm, int64_t m, int64_t n);
+
 // The dtype a reduction or scan of `uf` over `in` runs in: the (t, t) -> t
 // loop NumPy picks for dtype= `requested` and out's dtype `out` (without
 // either, add and multiply run bool and narrow integers in int64/uint64).

@@ -26,18 +26,6 @@ std::string shape_tuple(const Shape& s) {
   return t + (s.size() == 1 ? ",)" : ")");
 }
 
-// a with axes permuted to `perm` as an (m, n) view, the last axis of perm
-// scanned, or none when the other axes do not merge into one stride.
-std::optional<NDArray> row_view(const NDArray& a, const std::vector<int>& perm, int64_t m, int64_t n) {
-  std::vector<int> kept;
-  for (size_t k = 0; k + 1 < perm.size(); ++k)
-    if (a.shape()[perm[k]] != 1) kept.push_back(perm[k]);
-  for (size_t k = 0; k + 1 < kept.size(); ++k)
-    if (a.strides()[kept[k]] != a.strides()[kept[k + 1]] * a.shape()[kept[k + 1]]) return std::nullopt;
-  return NDArray(a.memory(), a.dtype(), {m, n}, {kept.empty() ? 0 : a.strides()[kept.back()], a.strides()[perm.back()]},
-                 a.offset());
-}
-
 // The sequential scan of each row of a C-contiguous (m, n) array: one thread
 // per row, x0, x0 op x1, ... in NumPy's order (the ufuncs that do not reorder).
 NDArray sequential_scan(const UfuncDef& uf, const NDArray& x) {

@@ -6,6 +6,7 @@
 #include "arraycore/axes.h"
 #include "arraycore/copy.h"
 #include "arraycore/generated_kernel.h"
+#include "arraycore/reduce_apply.h"
 #include "arraycore/sort.h"
 
 namespace kiln::arraycore {
@@ -29,24 +30,6 @@ std::vector<int> axis_last(int ndim, int axis) {
     if (d != axis) perm.push_back(d);
   perm.push_back(axis);
   return perm;
-}
-
-// a with axes permuted to `perm` as an (m, n) view, the last axis of perm
-// along the rows, or nullopt when the other axes do not merge into one stride.
-std::optional<NDArray> row_view(const NDArray& a, const std::vector<int>& perm, int64_t m, int64_t n) {
-  std::vector<int> kept;
-  for (size_t k = 0; k + 1 < perm.size(); ++k)
-    if (a.shape()[perm[k]] != 1) kept.push_back(perm[k]);
-  for (size_t k = 0; k + 1 < kept.size(); ++k)
-    if (a.strides()[kept[k]] != a.strides()[kept[k + 1]] * a.shape()[kept[k + 1]]) return std::nullopt;
-  return NDArray(a.memory(), a.dtype(), {m, n}, {kept.empty() ? 0 : a.strides()[kept.back()], a.strides()[perm.back()]},
-                 a.offset());
-}
-
-// a's elements with axes permuted to `perm` as a C-contiguous (m, n) array
-// (no copy when a already is one).
-NDArray rows_of(const NDArray& a, const std::vector<int>& perm, int64_t m, int64_t n) {
-  return c_contiguous_copy(permuted(a, perm)).reshape({m, n});
 }
 
 // The operand of an axis argument: a flattened (C order) for nullopt.
@@ -87,7 +70,7 @@ void sort_along_axis(const NDArray& a, int axis, const NDArray* keys_out, const 
   const int64_t n = a.shape()[axis], m = a.size() / n;
   const std::vector<int> perm = axis_last(a.ndim(), axis);
   std::optional<NDArray> x = row_view(a, perm, m, n);
-  if (!x) x = rows_of(a, perm, m, n);
+  if (!x) x = rows_of(a, perm, m, n, a.dtype());
   // Each result's (m, n) view, or a C-contiguous temporary copied back after.
   std::optional<NDArray> rows[2];
   const NDArray* results[2] = {keys_out, index_out};
@@ -171,9 +154,9 @@ NDArray lexsort_apply(std::span<const NDArray> keys, int64_t axis) {
   const int64_t n = shape[d], m = result.size() / n;
   const std::vector<int> perm = axis_last(ndim, d);
   NDArray idx = NDArray::empty({m, n}, DType::Int64);
-  sort_rows(rows_of(keys[0], perm, m, n), nullptr, &idx);
+  sort_rows(rows_of(keys[0], perm, m, n, keys[0].dtype()), nullptr, &idx);
   for (size_t q = 1; q < keys.size(); ++q) {
-    NDArray ordered = gather_rows(rows_of(keys[q], perm, m, n), idx);
+    NDArray ordered = gather_rows(rows_of(keys[q], perm, m, n, keys[q].dtype()), idx);
     NDArray step = NDArray::empty({m, n}, DType::Int64);
     sort_rows(ordered, nullptr, &step);
     idx = gather_rows(idx, step);
