@@ -4,18 +4,15 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
-#include <tuple>
-#include <unordered_map>
 
 #include "arraycore/axes.h"
 #include "arraycore/copy.h"
 #include "arraycore/elementwise.h"
 #include "arraycore/indexing.h"
 #include "arraycore/reduction.h"
+#include "runtime/kernel_memo.h"
 
 namespace kiln::arraycore {
 
@@ -170,12 +167,8 @@ bool commutes(const UfuncDef& uf, DType dtype) {
 // false, and NaNs when skip_nan (nansum, nanprod), count as the engine's
 // identity (Note [Identity as the start value]); from_identity (uf has one)
 // folds the start, uf(identity, result), into the kernel's last step.
-const ReductionSpec& reduction_spec(const UfuncDef& uf, DType work, bool masked, bool skip_nan, bool from_identity) {
-  static std::mutex mutex;
-  static std::map<std::tuple<const UfuncDef*, DType, bool, bool, bool>, std::unique_ptr<ReductionSpec>> specs;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = specs[std::make_tuple(&uf, work, masked, skip_nan, from_identity)];
-  if (slot) return *slot;
+std::unique_ptr<ReductionSpec> make_reduction_spec(const UfuncDef& uf, DType work, bool masked, bool skip_nan,
+                                                  bool from_identity) {
   const std::string c = ctype_of(work);
   const Bytes id = engine_identity(uf, work);
   const std::string ident = literal_of(id.b, work);
@@ -194,8 +187,27 @@ const ReductionSpec& reduction_spec(const UfuncDef& uf, DType work, bool masked,
   s->preamble = std::string(kInclude) + kSameBits;
   s->options = exact_fp_options();
   s->ordered = !commutes(uf, work);
-  slot = std::move(s);
-  return *slot;
+  return s;
+}
+
+// Specs are made once per key and live as long as the process (the engine
+// caches its compiled variants on them: Note [Kernel memo]).
+struct SpecKey {
+  const UfuncDef* uf;
+  DType work;
+  unsigned char flags;   // masked | skip_nan << 1 | from_identity << 2
+  bool operator==(const SpecKey&) const = default;
+};
+struct SpecKeyHash {
+  size_t operator()(const SpecKey& k) const {
+    return std::hash<const void*>()(k.uf) ^ (static_cast<size_t>(k.work) << 3 | k.flags) * 0x9E3779B97F4A7C15ULL;
+  }
+};
+
+const ReductionSpec& reduction_spec(const UfuncDef& uf, DType work, bool masked, bool skip_nan, bool from_identity) {
+  static runtime::KernelMemo<SpecKey, std::unique_ptr<ReductionSpec>, SpecKeyHash> specs;
+  const SpecKey key{&uf, work, static_cast<unsigned char>(masked | skip_nan << 1 | from_identity << 2)};
+  return *specs.get(key, [&] { return make_reduction_spec(uf, work, masked, skip_nan, from_identity); });
 }
 
 // Folds each row of a C-contiguous (m, n) array in order, skipping elements
@@ -204,31 +216,25 @@ const ReductionSpec& reduction_spec(const UfuncDef& uf, DType work, bool masked,
 NDArray sequential_reduce(const UfuncDef& uf, const NDArray& x, const NDArray* mask, const Bytes* start) {
   const int64_t m = x.shape()[0], n = x.shape()[1];
   const DType d = x.dtype();
-  static std::mutex mutex;
-  static std::map<std::tuple<const UfuncDef*, DType, bool, bool>, std::unique_ptr<EwSpec>> specs;
-  const EwSpec* spec;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto& slot = specs[std::make_tuple(&uf, d, mask != nullptr, start != nullptr)];
-    if (!slot) {
-      const std::string c = ctype_of(d);
-      auto s = std::make_unique<EwSpec>();
-      s->name = "ufunc_reduce_seq_" + uf.name + "_" + name_of(d) + (mask ? "_True" : "_False") +
-                (start ? "_True" : "_False");
-      s->params = {{"x", c, "", EwParam::Raw}, {"n", "long long", "", EwParam::Input}};
-      if (mask) s->params.push_back({"mask", "bool", "", EwParam::Raw});
-      if (start) s->params.push_back({"start", c, "", EwParam::Input});
-      s->params.push_back({"y", c, "", EwParam::Output});
-      std::string step = "acc = kiln::ufn::" + uf.name + "(acc, x[i * n + k]);";
-      if (mask) step = "if (mask[i * n + k]) " + step;
-      s->operation = c + " acc = " + (start ? "start" : "x[i * n]") + ";\nfor (long long k = " +
-                     (start ? "0" : "1") + "; k < n; ++k) " + step + "\ny = acc;";
-      s->preamble = kInclude;
-      s->options = exact_fp_options();
-      slot = std::move(s);
-    }
-    spec = slot.get();
-  }
+  static runtime::KernelMemo<SpecKey, std::unique_ptr<EwSpec>, SpecKeyHash> specs;
+  const SpecKey key{&uf, d, static_cast<unsigned char>((mask != nullptr) | (start != nullptr) << 1)};
+  const EwSpec* spec = specs.get(key, [&] {
+    const std::string c = ctype_of(d);
+    auto s = std::make_unique<EwSpec>();
+    s->name = "ufunc_reduce_seq_" + uf.name + "_" + name_of(d) + (mask ? "_True" : "_False") +
+              (start ? "_True" : "_False");
+    s->params = {{"x", c, "", EwParam::Raw}, {"n", "long long", "", EwParam::Input}};
+    if (mask) s->params.push_back({"mask", "bool", "", EwParam::Raw});
+    if (start) s->params.push_back({"start", c, "", EwParam::Input});
+    s->params.push_back({"y", c, "", EwParam::Output});
+    std::string step = "acc = kiln::ufn::" + uf.name + "(acc, x[i * n + k]);";
+    if (mask) step = "if (mask[i * n + k]) " + step;
+    s->operation = c + " acc = " + (start ? "start" : "x[i * n]") + ";\nfor (long long k = " +
+                   (start ? "0" : "1") + "; k < n; ++k) " + step + "\ny = acc;";
+    s->preamble = kInclude;
+    s->options = exact_fp_options();
+    return s;
+  }).get();
   NDArray y = NDArray::empty({m}, d);
   std::vector<EwArg> args{EwArg::of(x), EwArg::value(static_cast<long long>(n))};
   if (mask) args.push_back(EwArg::of(*mask));
@@ -244,21 +250,15 @@ NDArray sequential_reduce(const UfuncDef& uf, const NDArray& x, const NDArray* m
 
 // A new array of `shape` filled with the value at `bytes` (of dtype d).
 NDArray filled(const Shape& shape, DType d, const void* bytes) {
-  static std::mutex mutex;
-  static std::map<DType, std::unique_ptr<EwSpec>> specs;
-  const EwSpec* spec;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto& slot = specs[d];
-    if (!slot) {
-      slot = std::make_unique<EwSpec>();
-      slot->name = "kiln_reduce_fill_" + name_of(d);
-      slot->params = {{"value", ctype_of(d), "", EwParam::Input}, {"out0", ctype_of(d), "", EwParam::Output}};
-      slot->operation = "out0 = value;";
-      slot->outputs_write_only = true;
-    }
-    spec = slot.get();
-  }
+  static runtime::KernelMemo<DType, std::unique_ptr<EwSpec>> specs;
+  const EwSpec* spec = specs.get(d, [&] {
+    auto s = std::make_unique<EwSpec>();
+    s->name = "kiln_reduce_fill_" + name_of(d);
+    s->params = {{"value", ctype_of(d), "", EwParam::Input}, {"out0", ctype_of(d), "", EwParam::Output}};
+    s->operation = "out0 = value;";
+    s->outputs_write_only = true;
+    return s;
+  }).get();
   NDArray out = NDArray::empty(shape, d);
   if (out.size() == 0) return out;
   EwArg value;
@@ -397,11 +397,24 @@ DType reduction_loop_dtype(const UfuncDef& uf, DType in, std::optional<DType> re
   throw TypeError("No loop matching the specified signature and casting was found for ufunc " + uf.name);
 }
 
+namespace {
+
+// reduction_loop_dtype without dtype= and out=, found once per ufunc and
+// operand dtype (the common call, x.sum(), pays a hash lookup).
+DType default_loop_dtype(const UfuncDef& uf, DType in) {
+  static runtime::KernelMemo<SpecKey, DType, SpecKeyHash> loops;
+  return loops.get(SpecKey{&uf, in, 0}, [&] { return reduction_loop_dtype(uf, in, std::nullopt, std::nullopt); });
+}
+
+}  // namespace
+
 NDArray reduce_apply(const UfuncDef& uf, const NDArray& a, const ReduceOptions& options) {
   check_binary_method(uf, "reduce");
   const std::vector<int> axes = reduction_axes(options.axes, options.single, a.ndim());
-  const DType loop = reduction_loop_dtype(uf, a.dtype(), options.dtype,
-                                          options.out ? std::optional<DType>(options.out->dtype()) : std::nullopt);
+  const DType loop = options.dtype || options.out
+                         ? reduction_loop_dtype(uf, a.dtype(), options.dtype,
+                                                options.out ? std::optional<DType>(options.out->dtype()) : std::nullopt)
+                         : default_loop_dtype(uf, a.dtype());
   if (axes.size() > 1 && !reorderable(uf))
     throw std::invalid_argument("reduction operation '" + uf.name +
                                 "' is not reorderable, so at most one axis may be specified");
@@ -457,7 +470,7 @@ NDArray reduce_apply(const UfuncDef& uf, const NDArray& a, const ReduceOptions& 
     const bool from_identity = has_start && options.initial_kind == ReduceOptions::Initial::Default;
     const bool skip_nan = options.skip_nan && (kind_of(work) == 'f' || kind_of(work) == 'c');
     const ReductionSpec& spec = reduction_spec(uf, work, masked, skip_nan, from_identity);
-    NDArray r = NDArray::empty(reduced_shape(a.shape(), axes, false), work);
+    NDArray r = NDArray::empty(options.keepdims ? reduced_shape(a.shape(), axes, false) : shape, work);
     std::optional<NDArray> mask;
     if (masked) mask = broadcast_to(*options.where, a.shape());
     const NDArray* inputs[] = {&a, mask ? &*mask : nullptr};

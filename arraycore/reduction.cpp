@@ -312,19 +312,16 @@ std::string spec_key(const ReductionSpec& spec) {
 }
 
 const Variant& variant_for(const ReductionSpec& spec, std::span<const NDArray* const> inputs, const NDArray& out) {
-  // Note [Kernel memo]: per spec (found once through spec.cache_slot), a memo of its dtype/device variants.
-  using Variants = runtime::KernelMemo<std::string, Variant>;
+  // Note [Kernel memo]: per spec (found once through spec.cache_slot), a memo
+  // of its variants keyed by the dtypes (6 bits each, at most 4 inputs and
+  // the output) and the device.
+  using Variants = runtime::KernelMemo<uint64_t, Variant>;
   static std::mutex mutex;
   static std::unordered_map<std::string, Variants> slots;
   auto& be = runtime::backend();
-  std::string key;
-  std::vector<DType> dtypes;
-  for (const NDArray* a : inputs) {
-    dtypes.push_back(a->dtype());
-    key += static_cast<char>('A' + static_cast<int>(a->dtype()));
-  }
-  key += static_cast<char>('A' + static_cast<int>(out.dtype()));
-  key += '@' + std::to_string(be.current_device());
+  uint64_t key = static_cast<uint64_t>(be.current_device()) << 32;
+  for (size_t k = 0; k < inputs.size(); ++k) key |= static_cast<uint64_t>(inputs[k]->dtype()) << (6 * k);
+  key |= static_cast<uint64_t>(out.dtype()) << 24;
   Variants* variants;
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -332,6 +329,8 @@ const Variant& variant_for(const ReductionSpec& spec, std::span<const NDArray* c
     variants = static_cast<Variants*>(spec.cache_slot);
   }
   return variants->get(key, [&] {
+    std::vector<DType> dtypes;
+    for (const NDArray* a : inputs) dtypes.push_back(a->dtype());
     runtime::CompileRequest req;
     req.source = generate(spec, dtypes, out.dtype());
     req.options = spec.options;

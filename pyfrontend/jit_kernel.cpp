@@ -36,6 +36,7 @@
 #include "runtime/kernel_cache.h"
 #include "runtime/loaded_module.h"
 #include "runtime/sha256.h"
+#include "transpiler/builtins.h"
 #include "transpiler/diagnostics.h"
 #include "transpiler/transpile.h"
 
@@ -540,6 +541,13 @@ void register_jit(py::module_& m) {
       })
       .def("__repr__", [](const JitKernel& k) { return "<kiln.jit.rawkernel " + k.name() + ">"; });
   py::class_<JitLaunch, std::shared_ptr<JitLaunch>>(m, "_JitLaunch");
+  m.def("_jit_builtins", [] {
+    py::list rows;
+    for (const transpiler::BuiltinInfo& b : transpiler::builtin_table())
+      rows.append(py::make_tuple(std::string(b.name), std::string(b.doc)));
+    return rows;
+  }, "(qualified name, doc) of every row of the transpiler's builtin table (transpiler/builtins.h): "
+     "kiln.jit's objects and the Python builtins kernels may call are made from it.");
   m.def("_jit_cache_stats", [] {
     py::dict d;
     d["memory_hits"] = g_stats.memory_hits;

@@ -84,41 +84,6 @@ class Reader {
   size_t pos_ = 0;
 };
 
-// Note [Stdlib fingerprint]
-// Generated kernels #include stdlib_kernels headers, so a header edit must
-// change every key. The fingerprint is SHA-256 over (relative path, contents)
-// of every regular file under the directory, in sorted path order. It is
-// computed once per process for each directory string (in practice once: the
-// directory is set at start-up); "" gives "".
-std::string stdlib_fingerprint(const std::string& dir) {
-  if (dir.empty()) return "";
-  static std::mutex mutex;
-  static std::map<std::string, std::string> computed;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = computed.find(dir);
-  if (it != computed.end()) return it->second;
-
-  namespace fs = std::filesystem;
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (fs::recursive_directory_iterator walk(dir, ec), end; !ec && walk != end;
-       walk.increment(ec)) {
-    if (walk->is_regular_file(ec)) files.push_back(walk->path());
-  }
-  std::sort(files.begin(), files.end());
-  Sha256 h;
-  std::string framed;
-  for (const auto& path : files) {
-    framed.clear();
-    put_field(framed, path.lexically_relative(dir).generic_string());
-    put_field(framed, read_file(path.string()).value_or(""));
-    h.update(framed);
-  }
-  if (ec) h.update("<directory walk failed: " + ec.message() + ">");
-  std::string fingerprint = h.hex_digest();
-  computed.emplace(dir, fingerprint);
-  return fingerprint;
-}
 
 // The payload of `file` if it is a whole, intact entry (Note [Cache files]);
 // nullopt otherwise.
@@ -187,6 +152,42 @@ bool write_entry_atomically(const std::string& path, const std::string& bytes) {
 }
 
 }  // namespace
+
+// Note [Stdlib fingerprint]
+// Generated kernels #include stdlib_kernels headers, so a header edit must
+// change every key. The fingerprint is SHA-256 over (relative path, contents)
+// of every regular file under the directory, in sorted path order. It is
+// computed once per process for each directory string (in practice once: the
+// directory is set at start-up); "" gives "".
+std::string stdlib_fingerprint(const std::string& dir) {
+  if (dir.empty()) return "";
+  static std::mutex mutex;
+  static std::map<std::string, std::string> computed;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = computed.find(dir);
+  if (it != computed.end()) return it->second;
+
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator walk(dir, ec), end; !ec && walk != end;
+       walk.increment(ec)) {
+    if (walk->is_regular_file(ec)) files.push_back(walk->path());
+  }
+  std::sort(files.begin(), files.end());
+  Sha256 h;
+  std::string framed;
+  for (const auto& path : files) {
+    framed.clear();
+    put_field(framed, path.lexically_relative(dir).generic_string());
+    put_field(framed, read_file(path.string()).value_or(""));
+    h.update(framed);
+  }
+  if (ec) h.update("<directory walk failed: " + ec.message() + ">");
+  std::string fingerprint = h.hex_digest();
+  computed.emplace(dir, fingerprint);
+  return fingerprint;
+}
 
 std::string cache_key(const CompileRequest& request, std::string_view backend_name,
                       std::string_view arch, std::string_view compiler_identity) {

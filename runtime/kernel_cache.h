@@ -39,6 +39,9 @@ namespace kiln::runtime {
 std::string cache_key(const CompileRequest& request, std::string_view backend_name,
                       std::string_view arch, std::string_view compiler_identity);
 
+// SHA-256 of the stdlib_kernels headers under `dir` (Note [Stdlib fingerprint]).
+std::string stdlib_fingerprint(const std::string& dir);
+
 std::string serialize_module(const CompiledModule& module);
 std::optional<CompiledModule> deserialize_module(std::string_view bytes);  // nullopt if invalid
 

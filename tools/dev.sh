@@ -10,18 +10,19 @@ what="${1:-test}"
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q numpy scipy pytest pytest-xdist pybind11 scikit-build-core ninja dask
-.venv/bin/python -m pip install -q --no-build-isolation --no-deps .
 
 case "$what" in
   example)
+    .venv/bin/python -m pip install -q --no-build-isolation --no-deps .
     .venv/bin/python examples/quickstart.py
     ;;
   test)
     .venv/bin/python tools/code_lines.py   # issue 20's layer sizes, in CI's log
-    cmake -S . -B build/cpp -G Ninja -DKILN_BUILD_PYTHON=OFF -DKILN_BUILD_TESTS=ON \
-      -DCMAKE_MAKE_PROGRAM="$PWD/.venv/bin/ninja" >/dev/null
-    cmake --build build/cpp
-    ctest --test-dir build/cpp --output-on-failure -j2
+    # One build for both: the package's build directory also builds the C++
+    # tests (the same libraries), and ctest runs there.
+    .venv/bin/python -m pip install -q --no-build-isolation --no-deps \
+      --config-settings=build-dir=build/test --config-settings=cmake.define.KILN_BUILD_TESTS=ON .
+    ctest --test-dir build/test --output-on-failure -j2
     .venv/bin/python -m pytest tests/python -q -p no:cacheprovider -n 2   # two workers: host kernel compiles dominate
     ;;
   *)

@@ -93,6 +93,17 @@ fi
 # shellcheck disable=SC2086
 KILN_BACKEND=cuda $py benchmarks/run.py ${KILN_BENCH:-} >"$out/bench.log" 2>&1
 bench_rc=$?
+# KILN_CONFORMANCE="areas" (or "default") then runs CuPy's own suite
+# (../shared/conformance, copied into the checkout's ignored .conformance:
+# its README) against this build, each area's tally in conformance.log.
+if [ -n "${KILN_CONFORMANCE:-}" ] && [ -f .conformance/run_cupy_tests.sh ]; then
+  areas="${KILN_CONFORMANCE}"; [ "$areas" = default ] && areas=""
+  # shellcheck disable=SC2086
+  PYTHON=$py KILN_BACKEND=cuda CUPY_WORKERS="${KILN_GPU_WORKERS:-14}" CUPY_EXTRA_PYTHONPATH="$site" CUPY_OUT="$out/conformance" \
+    timeout "${KILN_CONFORMANCE_S:-480}" bash .conformance/run_cupy_tests.sh kiln $areas >"$out/conformance.log" 2>&1
+  echo "=== CuPy conformance (kiln) ==="
+  tail -40 "$out/conformance.log"
+fi
 
 echo "=== pytest (KILN_BACKEND=cuda), failures first ==="
 # -v names every result as it comes, so failures are known even when KILN_GPU_TEST_S cuts the run short.

@@ -1,8 +1,9 @@
 // Compiles CUDA C++ for the host backend with the system C++ compiler.
 //
 // Note [Host module layout]
-// The user's source is compiled as C++17 with kiln/host_kernel.h included
-// first. Two rewrites keep it valid C++ with its line numbers unchanged:
+// The user's source is compiled as C++17 with kiln/host_prelude.h (the host
+// execution model, kiln/host_kernel.h, and the engine headers; Note [Host
+// precompiled prelude]) included first. Two rewrites keep it valid C++ with its line numbers unchanged:
 // `extern __shared__ T name[];` becomes a per-worker pointer to the dynamic
 // shared buffer, and a trailer (after `#line`) lists every extern "C"
 // non-template kernel and every name expression as a kiln_host::KernelEntry,

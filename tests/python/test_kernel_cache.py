@@ -38,7 +38,7 @@ def test_second_process_reads_the_disk_cache(tmp_path):
 @pytest.mark.parametrize("damage", ["truncate", "flip", "garbage", "empty"])
 def test_damaged_entry_is_rebuilt(tmp_path, damage):
     run(tmp_path, salt=1)
-    entries = [p for p in pathlib.Path(tmp_path).rglob("*") if p.is_file()]
+    entries = [p for p in pathlib.Path(tmp_path).rglob("*") if p.is_file() and "host-pch" not in p.parts]
     assert len(entries) == 1
     entry = entries[0]
     data = entry.read_bytes()
@@ -49,3 +49,17 @@ def test_damaged_entry_is_rebuilt(tmp_path, damage):
     again = run(tmp_path, salt=1)
     assert again["corrupt_entries"] == 1 and again["compiles"] == 1
     assert run(tmp_path, salt=1)["disk_hits"] == 1
+
+
+@pytest.mark.skipif(os.environ.get("KILN_BACKEND", "host") != "host", reason="the host backend's precompiled prelude")
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "empty"])
+def test_damaged_precompiled_prelude_is_rebuilt(tmp_path, damage):
+    # Note [Host precompiled prelude]: a damaged .gch never fails a compile.
+    run(tmp_path, salt=2)
+    pch = [p for p in pathlib.Path(tmp_path).rglob("host_prelude.h.gch")]
+    if not pch:
+        pytest.skip("the host compiler is not g++: no precompiled prelude")
+    data = pch[0].read_bytes()
+    pch[0].write_bytes({"truncate": data[: len(data) // 2], "garbage": os.urandom(4096), "empty": b""}[damage])
+    assert run(tmp_path, salt=3)["compiles"] == 1
+    assert run(tmp_path, salt=4)["compiles"] == 1

@@ -1,7 +1,9 @@
 """The objects kernels name: thread indices, barriers, memory, atomics, warp
 operations. Outside a kernel they only describe themselves; inside one the
-transpiler knows them by their ``_kiln_builtin`` name (transpiler/builtins.cpp
-is the table of what each does)."""
+transpiler knows them by their ``_kiln_builtin`` name. The transpiler's table
+(transpiler/builtins.cpp) is the one list: every ``kiln.jit.NAME`` row
+becomes the object ``NAME`` here, with the row's doc."""
+from kiln._core import _jit_builtins
 
 
 class Builtin:
@@ -24,33 +26,10 @@ class Builtin:
         raise AttributeError("%s.%s can only be read inside a kernel" % (self._kiln_builtin, attr))
 
 
-def _b(name, doc):
-    return Builtin("kiln.jit." + name, doc)
+def rows(prefix):
+    """{name after prefix: Builtin} for the table's rows directly under prefix ("kiln.jit.")."""
+    return {name[len(prefix):]: Builtin(name, doc) for name, doc in _jit_builtins()
+            if name.startswith(prefix) and "." not in name[len(prefix):]}
 
 
-threadIdx = _b("threadIdx", "index of the thread in its block (.x, .y, .z; uint32)")
-blockIdx = _b("blockIdx", "index of the block in the grid (.x, .y, .z; uint32)")
-blockDim = _b("blockDim", "threads per block (.x, .y, .z; uint32)")
-gridDim = _b("gridDim", "blocks per grid (.x, .y, .z; uint32)")
-warpsize = _b("warpsize", "threads per warp (32; int32)")
-laneid = _b("laneid", "laneid(): the thread's lane in its warp (uint32)")
-grid = _b("grid", "grid(ndim): the thread's absolute index (a uint32, or a tuple of ndim)")
-gridsize = _b("gridsize", "gridsize(ndim): threads in the grid (a uint32, or a tuple of ndim)")
-syncthreads = _b("syncthreads", "syncthreads(): barrier of the block")
-syncwarp = _b("syncwarp", "syncwarp(mask=0xffffffff): barrier of the warp's lanes in mask")
-threadfence = _b("threadfence", "threadfence(): orders this thread's memory accesses for the whole device")
-threadfence_block = _b("threadfence_block", "threadfence_block(): ... for the block")
-threadfence_system = _b("threadfence_system", "threadfence_system(): ... for the device and the host")
-shared_memory = _b("shared_memory", "shared_memory(dtype, size): an array shared by the block; "
-                                    "size=None: sized at launch by shared_mem= (bytes)")
-local_memory = _b("local_memory", "local_memory(dtype, size): a thread-private array")
-range = _b("range", "range(start, stop, step, unroll=True|n): range with #pragma unroll")  # noqa: A001
-
-_ATOMICS = ("add", "sub", "exch", "min", "max", "inc", "dec", "cas", "and", "or", "xor")
-for _op in _ATOMICS:
-    globals()["atomic_" + _op] = _b("atomic_" + _op, "atomic_%s(array, index, value%s): the old value"
-                                    % (_op, ", new" if _op == "cas" else ""))
-for _op in ("shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "all_sync", "any_sync",
-            "ballot_sync"):
-    globals()[_op] = _b(_op, "warp operation %s (CUDA's __%s)" % (_op, _op))
-del _op
+globals().update(rows("kiln.jit."))

@@ -6,17 +6,18 @@ import types as _types
 
 import numpy as _numpy
 
+from kiln._core import _jit_builtins
 from kiln.jit._builtins import Builtin
 
-_BUILTIN_NAMES = ("abs", "min", "max", "round", "len", "int", "float", "bool", "complex", "print", "range")
 _REGISTRY = {}
-for _n in _BUILTIN_NAMES:
-    _REGISTRY[id(getattr(_py_builtins, _n))] = "builtins." + _n
+for _n, _ in _jit_builtins():   # the transpiler's table: its "builtins.*" rows
+    if _n.startswith("builtins."):
+        _REGISTRY[id(getattr(_py_builtins, _n[len("builtins."):]))] = _n
 for _n in dir(_math):
     _o = getattr(_math, _n)
     if callable(_o):
         _REGISTRY[id(_o)] = "math." + _n
-del _n, _o
+del _n, _, _o
 
 
 def classify(obj):
