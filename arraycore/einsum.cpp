@@ -495,16 +495,11 @@ NDArray multiply(const NDArray& x, const NDArray& y) {
 }
 
 // a (batch, m, k) @ b (batch, k, n), both of dtype, as a new array of batch * m * n elements.
-//
-// Note [Dot products by reduction]
-// Products whose every output is one dot product (1 x 1 matrices: dot and
-// inner of vectors, batches of them) are a multiply and a sum over k
-// through the reduction engine instead of the matmul engine, whose 64 x 64
-// tiles would spend a block on each output and walk a long k with one
-// block. The results are NumPy's: integers wrap identically (multiply and
-// add modulo 2^bits, in any order), bool is OR of ANDs (sum with
-// dtype=bool); float sums are the reduction engine's pairwise-or-better
-// sums. (kiln.linalg's products follow the same rule.)
+// Products whose every output is one dot product (m == n == 1) are a
+// multiply and a sum over k through the reduction engine instead of the
+// matmul engine's 64 x 64 tiles, by the rule and with the results of Note
+// [Dot products by reduction] (pyfrontend/kiln/linalg/_products.py, whose
+// _product this is for einsum).
 NDArray product(const NDArray& a, const NDArray& b, DType dtype) {
   const int64_t batch = a.shape()[0], m = a.shape()[1], k = a.shape()[2], n = b.shape()[2];
   if (m == 1 && n == 1 && batch > 0) {
