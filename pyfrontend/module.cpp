@@ -7,6 +7,7 @@ namespace kiln::py_bind {
 // there recompiles every binding file (about 30 minutes on the shared build
 // machine this round); it moves there when bindings.h next changes anyway.
 void register_random(py::module_& m);
+void register_einsum(py::module_& m);   // einsum_binding.cpp, here for the same reason
 }  // namespace kiln::py_bind
 
 PYBIND11_MODULE(_core, m) {
@@ -40,4 +41,5 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_selection(m);
   kiln::py_bind::register_counting(m);
   kiln::py_bind::register_math_functions(m);
+  kiln::py_bind::register_einsum(m);
 }

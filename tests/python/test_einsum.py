@@ -226,3 +226,115 @@ def test_numpy_dispatch(rng):
     got = numpy.einsum("ij,kj->ik", ka, ka)
     check(got, "ij,kj->ik", [a, a])
     assert numpy.einsum_path("ij,jk", ka, ka.T)[0] == ["einsum_path", (0, 1)]
+
+
+BROADCASTS = [
+    ("...i,...i->...", [(3, 1, 4), (2, 4)]), ("i...,i...->i...", [(2, 3, 1), (2, 1, 4)]), ("...,...", [(2, 1), (3,)]),
+    ("ij,ij->ij", [(3, 1), (3, 4)]), ("...ij,...j->...i", [(1, 3, 4), (5, 1, 4)]), ("ij,jk", [(1, 4), (4, 1)]),
+]
+
+
+@pytest.mark.parametrize("subscripts, shapes", BROADCASTS, ids=[c[0] for c in BROADCASTS])
+def test_ellipsis_and_size_one_broadcasting(rng, subscripts, shapes):
+    ks, xs = operands(rng, shapes, numpy.float64, "strided")
+    for optimize in (False, True):
+        check(kiln.einsum(subscripts, *ks, optimize=optimize), subscripts, xs)
+
+
+REPEATED = [
+    ("iij,jk->ik", [(3, 3, 4), (4, 2)]), ("ii,ij->j", [(3, 3), (3, 4)]), ("iii->i", [(3, 3, 3)]),
+    ("ijij->ij", [(2, 3, 2, 3)]), ("ii,ii->i", [(3, 3), (3, 3)]), ("i...i", [(3, 2, 3)]),
+    ("jii,ij", [(2, 3, 3), (3, 2)]),
+]
+
+
+@pytest.mark.parametrize("subscripts, shapes", REPEATED, ids=[c[0] for c in REPEATED])
+def test_repeated_labels_in_one_operand(rng, subscripts, shapes):
+    for dtype in (numpy.float64, numpy.int32):
+        ks, xs = operands(rng, shapes, dtype, "negative")
+        for optimize in (False, True):
+            check(kiln.einsum(subscripts, *ks, optimize=optimize), subscripts, xs)
+
+
+def test_sublist_ellipsis_host_operands_and_paths(rng):
+    kx, x = operand(rng, (2, 3, 4), numpy.float64)
+    ky, y = operand(rng, (4, 5), numpy.float64)
+    check(kiln.einsum(kx, [Ellipsis, 0, 1], ky, [1, 2], [Ellipsis, 0, 2]), "...ij,jk->...ik", [x, y])
+    check(kiln.einsum(kx, [Ellipsis, 0, 1], ky, [1, 2]), "...ij,jk", [x, y])
+    check(kiln.einsum(kx, (Ellipsis, 51, 0), ky, [0, 26]), "...zA,Aa", [x, y])
+    check(kiln.einsum("...ij,jk", x, ky), "...ij,jk", [x, y])   # a NumPy operand is uploaded, as kiln.asarray does
+    assert kiln.einsum_path(kx, [0, 1, 2], ky, [2, 3])[0] == ["einsum_path", (0, 1)]
+    with pytest.raises(TypeError):
+        kiln.einsum(kx, [0, "a", 1])
+    with pytest.raises(ValueError, match="output has more dimensions than subscripts given"):
+        kiln.einsum(kx, [Ellipsis, 0, 1], [0])
+
+
+def test_explicit_paths_and_path_text(rng):
+    subscripts, shapes = "ab,bc,cd,de->ae", [(2, 3), (3, 4), (4, 5), (5, 2)]
+    ks, xs = operands(rng, shapes, numpy.float64, "C")
+    for path in (["einsum_path", (0, 1), (0, 1), (0, 1)], ["einsum_path", (2, 3), (0, 1), (0, 1)],
+                 ["einsum_path", (0, 1, 2, 3)], ["einsum_path", (3,), (3, 0), (0, 1, 2)],
+                 ("einsum_path", [1, 2], [0, 2], [0, 1])):
+        check(kiln.einsum(subscripts, *ks, optimize=path), subscripts, xs)
+    assert kiln.einsum_path(subscripts, *ks, optimize=False)[0] == ["einsum_path", (0, 1), (0, 2), (0, 1)]
+    ks, xs = operands(rng, [(5, 30), (30, 40), (40, 2)], numpy.float64, "C")
+    path, text = kiln.einsum_path("ij,jk,kl->il", *ks)
+    assert path == ["einsum_path", (1, 2), (0, 1)]
+    assert text == ("  Complete contraction:  ij,jk,kl->il\n"
+                    "  jk,kl->jl                        elements 60\n"
+                    "  ij,jl->il                        elements 10")
+    assert kiln.einsum_path("i...,i->...", numpy.ones((3, 2)), numpy.ones(3))[1].startswith(
+        "  Complete contraction:  i...,i->...\n")
+    with pytest.raises(ValueError, match=r"einsum_path \['einsum_path', \(0, 1\)\] leaves 2 operands, not one"):
+        kiln.einsum("ij,jk,kl->il", *ks, optimize=["einsum_path", (0, 1)])
+    with pytest.raises(ValueError, match=r"einsum_path step \(1, 1\) does not name distinct operands among the 3"):
+        kiln.einsum("ij,jk,kl->il", *ks, optimize=["einsum_path", (1, 1), (0, 1)])
+    with pytest.raises(ValueError, match=r"einsum_path step \(\) does not name distinct operands"):
+        kiln.einsum("ij,jk,kl->il", *ks, optimize=["einsum_path", ()])
+    with pytest.raises(TypeError, match=r"Did not understand the path: \('fastest', 10\)"):
+        kiln.einsum("ij,jk,kl->il", *ks, optimize=("fastest", 10))
+    with pytest.raises(TypeError, match="Did not understand the path: 1"):
+        kiln.einsum_path("ij,jk,kl->il", *ks, optimize=1)
+
+
+def test_out_checks_and_casts(rng):
+    ka, a = operand(rng, (3, 4), numpy.float32)
+    with pytest.raises(ValueError, match=r"out parameter has shape \(4, 3\), the einstein sum's output has shape "
+                                         r"\(3, 4\)"):
+        kiln.einsum("ij->ij", ka, out=kiln.zeros((4, 3), numpy.float32))
+    with pytest.raises(TypeError, match="einsum's out must be a kiln array"):
+        kiln.einsum("ij->ij", ka, out=numpy.zeros((3, 4), numpy.float32))
+    for module, x in ((numpy, a), (kiln, ka)):
+        with pytest.raises(TypeError, match="could not be cast"):
+            module.einsum("ij->ij", x, out=module.zeros((3, 4), numpy.int32), casting="same_kind")
+    out = kiln.zeros((3, 4), numpy.int32)
+    assert kiln.einsum("ij->ij", ka, out=out, casting="unsafe") is out
+    numpy.testing.assert_array_equal(out.get(), a.astype(numpy.int32))
+    kc, c = operand(rng, (3,), numpy.complex64)
+    for module, x in ((numpy, c), (kiln, kc)):
+        real = module.zeros(3, numpy.float32)
+        with pytest.warns(numpy.exceptions.ComplexWarning):
+            module.einsum("i->i", x, out=real, casting="unsafe")
+        numpy.testing.assert_array_equal(kiln.asnumpy(real), c.real)
+    m = kiln.asarray(numpy.arange(9.0).reshape(3, 3))
+    kiln.einsum("ij->ji", m, out=m)   # out= overlapping the operand: read before written
+    numpy.testing.assert_array_equal(m.get(), numpy.arange(9.0).reshape(3, 3).T)
+
+
+def test_dtype_and_order_keywords(rng):
+    ka, a = operand(rng, (3, 4), numpy.float64)
+    kb, b = operand(rng, (4, 2), numpy.float64)
+    check(kiln.einsum("ij,jk", ka, kb, dtype=numpy.float16, casting="same_kind"), "ij,jk", [a, b],
+          dtype=numpy.float16, casting="same_kind")
+    ki, i = operand(rng, (3, 4), numpy.int16)
+    check(kiln.einsum("ij->j", ki, dtype=numpy.int64), "ij->j", [i], dtype=numpy.int64)
+    check(kiln.einsum("i,i", ki[0], ki[1], dtype="f8"), "i,i", [i[0], i[1]], dtype="f8")
+    f = kiln.einsum("ij->ji", ka, order="f")
+    assert f.flags.f_contiguous and f.base is ka          # already F-ordered: the view itself
+    c = kiln.einsum("ij->ji", ka, order="c")
+    assert c.flags.c_contiguous and c.base is None
+    check(c, "ij->ji", [a])
+    assert kiln.einsum("ij->ji", ka, order="A").base is ka
+    with pytest.raises(ValueError, match="order must be one of"):
+        kiln.einsum("ij->ji", ka, order="CF")
