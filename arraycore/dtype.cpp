@@ -47,4 +47,6 @@ std::optional<DType> dtype_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+std::string dtype_repr(DType dtype) { return "dtype('" + std::string(dtype_info(dtype).name) + "')"; }
+
 }  // namespace kiln::arraycore

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace kiln::arraycore {
@@ -30,5 +31,7 @@ const DTypeInfo& dtype_info(DType dtype);
 inline size_t itemsize(DType dtype) { return dtype_info(dtype).itemsize; }
 std::optional<DType> dtype_from_char(char char_code);
 std::optional<DType> dtype_from_name(std::string_view name);
+// "dtype('float32')", as NumPy's messages write a dtype.
+std::string dtype_repr(DType dtype);
 
 }  // namespace kiln::arraycore

@@ -87,28 +87,8 @@ std::string char_at(std::string_view text, size_t i) {
   return std::string(text.substr(i, n));
 }
 
-std::string dtype_repr(DType d) { return "dtype('" + std::string(dtype_info(d).name) + "')"; }
 
-const char* casting_name(Casting c) {
-  switch (c) {
-    case Casting::No: return "no";
-    case Casting::Equiv: return "equiv";
-    case Casting::Safe: return "safe";
-    case Casting::SameKind: return "same_kind";
-    case Casting::Unsafe: return "unsafe";
-  }
-  return "?";
-}
 
-// Python's repr of a tuple of ints: "(3, 5)", "(3,)", "()".
-std::string tuple_text(std::span<const int64_t> v) {
-  std::string t = "(";
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i) t += ", ";
-    t += std::to_string(v[i]);
-  }
-  return t + (v.size() == 1 ? ",)" : ")");
-}
 
 // --- the subscript language ----------------------------------------------------
 
@@ -373,7 +353,7 @@ Path greedy_path(std::vector<Labels> terms, const Sizes& sizes, const Labels& ou
 
 std::string path_text(const Path& path) {
   std::string t = "['einsum_path'";
-  for (const auto& step : path) t += ", " + tuple_text(step);
+  for (const auto& step : path) t += ", " + shape_repr(step);
   return t + "]";
 }
 
@@ -389,7 +369,7 @@ Path choose_path(const EinsumOptimize& optimize, const std::vector<Labels>& term
         std::sort(sorted.begin(), sorted.end());
         if (step.empty() || sorted.front() < 0 || sorted.back() >= count ||
             std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-          throw std::invalid_argument("einsum_path step " + tuple_text(step) +
+          throw std::invalid_argument("einsum_path step " + shape_repr(step) +
                                       " does not name distinct operands among the " + std::to_string(count) +
                                       " then present");
         count -= static_cast<int64_t>(step.size()) - 1;
@@ -550,8 +530,8 @@ void check_out(const NDArray& out, const Shape& shape, DType dtype, Casting cast
     throw std::invalid_argument("out parameter does not have the correct number of dimensions, has " +
                                 std::to_string(out.ndim()) + " but should have " + std::to_string(shape.size()));
   if (out.shape() != shape)
-    throw std::invalid_argument("out parameter has shape " + tuple_text(out.shape()) +
-                                ", the einstein sum's output has shape " + tuple_text(shape));
+    throw std::invalid_argument("out parameter has shape " + shape_repr(out.shape()) +
+                                ", the einstein sum's output has shape " + shape_repr(shape));
   if (!can_cast(dtype, out.dtype(), casting))
     throw TypeError("Iterator requested dtype could not be cast from " + dtype_repr(dtype) + " to " +
                     dtype_repr(out.dtype()) + ", the operand " + std::to_string(nops) +

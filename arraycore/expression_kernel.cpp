@@ -14,7 +14,6 @@ namespace {
 
 constexpr const char* kPreamble = "#include <kiln/ufunc_math.h>\n";
 
-std::string dtype_repr(DType d) { return "dtype('" + std::string(dtype_info(d).name) + "')"; }
 
 // A shape as Python prints a tuple: "(2, 3)", "(3,)", "()".
 std::string python_shape(const Shape& s) {

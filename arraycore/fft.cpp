@@ -38,19 +38,13 @@ Shape side_shape(const FftDesc& d, bool complex_side) {
   return s;
 }
 
-std::string shape_text(const Shape& s) {
-  std::string out = "(";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + (s.size() == 1 ? ",)" : ")");
-}
-
 void check_operand(const NDArray& x, const char* what, DType dtype, const Shape& shape, int device) {
   if (x.dtype() != dtype)
     throw std::invalid_argument(std::string("FFT plan: ") + what + " must be " + std::string(dtype_info(dtype).name) +
                                 ", got " + std::string(dtype_info(x.dtype()).name));
   if (x.size() != shape_size(shape) || !x.c_contiguous())
     throw std::invalid_argument(std::string("FFT plan: ") + what + " must be C-contiguous with the " +
-                                std::to_string(shape_size(shape)) + " elements of " + shape_text(shape) +
+                                std::to_string(shape_size(shape)) + " elements of " + shape_repr(shape) +
                                 " the plan was made for");
   if (x.device() != device)
     throw std::invalid_argument(std::string("FFT plan: ") + what + " is on device " + std::to_string(x.device()) +
@@ -65,7 +59,7 @@ FftPlan::FftPlan(FftDesc desc) : desc_(std::move(desc)) {
   if (desc_.n.empty() || desc_.n.size() > 3)
     throw std::invalid_argument("FFT plan: 1 to 3 transform extents, got " + std::to_string(desc_.n.size()));
   for (int64_t e : desc_.n)
-    if (e < 1) throw std::invalid_argument("FFT plan: transform extents must be >= 1, got " + shape_text(desc_.n));
+    if (e < 1) throw std::invalid_argument("FFT plan: transform extents must be >= 1, got " + shape_repr(desc_.n));
   if (desc_.batch < 1) throw std::invalid_argument("FFT plan: batch must be >= 1");
   runtime::FftLibrary& library = fft_or_throw();
   device_ = runtime::backend().current_device();

@@ -128,7 +128,6 @@ Value round_steps(ExpressionKernel& k, const Value& v, int64_t decimals, DType o
   return k.call(last, {t, f}, out_dtype);
 }
 
-std::string dtype_repr(DType d) { return "dtype('" + std::string(dtype_info(d).name) + "')"; }
 
 }  // namespace
 

@@ -9,6 +9,12 @@
 
 namespace kiln::arraycore {
 
+std::string shape_repr(std::span<const int64_t> shape) {
+  std::string t = "(";
+  for (size_t i = 0; i < shape.size(); ++i) t += (i ? ", " : "") + std::to_string(shape[i]);
+  return t + (shape.size() == 1 ? ",)" : ")");
+}
+
 int64_t shape_size(const Shape& shape) {
   int64_t n = 1;
   for (int64_t d : shape) {

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "arraycore/dtype.h"
@@ -69,6 +71,8 @@ class NDArray {
 // Byte strides of a contiguous array of `shape`.
 Strides contiguous_strides(const Shape& shape, size_t itemsize, Order order);
 int64_t shape_size(const Shape& shape);  // throws std::invalid_argument on negative dims
+// Python's repr of a tuple of ints, as NumPy's messages write shapes: "(3, 5)", "(3,)", "()".
+std::string shape_repr(std::span<const int64_t> shape);
 
 // Byte span [low, high) that the view touches, relative to data().
 std::pair<int64_t, int64_t> byte_extent(const Shape& shape, const Strides& strides,

@@ -212,4 +212,15 @@ DType result_type(std::span<const DType> dtypes, std::span<const WeakScalar> wea
   return strong;
 }
 
+const char* casting_name(Casting casting) {
+  switch (casting) {
+    case Casting::No: return "no";
+    case Casting::Equiv: return "equiv";
+    case Casting::Safe: return "safe";
+    case Casting::SameKind: return "same_kind";
+    case Casting::Unsafe: return "unsafe";
+  }
+  return "?";
+}
+
 }  // namespace kiln::arraycore

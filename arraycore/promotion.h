@@ -27,6 +27,8 @@ DType promote_types(DType a, DType b);
 
 // numpy.can_cast(from, to, casting) for dtypes (no values involved).
 bool can_cast(DType from, DType to, Casting casting);
+// NumPy's name of a casting rule: "no", "equiv", "safe", "same_kind", "unsafe".
+const char* casting_name(Casting casting);
 
 // numpy.result_type under NEP 50: `dtypes` are strong (arrays, dtypes, NumPy
 // scalars); `weak` are the kinds of Python scalars (None_ entries ignored).

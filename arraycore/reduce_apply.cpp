@@ -274,12 +274,6 @@ bool float16_in_float32(const UfuncDef& uf) {
   return uf.name == "add" || uf.name == "subtract" || uf.name == "multiply" || uf.name == "divide";
 }
 
-std::string shape_tuple(const Shape& s) {
-  std::string t = "(";
-  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
-  return t + (s.size() == 1 ? ",)" : ")");
-}
-
 }  // namespace
 
 bool reorderable(const UfuncDef& uf) {
@@ -339,7 +333,7 @@ void check_reduction_out(const std::string& name, const NDArray& out, const Shap
                                 (keepdims ? " (must match the operand's when keepdims=True)" : ""));
   if (out.shape() != shape)
     throw std::invalid_argument("output parameter for reduction operation " + name + " has shape " +
-                                shape_tuple(out.shape()) + ", expected " + shape_tuple(shape));
+                                shape_repr(out.shape()) + ", expected " + shape_repr(shape));
 }
 
 NDArray finish_reduction(const NDArray& result, const Shape& shape, const std::optional<NDArray>& out) {

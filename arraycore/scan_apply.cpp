@@ -20,12 +20,6 @@ const char* const kInclude = "#include <kiln/ufunc_math.h>\n";
 std::string name_of(DType d) { return std::string(dtype_info(d).name); }
 std::string ctype_of(DType d) { return std::string(dtype_info(d).c_type); }
 
-std::string shape_tuple(const Shape& s) {
-  std::string t = "(";
-  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
-  return t + (s.size() == 1 ? ",)" : ")");
-}
-
 // The sequential scan of each row of a C-contiguous (m, n) array: one thread
 // per row, x0, x0 op x1, ... in NumPy's order (the ufuncs that do not reorder).
 NDArray sequential_scan(const UfuncDef& uf, const NDArray& x) {
@@ -92,8 +86,8 @@ NDArray accumulate_apply(const UfuncDef& uf, const NDArray& a, const AccumulateO
   }
   const int ax = normalize_axis(axis, a.ndim());
   if (options.out && options.out->shape() != a.shape())
-    throw std::invalid_argument("output parameter for accumulate has shape " + shape_tuple(options.out->shape()) +
-                                ", expected " + shape_tuple(a.shape()));
+    throw std::invalid_argument("output parameter for accumulate has shape " + shape_repr(options.out->shape()) +
+                                ", expected " + shape_repr(a.shape()));
   const DType loop = reduction_loop_dtype(uf, a.dtype(), options.dtype,
                                           options.out ? std::optional<DType>(options.out->dtype()) : std::nullopt);
   std::vector<int> perm;

@@ -17,16 +17,6 @@
 namespace kiln::arraycore {
 namespace {
 
-const char* casting_name(Casting c) {
-  switch (c) {
-    case Casting::No: return "no";
-    case Casting::Equiv: return "equiv";
-    case Casting::Safe: return "safe";
-    case Casting::SameKind: return "same_kind";
-    case Casting::Unsafe: return "unsafe";
-  }
-  return "?";
-}
 
 std::string repr(DType d) { return "dtype('" + std::string(dtype_info(d).name) + "')"; }
 

@@ -93,6 +93,22 @@ fi
 # shellcheck disable=SC2086
 KILN_BACKEND=cuda $py benchmarks/run.py ${KILN_BENCH:-} >"$out/bench.log" 2>&1
 bench_rc=$?
+# KILN_BASE_DIR=DIR (an older checkout, carried in an ignored folder) runs
+# the same benchmarks on that build too, in this call on this card: the
+# before/after figures of a change (bench_base.log).
+if [ -n "${KILN_BASE_DIR:-}" ] && [ -d "${KILN_BASE_DIR}" ]; then
+  base_site=/tmp/kiln_base_site
+  rm -rf "$base_site"
+  if $py -m pip install --no-build-isolation --no-deps --no-cache-dir --target "$base_site" "$KILN_BASE_DIR" \
+      >"$out/build_base.log" 2>&1; then
+    # shellcheck disable=SC2086
+    PYTHONPATH="$base_site" KILN_BACKEND=cuda $py benchmarks/run.py ${KILN_BENCH:-} >"$out/bench_base.log" 2>&1
+    echo "=== benchmarks of the base build (${KILN_BASE_DIR}) ==="
+    tail -30 "$out/bench_base.log"
+  else
+    echo "base build FAILED (see build_base.log)"
+  fi
+fi
 # KILN_CONFORMANCE="areas" (or "default") then runs CuPy's own suite
 # (../shared/conformance, copied into the checkout's ignored .conformance:
 # its README) against this build, each area's tally in conformance.log.
