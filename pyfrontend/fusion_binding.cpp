@@ -58,6 +58,7 @@ struct Plan {
     if (!host_values.is_none())
       for (py::handle v : host_values) host.push_back(scalar(v));
     std::vector<arraycore::NDArray> outs = plan.run(in, host);
+    std::vector<py::object> arrays(outs.size());   // an output returned twice is one object
     py::tuple results(node_result.size());
     for (size_t k = 0; k < node_result.size(); ++k) {
       if (!node_result[k]) {
@@ -66,7 +67,12 @@ struct Plan {
       }
       const FusionPlan::Result& r = plan.results()[*node_result[k]];
       switch (r.kind) {
-        case FusionPlan::Result::Kind::Output: results[k] = py::cast(outs[static_cast<size_t>(r.index)]); break;
+        case FusionPlan::Result::Kind::Output: {
+          py::object& a = arrays[static_cast<size_t>(r.index)];
+          if (!a) a = py::cast(std::move(outs[static_cast<size_t>(r.index)]));
+          results[k] = a;
+          break;
+        }
         case FusionPlan::Result::Kind::Arg: results[k] = args[static_cast<size_t>(r.index)]; break;
         case FusionPlan::Result::Kind::Host: results[k] = host_values[py::int_(r.index)]; break;
       }
