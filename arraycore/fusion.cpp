@@ -106,6 +106,14 @@ void FusionTrace::cannot(const std::string& what) const {
   throw TypeError("kiln.fuse: cannot fuse '" + name_ + "': " + what);
 }
 
+int FusionTrace::operand(int id) const {
+  const FusionNode& n = node(id);
+  if (n.kind == Kind::Reduction)
+    cannot("the result of " + n.method + "() is used inside the function; only a final reduction, returned as it is, "
+           "can be fused");
+  return id;
+}
+
 int FusionTrace::add(FusionNode n) {
   nodes_.push_back(std::move(n));
   return static_cast<int>(nodes_.size()) - 1;
@@ -200,7 +208,7 @@ std::vector<int> FusionTrace::ufunc(const std::string& name, std::span<const int
                                     Casting casting, std::span<const std::optional<DType>> out_dtypes) {
   const UfuncDef& uf = arraycore::ufunc(name);
   std::vector<Operand> ops;
-  for (int id : inputs) ops.push_back({node(id).dtype, node(id).weak});
+  for (int id : inputs) ops.push_back({node(operand(id)).dtype, node(id).weak});
   const LoopChoice c = resolve_loop(uf, ops, dtype, casting, out_dtypes);
   if (uf.resolver == Resolver::Comparison) {
     // A Python int constant its integer dtype cannot hold compares the same
@@ -237,8 +245,8 @@ std::vector<int> FusionTrace::ufunc(const std::string& name, std::span<const int
 }
 
 int FusionTrace::astype(int id, DType dtype) {
+  const std::string e = kernel_expr(operand(id));
   const std::string name = temp();
-  const std::string e = kernel_expr(id);
   const std::string ct = c_type(dtype);
   stmts_.push_back({{name}, {e}, "const " + ct + " " + name + " = kiln::numpy_cast<" + ct + ">(" + e + ");"});
   FusionNode r = node(id);
@@ -250,9 +258,9 @@ int FusionTrace::astype(int id, DType dtype) {
 }
 
 int FusionTrace::inplace(const std::string& name, int target, int other) {
-  const FusionNode a = node(target);
+  const FusionNode a = node(operand(target));
   if (a.kind == Kind::ArrayArg) cannot("an in-place operator writes argument " + std::to_string(a.index));
-  if (node(other).ndim > a.ndim) cannot("an in-place operator broadcasts its target to more dimensions");
+  if (node(operand(other)).ndim > a.ndim) cannot("an in-place operator broadcasts its target to more dimensions");
   const int ids[] = {target, other};
   const std::optional<DType> out[] = {a.dtype};
   int r = ufunc(name, ids, std::nullopt, Casting::SameKind, out)[0];
@@ -267,7 +275,7 @@ int FusionTrace::inplace(const std::string& name, int target, int other) {
 
 int FusionTrace::reduce(int id, const std::string& method, const std::optional<std::vector<int64_t>>& axis,
                         std::optional<DType> dtype, bool keepdims) {
-  const FusionNode v = node(id);
+  const FusionNode v = node(operand(id));
   FusionNode r;
   r.kind = Kind::Reduction;
   r.method = method;

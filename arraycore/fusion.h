@@ -102,6 +102,8 @@ class FusionTrace {
 
   const FusionNode& node(int id) const { return nodes_.at(static_cast<size_t>(id)); }
   const std::string& kernel_name() const { return name_; }
+  // Throws the TypeError naming the fused function and `what` cannot be fused.
+  [[noreturn]] void cannot(const std::string& what) const;
 
   // The plan returning `results` (nodes, in order).
   FusionPlan plan(std::span<const int> results) const;
@@ -123,7 +125,8 @@ class FusionTrace {
     DType weak, to;
   };
 
-  [[noreturn]] void cannot(const std::string& what) const;
+  // `id`, unless it is a final reduction (which can only be returned).
+  int operand(int id) const;
   int add(FusionNode n);
   std::string temp();
   // The C++ expression for node `id` as the loop's input dtype `to` (a

@@ -105,7 +105,19 @@ void register_fusion(py::module_& m) {
              return std::make_unique<FusionTrace>(name, in);
            }),
            py::arg("kernel_name"), py::arg("args"))
-      .def("constant", [](FusionTrace& t, py::handle v) { return t.constant(scalar(v)); })
+      .def("constant",
+           [](FusionTrace& t, py::handle v) {
+             static py::object host_array = py::module_::import("numpy").attr("ndarray");
+             UfuncInput in;
+             if (ndarray_of(v.ptr()))
+               t.cannot("a kiln array that is not an argument (a global or closure variable) is used; pass it as "
+                        "an argument of the fused function");
+             if (py::isinstance(v, host_array))
+               t.cannot("a NumPy array is used; kiln kernels read device arrays (kiln.asarray)");
+             if (PyList_Check(v.ptr()) || PyTuple_Check(v.ptr()) || !to_input(v, in, false))
+               t.cannot("an operand of type " + type_name(v) + " is used");
+             return t.constant(in.scalar);
+           })
       .def("host", [](FusionTrace& t, py::handle v) { return t.host(scalar(v)); })
       .def(
           "ufunc",
@@ -129,7 +141,7 @@ void register_fusion(py::module_& m) {
             } else if (!axis.is_none()) {
               axes = std::vector<int64_t>{to_index(axis)};
             }
-            return t.reduce(id, method, axes, optional_dtype(dtype), keepdims);
+            return value(t, t.reduce(id, method, axes, optional_dtype(dtype), keepdims));
           },
           py::arg("node"), py::arg("method"), py::arg("axis"), py::arg("dtype"), py::arg("keepdims"))
       .def(

@@ -195,11 +195,13 @@ class _Var:
         return _tracing.tracer.values([_tracing.tracer.trace.astype(self.node, dtype)])
 
     def _reduce(self, method, axis, dtype, out, keepdims):
+        """A final reduction (Note [Fused reductions] in arraycore/fusion.cpp): it
+        can only be returned."""
         if out is not None:
             _cannot("%s(out=) (a fused reduction allocates its result)" % method)
         if self.ref is not None:
             _cannot("%s() of a scalar" % method)
-        return _Reduced(_tracing.tracer.trace.reduce(self.node, method, axis, dtype, keepdims), method)
+        return _tracing.tracer.values([_tracing.tracer.trace.reduce(self.node, method, axis, dtype, keepdims)])
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
         return self._reduce("sum", axis, dtype, out, keepdims)
@@ -250,32 +252,6 @@ _Var.__rdivmod__ = lambda self, other: _tracing.tracer.divmod(other, self)
 _Var.__hash__ = object.__hash__
 
 
-class _Reduced:
-    """A final reduction of a traced value (Note [Fused reductions] in
-    arraycore/fusion.cpp): it can only be returned."""
-
-    def __init__(self, node, method):
-        self.node, self.method = node, method
-
-    def _used(self, *a, **k):
-        _cannot("the result of %s() is used inside the function; only a final reduction, returned "
-                "as it is, can be fused" % self.method)
-
-    def __bool__(self):
-        self._used()
-
-
-for _name in ["add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "lshift", "rshift", "and",
-              "or", "xor"]:
-    for _form in ("__%s__", "__r%s__", "__i%s__"):
-        setattr(_Reduced, _form % _name, _Reduced._used)
-for _name in ["lt", "le", "gt", "ge", "eq", "ne", "neg", "pos", "abs", "invert", "float", "int",
-              "index", "getitem", "array"]:
-    setattr(_Reduced, "__%s__" % _name, _Reduced._used)
-_Reduced.__array_ufunc__ = None
-_Reduced.__hash__ = object.__hash__
-
-
 class _Tracer:
     """One trace: the C++ trace of kernel values (`trace`) and the host
     operations on Python scalars, with the types they gave."""
@@ -291,18 +267,7 @@ class _Tracer:
 
     def node(self, x):
         """x's node; a constant becomes one."""
-        if isinstance(x, _Var):
-            return x.node
-        if type(x) in _WEAK_TYPES or isinstance(x, numpy.generic):
-            return self.trace.constant(x)
-        if isinstance(x, ndarray):
-            _cannot("a kiln array that is not an argument (a global or closure variable) is used; "
-                    "pass it as an argument of the fused function")
-        if isinstance(x, _Reduced):
-            x._used()
-        if isinstance(x, numpy.ndarray):
-            _cannot("a NumPy array is used; kiln kernels read device arrays (kiln.asarray)")
-        _cannot("an operand of type %s is used" % type(x).__name__)
+        return x.node if isinstance(x, _Var) else self.trace.constant(x)
 
     @staticmethod
     def values(nodes):
@@ -371,7 +336,7 @@ def _trace(fusion, args):
         _swap_ufunc_call(False)
     returned = []
     for r in result if isinstance(result, tuple) else (result,):
-        if isinstance(r, (_Var, _Reduced)):
+        if isinstance(r, _Var):
             returned.append(r.node)
         elif r is None or type(r) in _WEAK_TYPES or isinstance(r, numpy.generic):
             returned.append((r,))
