@@ -62,8 +62,8 @@ struct FusionNode {
   std::set<int> leaves;                // the array arguments it is computed from
   bool fonly = false;                  // Fortran-ordered (output order, as eager)
   ScalarValue value;                   // Constant
-  // Reduction (Note [Fused reductions]): of node `source`, with the ufunc
-  // `reduce_fn`, over sorted `axes`, accumulated in `acc`.
+  // Reduction (Note [Fused reductions] in fusion.cpp): `method` (sum, prod,
+  // max, min) of node `source` over sorted `axes`, accumulated in `acc`.
   int source = -1;
   std::string method;
   std::vector<int> axes;
