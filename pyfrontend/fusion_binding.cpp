@@ -77,7 +77,7 @@ struct Plan {
         case FusionPlan::Result::Kind::Host: results[k] = host_values[py::int_(r.index)]; break;
       }
     }
-    if (is_tuple) return std::move(results);
+    if (is_tuple) return results;
     return results[0];
   }
 };
