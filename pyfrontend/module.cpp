@@ -42,4 +42,5 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_counting(m);
   kiln::py_bind::register_math_functions(m);
   kiln::py_bind::register_einsum(m);
+  kiln::py_bind::register_fusion(m);
 }

@@ -16,5 +16,6 @@ bool to_input(py::handle obj, arraycore::UfuncInput& in, bool strict);
 void register_selection(py::module_& m);
 void register_counting(py::module_& m);
 void register_math_functions(py::module_& m);
+void register_fusion(py::module_& m);
 
 }  // namespace kiln::py_bind

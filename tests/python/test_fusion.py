@@ -379,3 +379,83 @@ def test_tracing_leaves_the_ufunc_class_alone():
     numpy.testing.assert_array_equal(f(x).get(), numpy.arange(5, dtype=numpy.float32) * 2 + 1)
     assert kiln._core.ufunc.__dict__["__call__"] is before
     numpy.testing.assert_array_equal(kiln.add(x, 1).get(), numpy.arange(5, dtype=numpy.float32) + 1)
+
+
+@pytest.mark.parametrize("method", ["sum", "prod", "max", "min"])
+def test_reduction_axes_keepdims_and_arguments_reduced_directly(rng, method):
+    xn = rng.integers(-5, 6, (2, 3, 4)).astype(numpy.int16)
+    x = kiln.asarray(xn)
+    for axis in [(0, 2), (2, 0), -2, None]:
+        for keepdims in (False, True):
+            got = host(fuse(lambda v: getattr(v, method)(axis=axis, keepdims=keepdims))(x))
+            assert_same_values(got, getattr(xn, method)(axis=axis, keepdims=keepdims))
+            got = host(fuse(lambda v: getattr(v - 1, method)(axis=axis, keepdims=keepdims))(x))
+            assert_same_values(got, getattr(xn - 1, method)(axis=axis, keepdims=keepdims))
+    if method in ("sum", "prod"):
+        got = host(fuse(lambda v: getattr(v, method)(axis=1, dtype=numpy.float64))(x))
+        assert_same_values(got, getattr(xn, method)(axis=1, dtype=numpy.float64))
+    with pytest.raises(ValueError, match="duplicate value in 'axis'"):
+        fuse(lambda v: getattr(v, method)(axis=(0, -3)))(x)
+    with pytest.raises(TypeError, match="only a final reduction"):
+        fuse(lambda v: getattr(getattr(v, method)(), method)())(x)
+    with pytest.raises(TypeError, match="only a final reduction"):
+        fuse(lambda v: getattr(v, method)().astype(numpy.float32))(x)
+
+
+def test_float16_sum_accumulates_in_float32():
+    xn = numpy.full(3000, 0.1, dtype=numpy.float16)
+    got = host(fuse(lambda v: v.sum())(kiln.asarray(xn)))
+    assert got.dtype == numpy.float16
+    numpy.testing.assert_allclose(float(got), float(xn.astype(numpy.float32).sum()), rtol=1e-3)
+
+
+@pytest.mark.parametrize("s", [True, 3, -2.5, 1 + 2j, numpy.bool_(True), numpy.int64(-4), numpy.float32(0.5),
+                               numpy.complex64(1j)], ids=repr)
+def test_scalar_kinds_as_arguments_host_values_and_constants(rng, s):
+    x, xn = make(rng, "C", numpy.float32)
+
+    def f(x, s, xp=kiln):
+        # s * 2 runs on the host; xp.add(s, 1) (no array) and the constant run in the kernel
+        return x * s + (s * 2), xp.add(s, 1), x - numpy.complex64(1) * 0 + s
+    got = check_like_eager(fuse(f), x, s)
+    for g, e in zip(got, f(xn, s, numpy)):
+        assert_same_values(numpy.asarray(host(g)), numpy.asarray(e))
+
+
+def test_numpy_scalar_host_values_are_read_by_the_kernel():
+    def f(x, s):
+        t = s.astype(numpy.float16) * 3   # host: a float16 NumPy scalar
+        return x + t, t
+    x = kiln.arange(4, dtype=numpy.float32)
+    got = check_like_eager(fuse(f), x, numpy.int8(7))
+    assert got[1] == numpy.float16(21) and type(got[1]) is numpy.float16
+
+
+def test_integer_literals_at_the_ends_of_their_range():
+    u = kiln.arange(3, dtype=numpy.uint64)
+    i = kiln.arange(3, dtype=numpy.int64)
+    check_like_eager(fuse(lambda x: x + 2 ** 63), u)
+    check_like_eager(fuse(lambda x: (x * 0 + (-2 ** 63), x + (2 ** 63 - 1))), i)
+    check_like_eager(fuse(lambda x: (x == 2 ** 64, x > -1, x < -2 ** 70)), kiln.arange(3, dtype=numpy.uint8))
+
+
+def test_traced_values_show_dtype_and_ndim_and_bad_arguments():
+    seen = []
+
+    def f(x, y):
+        t = x + y
+        seen.append((t.dtype, t.ndim, (x * 1.5).dtype))
+        return t
+    fuse(f)(kiln.arange(6, dtype=numpy.int8).reshape(2, 3), kiln.arange(3, dtype=numpy.int16))
+    assert seen == [(numpy.dtype(numpy.int16), 2, numpy.dtype(numpy.float64))]
+    with pytest.raises(TypeError, match="unsupported type list"):
+        fuse(lambda v, w: v + 1)(kiln.arange(3), [1, 2])
+
+    def grows(x, y):
+        t = x * 1
+        t += y
+        return t
+    with pytest.raises(TypeError, match="broadcasts its target"):
+        fuse(grows)(kiln.arange(3), kiln.arange(6).reshape(2, 3))
+    with pytest.raises(TypeError, match="an operand of type list"):
+        fuse(lambda v: kiln.add(v, [1, 2, 3]))(kiln.arange(3))

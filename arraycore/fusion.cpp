@@ -1,0 +1,558 @@
+#include "arraycore/fusion.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+#include "arraycore/axes.h"
+#include "arraycore/generated_kernel.h"
+#include "arraycore/indexing.h"
+#include "arraycore/transfer.h"
+#include "arraycore/views.h"
+#include "runtime/stream.h"
+
+namespace kiln::arraycore {
+namespace {
+
+using Kind = FusionNode::Kind;
+
+constexpr const char* kPreamble = "#include <kiln/ufunc_math.h>\n";
+// Elements one thread of a reduction pass combines (Note [Fused reductions]).
+constexpr int64_t kChunk = 256;
+
+std::string cast_text(const std::string& expr, DType from, DType to) {
+  return from == to ? expr : "kiln::numpy_cast<" + c_type(to) + ">(" + expr + ")";
+}
+
+// An integer constant of dtype `to` (its bytes at `b`) as a C++ literal.
+std::string int_literal(DType to, const std::byte* b) {
+  const DTypeInfo& info = dtype_info(to);
+  long long i = 0;
+  unsigned long long u = 0;
+  switch (to) {
+    case DType::Int8: { int8_t v; std::memcpy(&v, b, 1); i = v; break; }
+    case DType::Int16: { int16_t v; std::memcpy(&v, b, 2); i = v; break; }
+    case DType::Int32: { int32_t v; std::memcpy(&v, b, 4); i = v; break; }
+    case DType::Int64: std::memcpy(&i, b, 8); break;
+    case DType::UInt8: { uint8_t v; std::memcpy(&v, b, 1); u = v; break; }
+    case DType::UInt16: { uint16_t v; std::memcpy(&v, b, 2); u = v; break; }
+    case DType::UInt32: { uint32_t v; std::memcpy(&v, b, 4); u = v; break; }
+    default: std::memcpy(&u, b, 8); break;
+  }
+  const std::string ctype = "(" + std::string(info.c_type) + ")";
+  if (info.kind == 'u') return ctype + std::to_string(u) + (u >= (1ULL << 63) ? "ULL" : "LL");
+  if (i == std::numeric_limits<long long>::min()) return ctype + "(-9223372036854775807LL - 1)";
+  return ctype + std::to_string(i) + "LL";
+}
+
+// Sign of a Python int constant that does not fit integer dtype `d` (0 when
+// it fits or is no Python int).
+int sign_outside(const ScalarValue& v, DType d) {
+  const DTypeInfo& info = dtype_info(d);
+  if (info.kind != 'i' && info.kind != 'u') return 0;
+  if (v.kind == ScalarValue::Kind::UInt) return d == DType::UInt64 ? 0 : 1;
+  if (v.kind == ScalarValue::Kind::BigInt) return v.re > 0 ? 1 : -1;
+  if (v.kind != ScalarValue::Kind::Int) return 0;
+  const int bits = 8 * info.itemsize;
+  if (info.kind == 'u') {
+    if (v.i < 0) return -1;
+    return bits < 64 && static_cast<unsigned long long>(v.i) >> bits ? 1 : 0;
+  }
+  if (bits == 64) return 0;
+  const long long hi = (1LL << (bits - 1)) - 1;
+  return v.i > hi ? 1 : v.i < -hi - 1 ? -1 : 0;
+}
+
+void set_scalar_kind(FusionNode& n, const ScalarValue& v) {
+  UfuncInput in;
+  in.scalar = v;
+  const Operand op = operand_of(in);
+  n.dtype = op.dtype;
+  n.weak = op.weak;
+}
+
+const char* reduce_ufunc(const std::string& method) {
+  if (method == "sum") return "add";
+  if (method == "prod") return "multiply";
+  if (method == "max") return "maximum";
+  if (method == "min") return "minimum";
+  throw std::invalid_argument("kiln.fuse: no final reduction '" + method + "'");
+}
+
+}  // namespace
+
+FusionTrace::FusionTrace(std::string kernel_name, std::span<const UfuncInput> args) : name_(std::move(kernel_name)) {
+  for (size_t k = 0; k < args.size(); ++k) {
+    FusionNode n;
+    n.index = static_cast<int>(k);
+    if (const NDArray* a = args[k].array) {
+      n.kind = Kind::ArrayArg;
+      n.dtype = a->dtype();
+      n.ndim = a->ndim();
+      n.leaves = {n.index};
+      n.fonly = n.ndim > 1 && !a->c_contiguous() && a->f_contiguous();
+      n.expr = "a" + std::to_string(k);
+      params_.push_back({n.expr, c_type(n.dtype), 'a', n.index});
+    } else {
+      n.kind = Kind::ScalarArg;
+      set_scalar_kind(n, args[k].scalar);
+    }
+    nodes_.push_back(std::move(n));
+  }
+}
+
+void FusionTrace::cannot(const std::string& what) const {
+  throw TypeError("kiln.fuse: cannot fuse '" + name_ + "': " + what);
+}
+
+int FusionTrace::operand(int id) const {
+  const FusionNode& n = node(id);
+  if (n.kind == Kind::Reduction)
+    cannot("the result of " + n.method + "() is used inside the function; only a final reduction, returned as it is, "
+           "can be fused");
+  return id;
+}
+
+int FusionTrace::add(FusionNode n) {
+  nodes_.push_back(std::move(n));
+  return static_cast<int>(nodes_.size()) - 1;
+}
+
+std::string FusionTrace::temp() { return "t" + std::to_string(ntemps_++); }
+
+int FusionTrace::constant(const ScalarValue& v) {
+  FusionNode n;
+  n.kind = Kind::Constant;
+  n.value = v;
+  set_scalar_kind(n, v);
+  return add(std::move(n));
+}
+
+int FusionTrace::host(const ScalarValue& seen) {
+  FusionNode n;
+  n.kind = Kind::Host;
+  n.index = nhost_++;
+  set_scalar_kind(n, seen);
+  return add(std::move(n));
+}
+
+const std::string& FusionTrace::kernel_expr(int id) {
+  // A NumPy scalar becomes a kernel param ("s<k>" or "h<j>") the first time the kernel reads it.
+  FusionNode& n = nodes_[static_cast<size_t>(id)];
+  if (n.expr.empty() && (n.kind == Kind::ScalarArg || n.kind == Kind::Host)) {
+    n.expr = (n.kind == Kind::ScalarArg ? "s" : "h") + std::to_string(n.index);
+    params_.push_back({n.expr, c_type(n.dtype), n.expr[0], n.index});
+  }
+  return n.expr;
+}
+
+std::string FusionTrace::code(int id, DType weak, DType to, std::set<std::string>& uses) {
+  const FusionNode& n = nodes_[static_cast<size_t>(id)];
+  if (n.kind == Kind::Constant) {
+    // Note [Same values as the eager chain]
+    // A constant takes the dtype NEP 50 gives it (OverflowError when a
+    // Python int does not fit), then the loop's input dtype, as the eager
+    // ufunc converts it; bools and integers are written as literals, other
+    // constants passed as params "c<j>".
+    std::array<std::byte, 16> b{};
+    scalar_bytes(n.value, weak, to, b.data());
+    const char kind = dtype_info(to).kind;
+    if (kind == 'b') return b[0] != std::byte{0} ? "true" : "false";
+    if (kind == 'i' || kind == 'u') return int_literal(to, b.data());
+    std::string name = "c" + std::to_string(consts_.size());
+    params_.push_back({name, c_type(to), 'c', static_cast<int>(consts_.size())});
+    consts_.push_back(b);
+    uses.insert(name);
+    return name;
+  }
+  if (n.weak != WeakScalar::None_) {
+    // A Python scalar argument or host value: param "w<j>" per (value, NEP 50 dtype, loop dtype).
+    size_t j = 0;
+    while (j < weak_params_.size() &&
+           !(weak_params_[j].node == id && weak_params_[j].weak == weak && weak_params_[j].to == to))
+      ++j;
+    std::string name = "w" + std::to_string(j);
+    if (j == weak_params_.size()) {
+      weak_params_.push_back({id, weak, to});
+      params_.push_back({name, c_type(to), 'w', static_cast<int>(j)});
+    }
+    uses.insert(name);
+    return name;
+  }
+  const DType dtype = n.dtype;
+  const std::string& e = kernel_expr(id);
+  uses.insert(e);
+  return cast_text(e, dtype, to);
+}
+
+FusionNode FusionTrace::strong_result(std::span<const int> inputs, DType dtype, std::string expr) const {
+  FusionNode r;
+  r.dtype = dtype;
+  r.expr = std::move(expr);
+  bool ordered = false, all_f = true;
+  for (int id : inputs) {
+    const FusionNode& x = nodes_[static_cast<size_t>(id)];
+    r.leaves.insert(x.leaves.begin(), x.leaves.end());
+    r.ndim = std::max(r.ndim, x.ndim);
+    if (x.weak == WeakScalar::None_ && x.ndim > 1) {
+      ordered = true;
+      all_f = all_f && x.fonly;
+    }
+  }
+  r.fonly = ordered && all_f;
+  return r;
+}
+
+std::vector<int> FusionTrace::ufunc(const std::string& name, std::span<const int> inputs, std::optional<DType> dtype,
+                                    Casting casting, std::span<const std::optional<DType>> out_dtypes) {
+  const UfuncDef& uf = arraycore::ufunc(name);
+  std::vector<Operand> ops;
+  for (int id : inputs) ops.push_back({node(operand(id)).dtype, node(id).weak});
+  const LoopChoice c = resolve_loop(uf, ops, dtype, casting, out_dtypes);
+  if (uf.resolver == Resolver::Comparison) {
+    // A Python int constant its integer dtype cannot hold compares the same
+    // with every element (NumPy compares exactly): the result is one value.
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      const FusionNode& x = node(inputs[k]);
+      if (x.kind != Kind::Constant) continue;
+      const int sign = sign_outside(x.value, c.weak_dtypes[k]);
+      if (sign == 0) continue;
+      const int diff = k == 0 ? sign : -sign;   // the sign of lhs - rhs, the other operand being in range
+      const bool v = name == "less" ? diff < 0 : name == "less_equal" ? diff <= 0 : name == "greater" ? diff > 0
+                   : name == "greater_equal" ? diff >= 0 : name == "not_equal";
+      return {add(strong_result(inputs, DType::Bool, v ? "true" : "false"))};
+    }
+  }
+  std::set<std::string> uses;
+  std::string args;
+  for (size_t k = 0; k < inputs.size(); ++k) args += (k ? ", " : "") + code(inputs[k], c.weak_dtypes[k], c.in[k], uses);
+  std::vector<std::string> names;
+  for (size_t k = 0; k < c.out.size(); ++k) names.push_back(temp());
+  std::string text;
+  if (names.size() == 1) {
+    text = "const " + c_type(c.out[0]) + " " + names[0] + " = " + uf.device_fn + "(" + args + ");";
+  } else {
+    for (size_t k = 0; k < names.size(); ++k) text += c_type(c.out[k]) + " " + names[k] + "; ";
+    text += uf.device_fn + "(" + args;
+    for (const std::string& n : names) text += ", " + n;
+    text += ");";
+  }
+  stmts_.push_back({names, std::move(uses), std::move(text)});
+  std::vector<int> results;
+  for (size_t k = 0; k < names.size(); ++k) results.push_back(add(strong_result(inputs, c.out[k], names[k])));
+  return results;
+}
+
+int FusionTrace::astype(int id, DType dtype) {
+  const std::string e = kernel_expr(operand(id));
+  const std::string name = temp();
+  const std::string ct = c_type(dtype);
+  stmts_.push_back({{name}, {e}, "const " + ct + " " + name + " = kiln::numpy_cast<" + ct + ">(" + e + ");"});
+  FusionNode r = node(id);
+  r.kind = Kind::Value;
+  r.index = -1;
+  r.dtype = dtype;
+  r.expr = name;
+  return add(std::move(r));
+}
+
+int FusionTrace::inplace(const std::string& name, int target, int other) {
+  const FusionNode a = node(operand(target));
+  if (a.kind == Kind::ArrayArg) cannot("an in-place operator writes argument " + std::to_string(a.index));
+  if (node(operand(other)).ndim > a.ndim) cannot("an in-place operator broadcasts its target to more dimensions");
+  const int ids[] = {target, other};
+  const std::optional<DType> out[] = {a.dtype};
+  int r = ufunc(name, ids, std::nullopt, Casting::SameKind, out)[0];
+  if (node(r).dtype != a.dtype) r = astype(r, a.dtype);
+  // The target is updated in place (names bound to it see the change, as
+  // with arrays): it keeps its ndim and memory order.
+  FusionNode& n = nodes_[static_cast<size_t>(r)];
+  n.ndim = a.ndim;
+  n.fonly = a.fonly;
+  return r;
+}
+
+int FusionTrace::reduce(int id, const std::string& method, const std::optional<std::vector<int64_t>>& axis,
+                        std::optional<DType> dtype, bool keepdims) {
+  const FusionNode v = node(operand(id));
+  FusionNode r;
+  r.kind = Kind::Reduction;
+  r.method = method;
+  reduce_ufunc(method);
+  r.source = id;
+  if (axis) {
+    r.axes = normalize_axes(*axis, v.ndim);
+    std::sort(r.axes.begin(), r.axes.end());
+  } else {
+    for (int a = 0; a < v.ndim; ++a) r.axes.push_back(a);
+  }
+  const DTypeInfo& src = dtype_info(v.dtype);
+  if (dtype) r.dtype = *dtype;
+  else if ((method == "sum" || method == "prod") && (src.kind == 'b' || src.kind == 'i' || src.kind == 'u') &&
+           src.itemsize < 8)
+    r.dtype = src.kind == 'u' ? DType::UInt64 : DType::Int64;
+  else r.dtype = v.dtype;
+  // Note [Fused reductions]: float16 sums accumulate in float32, as NumPy's do.
+  r.acc = method == "sum" && r.dtype == DType::Float16 ? DType::Float32 : r.dtype;
+  r.keepdims = keepdims;
+  r.ndim = keepdims ? v.ndim : v.ndim - static_cast<int>(r.axes.size());
+  r.leaves = v.leaves;
+  return add(std::move(r));
+}
+
+FusionPlan FusionTrace::plan(std::span<const int> results) const {
+  auto s = std::shared_ptr<FusionPlan::State>(new FusionPlan::State{*this, {}, {}, {}, {}, {}});
+  std::map<int, int> index;
+  for (int id : results) {
+    const FusionNode& n = node(id);
+    using R = FusionPlan::Result::Kind;
+    switch (n.kind) {
+      case Kind::Reduction:
+        s->results.push_back({R::Output, static_cast<int>(s->outputs.size())});
+        s->outputs.push_back({n.source, n.acc, id});
+        break;
+      case Kind::ArrayArg:
+      case Kind::ScalarArg: s->results.push_back({R::Arg, n.index}); break;
+      case Kind::Host: s->results.push_back({R::Host, n.index}); break;
+      case Kind::Value: {
+        auto [it, fresh] = index.emplace(id, static_cast<int>(s->outputs.size()));
+        if (fresh) s->outputs.push_back({id, n.dtype, -1});
+        s->results.push_back({R::Output, it->second});
+        break;
+      }
+      case Kind::Constant: throw std::invalid_argument("kiln.fuse: a constant node is not a result");
+    }
+  }
+  for (const FusionNode& n : nodes_)
+    if (n.kind == Kind::ArrayArg) s->array_args.push_back(n.index);
+  return FusionPlan(std::move(s));
+}
+
+const FusionPlan::Kernel& FusionPlan::kernel(const std::vector<int>& outs) const {
+  State& s = *state_;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  auto it = s.kernels.find(outs);
+  if (it != s.kernels.end()) return it->second;
+  // The statements the outputs need (walking back from the outputs), the params those read.
+  const FusionTrace& t = s.trace;
+  std::set<std::string> needed;
+  std::vector<std::string> assigns;
+  for (int j : outs) {
+    const Output& o = s.outputs[static_cast<size_t>(j)];
+    const FusionNode& v = t.node(o.node);
+    needed.insert(v.expr);
+    assigns.push_back("o" + std::to_string(j) + " = " + cast_text(v.expr, v.dtype, o.dtype) + ";");
+  }
+  std::vector<const std::string*> body;
+  for (auto st = t.stmts_.rbegin(); st != t.stmts_.rend(); ++st) {
+    if (std::none_of(st->defines.begin(), st->defines.end(), [&](const std::string& d) { return needed.count(d); }))
+      continue;
+    body.push_back(&st->text);
+    needed.insert(st->uses.begin(), st->uses.end());
+  }
+  Kernel k;
+  k.spec = exact_spec(t.name_, kPreamble);
+  k.spec.outputs_write_only = true;
+  for (const FusionTrace::Param& p : t.params_) {
+    if (!needed.count(p.name)) continue;
+    k.spec.params.push_back(input_param(p.name, p.ctype));
+    k.sources.push_back({p.source, p.index});
+  }
+  for (int j : outs) {
+    k.spec.params.push_back(output_param("o" + std::to_string(j), s.outputs[static_cast<size_t>(j)].dtype));
+    k.sources.push_back({'o', j});
+  }
+  std::string op;
+  for (auto b = body.rbegin(); b != body.rend(); ++b) op += (op.empty() ? "" : "\n") + **b;
+  for (const std::string& a : assigns) op += (op.empty() ? "" : "\n") + a;
+  k.spec.operation = std::move(op);
+  return s.kernels.emplace(outs, std::move(k)).first->second;
+}
+
+// (array kept, view the kernel writes) for output j: a reduction's values
+// with the reduced axes last, C order (Note [Fused reductions]); else as an
+// eager ufunc allocates its output.
+std::pair<NDArray, NDArray> FusionPlan::allocate(int j, const Shape& shape) const {
+  const Output& o = state_->outputs[static_cast<size_t>(j)];
+  if (o.reduction < 0) {
+    NDArray a = NDArray::empty(shape, o.dtype, state_->trace.node(o.node).fonly ? Order::F : Order::C);
+    return {a, a};
+  }
+  const FusionNode& r = state_->trace.node(o.reduction);
+  std::vector<int64_t> perm;
+  for (int a = 0; a < static_cast<int>(shape.size()); ++a)
+    if (!std::binary_search(r.axes.begin(), r.axes.end(), a)) perm.push_back(a);
+  perm.insert(perm.end(), r.axes.begin(), r.axes.end());
+  Shape permuted;
+  for (int64_t a : perm) permuted.push_back(shape[static_cast<size_t>(a)]);
+  NDArray buf = NDArray::empty(permuted, o.dtype);
+  if (std::is_sorted(perm.begin(), perm.end())) return {buf, buf};
+  std::vector<int64_t> inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+  return {buf, transpose(buf, inverse)};
+}
+
+namespace {
+
+// Note [Fused reductions]
+// The kernel writes the values to reduce (in the accumulator dtype) with the
+// reduced axes last, so each output element owns one contiguous row. Each
+// pass then combines, per row, the elements c, c + n, c + 2n, ... into
+// element c of n = ceil(row / kChunk) partial results (neighbouring threads
+// read neighbouring elements), until one is left per row; the last pass casts
+// to the result dtype. Every combination is the ufunc's own loop function
+// (kiln::ufn::add, multiply, maximum, minimum), so NaNs and integer wrapping
+// are the ufunc's; float sums are in a different order than NumPy's pairwise
+// summation, so they agree to rounding, not bit for bit.
+const EwSpec& reduce_spec(const std::string& method, DType acc, DType out) {
+  const std::string name = "kiln_fuse_" + method + "_" + std::string(dtype_info(acc).name);
+  return generated_spec(name + "_to_" + std::string(dtype_info(out).name), [&] {
+    const std::string ca = c_type(acc);
+    EwSpec s = exact_spec(name, kPreamble);
+    s.outputs_write_only = true;
+    s.params = {raw_param("src", ca), input_param("row_len", "long long"), input_param("nchunks", "long long"),
+                output_param("dst", out)};
+    s.operation = "const long long fz_base = (i / nchunks) * row_len;\n" + ca +
+                  " fz_acc = src[fz_base + i % nchunks];\n"
+                  "for (long long fz_k = fz_base + i % nchunks + nchunks; fz_k < fz_base + row_len; "
+                  "fz_k += nchunks)\n  fz_acc = " +
+                  ufunc(reduce_ufunc(method)).device_fn + "(fz_acc, src[fz_k]);\ndst = " +
+                  cast_text("fz_acc", acc, out) + ";";
+    return s;
+  });
+}
+
+NDArray reduce_rows(NDArray values, const Shape& shape, const FusionNode& r) {
+  Shape kept, out_shape;
+  int64_t rows = 1, row_len = 1;
+  for (int a = 0; a < static_cast<int>(shape.size()); ++a) {
+    const int64_t n = shape[static_cast<size_t>(a)];
+    if (std::binary_search(r.axes.begin(), r.axes.end(), a)) {
+      row_len *= n;
+      if (r.keepdims) out_shape.push_back(1);
+    } else {
+      rows *= n;
+      out_shape.push_back(n);
+    }
+  }
+  if (row_len == 0) {
+    if (r.method == "max" || r.method == "min")
+      throw std::invalid_argument(std::string("zero-size array to reduction operation ") + reduce_ufunc(r.method) +
+                                  " which has no identity");
+    NDArray z = NDArray::zeros(out_shape, r.dtype);
+    if (r.method == "prod") {
+      NDArray one = NDArray::empty({}, r.dtype);
+      const long long v = 1;
+      unsigned char bytes[16] = {};
+      cast_scalar(&v, DType::Int64, bytes, r.dtype);
+      copy_from_host(one, bytes, runtime::current_stream());
+      assign(z, one);
+    }
+    return z;
+  }
+  if (rows == 0) return NDArray::empty(out_shape, r.dtype);
+  while (true) {
+    const int64_t nchunks = (row_len + kChunk - 1) / kChunk;
+    const DType to = nchunks == 1 ? r.dtype : r.acc;
+    NDArray dst = NDArray::empty({rows * nchunks}, to);
+    const EwArg args[] = {EwArg::of(values), EwArg::value<long long>(row_len), EwArg::value<long long>(nchunks),
+                          EwArg::of(dst)};
+    elementwise_launch(reduce_spec(r.method, r.acc, to), args, {rows * nchunks});
+    if (nchunks == 1) return dst.reshape(out_shape);
+    values = dst;
+    row_len = nchunks;
+  }
+}
+
+}  // namespace
+
+std::vector<NDArray> FusionPlan::run(std::span<const UfuncInput> args, std::span<const ScalarValue> host) const {
+  const State& s = *state_;
+  const FusionTrace& t = s.trace;
+  for (int k : s.array_args)
+    if (static_cast<size_t>(k) >= args.size() || !args[static_cast<size_t>(k)].array)
+      throw std::invalid_argument(t.name_ + ": the arguments are not of the traced kinds");
+  // Python scalars as the dtype NEP 50 gave them, then the loop's (ScalarOverflow when they do not fit).
+  std::vector<EwArg> weak(t.weak_params_.size());
+  for (size_t j = 0; j < weak.size(); ++j) {
+    const FusionTrace::WeakParam& w = t.weak_params_[j];
+    const FusionNode& n = t.node(w.node);
+    const ScalarValue& v = n.kind == Kind::ScalarArg ? args[static_cast<size_t>(n.index)].scalar
+                                                     : host[static_cast<size_t>(n.index)];
+    scalar_bytes(v, w.weak, w.to, weak[j].scalar.data());
+  }
+  // Each output's shape: the broadcast shape of the arrays it is computed from.
+  const size_t nout = s.outputs.size();
+  std::vector<Shape> shapes(nout);
+  bool same = true;
+  for (int k : s.array_args)
+    same = same && args[static_cast<size_t>(k)].array->shape() == args[static_cast<size_t>(s.array_args[0])].array->shape();
+  for (size_t j = 0; j < nout; ++j) {
+    const std::set<int>& leaves = t.node(s.outputs[j].node).leaves;
+    if (leaves.empty()) continue;
+    if (same) {
+      shapes[j] = args[static_cast<size_t>(s.array_args[0])].array->shape();
+      continue;
+    }
+    std::vector<Shape> in;
+    for (int k : leaves) in.push_back(args[static_cast<size_t>(k)].array->shape());
+    shapes[j] = broadcast_shapes(in);
+  }
+  // One kernel per output shape, writing the outputs of that shape.
+  std::vector<std::pair<Shape, std::vector<int>>> groups;
+  for (size_t j = 0; j < nout; ++j) {
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& e) { return e.first == shapes[j]; });
+    if (g == groups.end()) groups.push_back({shapes[j], {static_cast<int>(j)}});
+    else g->second.push_back(static_cast<int>(j));
+  }
+  std::vector<std::optional<NDArray>> outs(nout);
+  for (const auto& [shape, js] : groups) {
+    const Kernel& k = kernel(js);
+    std::vector<NDArray> views;
+    views.reserve(k.sources.size());
+    std::vector<EwArg> call;
+    call.reserve(k.sources.size());
+    for (const auto& [source, i] : k.sources) {
+      const size_t u = static_cast<size_t>(i);
+      switch (source) {
+        case 'a': {
+          const NDArray& a = *args[u].array;
+          if (a.shape() == shape) {
+            call.push_back(EwArg::of(a));
+          } else {
+            views.push_back(broadcast_to(a, shape));
+            call.push_back(EwArg::of(views.back()));
+          }
+          break;
+        }
+        case 's': call.push_back(scalar_arg_bytes(args[u].scalar.bytes, args[u].scalar.dtype)); break;
+        case 'h': call.push_back(scalar_arg_bytes(host[u].bytes, host[u].dtype)); break;
+        case 'w': call.push_back(weak[u]); break;
+        case 'c': {
+          EwArg c;
+          c.scalar = t.consts_[u];
+          call.push_back(c);
+          break;
+        }
+        default: {
+          auto [kept, view] = allocate(i, shape);
+          outs[u] = std::move(kept);
+          views.push_back(std::move(view));
+          call.push_back(EwArg::of(views.back()));
+        }
+      }
+    }
+    if (shape_size(shape) != 0) elementwise_launch(k.spec, call, shape);
+  }
+  std::vector<NDArray> results;
+  results.reserve(nout);
+  for (size_t j = 0; j < nout; ++j) {
+    const Output& o = s.outputs[j];
+    if (o.reduction >= 0) results.push_back(reduce_rows(*outs[j], shapes[j], t.node(o.reduction)));
+    else results.push_back(std::move(*outs[j]));
+  }
+  return results;
+}
+
+}  // namespace kiln::arraycore

@@ -1,0 +1,189 @@
+// kiln.fuse's code generation and plans (fusion.cpp). The Python tracer
+// (kiln/_fusion.py) calls the function with proxies and records each ufunc
+// call, operator, astype and final reduction as a node of a FusionTrace,
+// which resolves the node's type loop as the ufunc would and writes its C++
+// statement; FusionTrace::plan turns the returned nodes into a FusionPlan,
+// what every later call with arguments of the same kinds runs.
+//
+//   UfuncInput args[] = {UfuncInput::of(x)};               // x: float32 vector (node 0)
+//   FusionTrace t("fused_f", args);
+//   ScalarValue two;                                       // a Python int 2 (weak)
+//   two.i = 2;
+//   int y = t.ufunc("multiply", {0, t.constant(two)}, {}, Casting::SameKind)[0];
+//   int s = t.reduce(y, "sum", std::nullopt, {}, false);
+//   FusionPlan p = t.plan({y, s});                         // p.results(): outputs 0 and 1
+//   std::vector<NDArray> outs = p.run(args, {});           // x * 2 and (x * 2).sum()
+//
+// Note [Fusion plans]
+// What a call does depends only on each argument's kind: a kiln array's
+// dtype, ndim and whether it is Fortran- (and not C-) contiguous (output
+// order, as eager ufuncs choose it), or a scalar's type. The Python side
+// keys its plans by that tuple; a warm call runs the plan's host scalar code
+// (Python operators between Python scalars, Note [Host scalars] in
+// kiln/_fusion.py) and FusionPlan::run, which converts the scalars,
+// broadcasts, allocates and launches. Python operators between scalars can
+// give a type that depends on values (2 ** -1 is a float), so the Python
+// side checks the types they gave at tracing and traces again under a longer
+// key on a mismatch.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "arraycore/elementwise.h"
+#include "arraycore/ndarray.h"
+#include "arraycore/ufunc_apply.h"
+
+namespace kiln::arraycore {
+
+class FusionPlan;
+
+// One traced value. Arrays and ufunc results live in the kernel (`expr`, a
+// C++ local, param or literal of `dtype`); scalar arguments and results of
+// Python operators on scalars live on the host (`weak` says which Python
+// type a Python scalar has; a NumPy scalar has its dtype and, once the kernel
+// reads it, an `expr`); constants are written into each use.
+struct FusionNode {
+  enum class Kind { ArrayArg, ScalarArg, Host, Constant, Value, Reduction };
+  Kind kind = Kind::Value;
+  DType dtype = DType::Bool;           // strong values; a reduction's result dtype
+  WeakScalar weak = WeakScalar::None_;  // Python scalars (ScalarArg, Host, Constant)
+  int index = -1;                      // ArrayArg/ScalarArg: argument k; Host: host value j
+  std::string expr;                    // its C++ spelling in the kernel ("" until read)
+  int ndim = 0;
+  std::set<int> leaves;                // the array arguments it is computed from
+  bool fonly = false;                  // Fortran-ordered (output order, as eager)
+  ScalarValue value;                   // Constant
+  // Reduction (Note [Fused reductions] in fusion.cpp): `method` (sum, prod,
+  // max, min) of node `source` over sorted `axes`, accumulated in `acc`.
+  int source = -1;
+  std::string method;
+  std::vector<int> axes;
+  bool keepdims = false;
+  DType acc = DType::Bool;
+};
+
+class FusionTrace {
+ public:
+  // Nodes 0..n-1 are the arguments: kiln arrays (their dtype, ndim and
+  // order), Python scalars (weak) and NumPy scalars (strong).
+  FusionTrace(std::string kernel_name, std::span<const UfuncInput> args);
+
+  // A constant written in the function (a Python or NumPy scalar).
+  int constant(const ScalarValue& v);
+  // The next host value (a Python operator on scalars, computed by the
+  // caller at each call), of the kind `seen` had while tracing.
+  int host(const ScalarValue& seen);
+  // A ufunc call on nodes, as kiln.<name>(..., dtype=, casting=) would
+  // resolve it; with `out_dtypes`, results are checked as ufunc out= of
+  // those dtypes. Returns the output nodes. Throws UfuncTypeError and
+  // ScalarOverflow as the eager call does.
+  std::vector<int> ufunc(const std::string& name, std::span<const int> inputs, std::optional<DType> dtype,
+                         Casting casting, std::span<const std::optional<DType>> out_dtypes = {});
+  // x.astype(dtype) of a kernel value.
+  int astype(int node, DType dtype);
+  // `target op= other` on a kernel value: its dtype kept under
+  // casting='same_kind' as the eager operator does; returns the node the
+  // target now names. TypeError when the target is an argument or would
+  // broadcast to more dimensions.
+  int inplace(const std::string& name, int target, int other);
+  // x.sum/prod/max/min(axis=, dtype=, keepdims=) of a kernel value, which
+  // can only be returned. AxisError, ValueError (duplicate axes) as NumPy.
+  int reduce(int node, const std::string& method, const std::optional<std::vector<int64_t>>& axis,
+             std::optional<DType> dtype, bool keepdims);
+
+  const FusionNode& node(int id) const { return nodes_.at(static_cast<size_t>(id)); }
+  const std::string& kernel_name() const { return name_; }
+  // Throws the TypeError naming the fused function and `what` cannot be fused.
+  [[noreturn]] void cannot(const std::string& what) const;
+
+  // The plan returning `results` (nodes, in order).
+  FusionPlan plan(std::span<const int> results) const;
+
+ private:
+  friend class FusionPlan;
+  struct Param {
+    std::string name, ctype;
+    char source;  // 'a' array argument, 's' NumPy scalar argument, 'h' host value, 'w' weak scalar, 'c' constant
+    int index;
+  };
+  struct Statement {
+    std::vector<std::string> defines;
+    std::set<std::string> uses;
+    std::string text;
+  };
+  struct WeakParam {
+    int node;
+    DType weak, to;
+  };
+
+  // `id`, unless it is a final reduction (which can only be returned).
+  int operand(int id) const;
+  int add(FusionNode n);
+  std::string temp();
+  // The C++ expression for node `id` as the loop's input dtype `to` (a
+  // weak scalar first taking `weak`), and the names it reads.
+  std::string code(int id, DType weak, DType to, std::set<std::string>& uses);
+  const std::string& kernel_expr(int id);
+  FusionNode strong_result(std::span<const int> inputs, DType dtype, std::string expr) const;
+
+  std::string name_;
+  std::vector<FusionNode> nodes_;
+  std::vector<Param> params_;
+  std::vector<WeakParam> weak_params_;
+  std::vector<std::array<std::byte, 16>> consts_;
+  std::vector<Statement> stmts_;
+  int ntemps_ = 0, nhost_ = 0;
+};
+
+class FusionPlan {
+ public:
+  // Where each result of the traced function comes from: kernel output j,
+  // argument j (returned as it is) or host value j.
+  struct Result {
+    enum class Kind { Output, Arg, Host } kind;
+    int index;
+  };
+  const std::vector<Result>& results() const { return state_->results; }
+
+  // Runs the plan for `args` (of the traced kinds) and the host values of
+  // this call; returns the kernel outputs (Result::Output indexes them).
+  // Throws std::invalid_argument when array arguments do not broadcast,
+  // ScalarOverflow when a Python int argument does not fit its dtype.
+  std::vector<NDArray> run(std::span<const UfuncInput> args, std::span<const ScalarValue> host) const;
+
+ private:
+  friend class FusionTrace;
+  struct Output {
+    int node;            // the value written (a reduction's source)
+    DType dtype;         // written as (a reduction's accumulator dtype)
+    int reduction = -1;  // the Reduction node, or -1
+  };
+  struct Kernel {
+    EwSpec spec;
+    std::vector<std::pair<char, int>> sources;   // per param: FusionTrace::Param::source/index, 'o' outputs
+  };
+  struct State {
+    FusionTrace trace;
+    std::vector<Result> results;
+    std::vector<Output> outputs;
+    std::vector<int> array_args;
+    std::mutex mutex;
+    std::map<std::vector<int>, Kernel> kernels;   // by the outputs one kernel writes
+  };
+  explicit FusionPlan(std::shared_ptr<State> s) : state_(std::move(s)) {}
+  const Kernel& kernel(const std::vector<int>& outs) const;
+  std::pair<NDArray, NDArray> allocate(int j, const Shape& shape) const;
+
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace kiln::arraycore
