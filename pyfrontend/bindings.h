@@ -89,6 +89,7 @@ void register_copy(py::module_& m);
 void register_elementwise(py::module_& m);
 void register_reduction(py::module_& m);
 void register_statistics(py::module_& m);
+void register_order_statistics(py::module_& m);
 void register_ufunc_types(py::module_& m);
 void register_ufunc(py::module_& m);
 void register_scan(py::module_& m);

@@ -24,6 +24,7 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_copy(m);
   kiln::py_bind::register_elementwise(m);
   kiln::py_bind::register_statistics(m);
+  kiln::py_bind::register_order_statistics(m);
   kiln::py_bind::register_ufunc_types(m);
   kiln::py_bind::register_ufunc(m);
   kiln::py_bind::register_reduction(m);   // after ufunc: installs ufunc.reduce

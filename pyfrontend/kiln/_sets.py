@@ -17,21 +17,6 @@ UniqueAllResult = collections.namedtuple("UniqueAllResult", "values indices inve
 UniqueCountsResult = collections.namedtuple("UniqueCountsResult", "values counts")
 UniqueInverseResult = collections.namedtuple("UniqueInverseResult", "values inverse_indices")
 
-_INCLUDE = "#include <kiln/ufunc_math.h>\n"
-_specs = {}
-
-
-def _launch(key, params, operation, args, size, preamble=""):
-    """Runs `operation` for i in [0, size) (raw-array kernels), one spec a key.
-    (Kept for kiln._statistics_order, whose kernels have not moved yet.)"""
-    spec = _specs.get(key)
-    if spec is None:
-        spec = _core._EwSpec("_".join(str(k) for k in key), params, operation, preamble=_INCLUDE + preamble,
-                             options=_core._EXACT_FP_OPTIONS)
-        _specs[key] = spec
-    if size:
-        _core._elementwise_launch(spec, args, (size,))
-
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
            sorted=True):

@@ -22,35 +22,17 @@ import numpy
 from kiln import _core
 from kiln import _creation
 from kiln._core import ndarray
-from kiln._elementwise_kernel import _CTYPES
 from kiln._ndarray_methods import _axis
 
 # Note [Reorderable ufuncs], [Pairwise passes], [Identity as the start value],
 # [Float16 reductions] and [fmax identity] live with the code they describe,
 # in arraycore/reduce_apply.{h,cpp}: ufunc.reduce and the reductions on it are
 # one C++ call (Note [Reduction calls] in pyfrontend/reduction_binding.cpp).
-# The helpers below (_spec, _ctype, _operand, _single_out, _reduce_axes,
-# _rows, _row_view, _literal, _where_operand, _check_out) serve the modules
-# that still build their reductions and sorts in Python (_reductions' mean/var/
-# arg-reductions, _sorting, _sets, _statistics_order, _reduction_kernel) until
-# those move to C++ too.
+# The helpers below (_operand, _single_out, _loop_dtype, _reduce_axes,
+# _check_out) serve the Python modules that check arguments as the ufunc
+# methods do (_reductions, _scans, _reduction_kernel, linalg ...).
 
 _NO_VALUE = _core._no_value   # initial= not given (None means "no initial", as NumPy)
-_INCLUDE = "#include <kiln/ufunc_math.h>\n"
-_specs = {}            # (kind, ufunc name, dtypes...) -> _core._EwSpec
-
-
-def _spec(key, params, operation):
-    spec = _specs.get(key)
-    if spec is None:
-        spec = _core._EwSpec("_".join(str(k) for k in key), params, operation, preamble=_INCLUDE,
-                             options=_core._EXACT_FP_OPTIONS)
-        _specs[key] = spec
-    return spec
-
-
-def _ctype(dtype):
-    return _CTYPES[numpy.dtype(dtype)]
 
 
 def _host_operand_error(obj):
@@ -103,39 +85,6 @@ def _reduce_axes(axis, ndim):
     return (_axis(axis, ndim),)
 
 
-def _rows(a, perm, m, n, dtype):
-    """a's elements with axes permuted to `perm`, cast to dtype, as a
-    C-contiguous (m, n) array (no copy when a already is one)."""
-    t = _core._as_strided(a, tuple(a.shape[d] for d in perm), tuple(a.strides[d] for d in perm), 0)
-    return t.astype(dtype, order="C", copy=False).reshape((m, n))
-
-
-def _literal(value, dtype):
-    """A C++ expression of dtype's C type with exactly the bits of `value`
-    converted to dtype."""
-    dtype = numpy.dtype(dtype)
-    v = numpy.asarray(value).astype(dtype)[()]
-    if dtype.kind == "b":
-        return "true" if v else "false"
-    if dtype.kind == "c":
-        part = numpy.dtype("f%d" % (dtype.itemsize // 2))
-        return "%s(%s, %s)" % (_ctype(dtype), _literal(v.real, part), _literal(v.imag, part))
-    bits = int(v.view(numpy.dtype("u%d" % dtype.itemsize)))
-    if dtype.kind in "iu":
-        return "(%s)%dULL" % (_ctype(dtype), bits)
-    return {2: "kiln::half::from_bits((unsigned short)%du)", 4: "kiln::detail::bits_float(%du)",
-            8: "kiln::detail::bits_double(%dULL)"}[dtype.itemsize] % bits
-
-
-def _where_operand(where, shape):
-    """where= (a bool or a kiln array) as a kiln array broadcast to shape."""
-    if isinstance(where, (bool, numpy.bool_)):
-        where = _creation.asarray(numpy.bool_(where))
-    elif not isinstance(where, ndarray):
-        raise _host_operand_error(where)
-    return _core._broadcast_to(where, shape)
-
-
 def _check_out(uf, out, shape, keepdims, ndim):
     if out.ndim != len(shape):
         raise ValueError("output parameter for reduction operation %s has the wrong number of dimensions: Found %d "
@@ -144,16 +93,6 @@ def _check_out(uf, out, shape, keepdims, ndim):
     if tuple(out.shape) != tuple(shape):
         raise ValueError("output parameter for reduction operation %s has shape %s, expected %s"
                          % (uf.__name__, tuple(out.shape), tuple(shape)))
-
-
-def _row_view(a, perm, m, n):
-    """a with axes permuted to `perm` as an (m, n) view, the last axis of perm
-    scanned, or None when the other axes do not merge into one stride."""
-    kept = [d for d in perm[:-1] if a.shape[d] != 1]
-    for d, e in zip(kept, kept[1:]):
-        if a.strides[d] != a.strides[e] * a.shape[e]:
-            return None
-    return _core._as_strided(a, (m, n), (a.strides[kept[-1]] if kept else 0, a.strides[perm[-1]]), 0)
 
 
 def outer(self, A, B, **kwargs):

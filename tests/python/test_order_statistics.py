@@ -343,3 +343,46 @@ def test_nan_functions_of_empty_arrays():
             same(got, getattr(numpy, fn)(x, q, **kwargs))
     with pytest.raises(IndexError, match="index -1 is out of bounds for axis 0 with size 0"):
         kiln.quantile(kiln.zeros((2, 0)), 0.5, axis=1)
+
+
+def test_q_kinds_and_arguments(rng):
+    # q in float16 and float32 (percentile divides by 100 in q's dtype), as
+    # a kiln array, a NumPy scalar; axis as a list; interpolation=, the
+    # deprecated name of method=.
+    x = data(rng, (4, 9), numpy.float64)
+    k = kiln.asarray(x)
+    for q in (numpy.array([3.0, 33.0, 97.5], numpy.float16), numpy.array([12.5, 70.0], numpy.float32),
+              numpy.float32(41.0), numpy.array([[5, 50], [95, 100]]), True):
+        same(kiln.percentile(k, q, axis=1), numpy.percentile(x, q, axis=1))
+        same(kiln.nanpercentile(k, q, axis=0, method="weibull"), numpy.nanpercentile(x, q, axis=0, method="weibull"))
+    q = numpy.array([0.1, 0.5, 0.95], numpy.float16)
+    same(kiln.quantile(k, kiln.asarray(q), axis=1), numpy.quantile(x, q, axis=1))
+    same(kiln.nanquantile(k, q, axis=[0, 1], method="hazen"), numpy.nanquantile(x, q, axis=(0, 1), method="hazen"))
+    same(kiln.nanmedian(k, axis=[1]), numpy.nanmedian(x, axis=1))
+    same(kiln.quantile(k, 0.4, axis=1, interpolation="nearest"), numpy.quantile(x, 0.4, axis=1, method="nearest"))
+    with pytest.raises(TypeError, match="You shall not pass both"):
+        kiln.quantile(k, 0.4, method="lower", interpolation="nearest")
+    with pytest.raises(ValueError, match=r"^5 is not a valid method. Use one of: \('inverted_cdf', "):
+        kiln.quantile(k, 0.5, method=5)
+    with pytest.raises(ValueError, match="repeated axis in `axis` argument"):
+        kiln.quantile(k, 0.5, axis=(1, -1))
+
+
+def test_out_broadcasts_and_casts(rng):
+    # out= takes the result as numpy.copyto does: broadcast to out's shape,
+    # leading ones dropped, complex to real with NumPy's ComplexWarning.
+    x = data(rng, (3, 5), numpy.float32, nans=False)
+    k = kiln.asarray(x)
+    out = kiln.empty((2, 3), numpy.float64)
+    assert kiln.median(k, axis=1, out=out) is out
+    same(out, numpy.broadcast_to(numpy.median(x, axis=1).astype(numpy.float64), (2, 3)))
+    out = kiln.empty((3,), numpy.float32)
+    assert kiln.quantile(k, [0.5], axis=1, out=out) is out
+    same(out, numpy.quantile(x, [0.5], axis=1)[0].astype(numpy.float32))
+    with pytest.raises(ValueError, match=r"could not broadcast input array from shape \(3,\) into shape \(4,\)"):
+        kiln.median(k, axis=1, out=kiln.empty((4,), numpy.float32))
+    c = x + 1j * x[::-1]
+    out = kiln.empty((5,), numpy.float32)
+    with pytest.warns(numpy.exceptions.ComplexWarning):
+        kiln.median(kiln.asarray(c.astype(numpy.complex64)), axis=0, out=out)
+    same(out, numpy.median(c.astype(numpy.complex64), axis=0).real)
