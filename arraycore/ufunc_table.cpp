@@ -11,7 +11,7 @@
 // a loop that repeats an earlier one (NumPy lists ee->e twice for exp2, and
 // ll->l right before qq->q) keeps its first position only. The order is what
 // the linear search of ufunc_types.cpp walks, so it decides the result dtype;
-// tests/python/test_ufunc_types.py compares every row with NumPy's.
+// tests/python/core/test_ufunc_types.py compares every row with NumPy's.
 // (Bool loops are spelled "?\?->?": "??-" would read as a trigraph.)
 #include <stdexcept>
 #include <unordered_map>

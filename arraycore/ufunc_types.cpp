@@ -6,7 +6,7 @@
 //   resolve_loop(ufunc("divide"), ops, {}).out[0] == DType::Float64  // integers divide as float64
 //
 // Every rule here was read off NumPy 2.4 (`ufunc.resolve_dtypes` and real
-// calls); tests/python/test_ufunc_types.py checks each ufunc against it for
+// calls); tests/python/core/test_ufunc_types.py checks each ufunc against it for
 // every dtype pair and every Python scalar kind.
 #include <algorithm>
 #include <cctype>

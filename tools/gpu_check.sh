@@ -23,7 +23,7 @@ fi
 build_s=$(( $(date +%s) - t0 ))
 export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"
 
-# Dask (tests/python/test_interop_dask.py) is not on the GPU machine, which has
+# Dask (tests/python/interop/test_interop_dask.py) is not on the GPU machine, which has
 # no network: install the wheels in tools/wheels into a private target, dask
 # and its pure-Python dependencies always, pyyaml/packaging/click only when
 # the machine lacks them (so its own copies are not shadowed).

@@ -12,6 +12,8 @@
 
 #include <cstdlib>
 #include <functional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "arraycore/ndarray.h"
@@ -66,5 +68,16 @@ class EngineTest : public ::testing::Test {
     return out;
   }
 };
+
+// The message of what f() throws as E, or "(nothing thrown)".
+template <class E = std::exception, class F>
+std::string message_of(F f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "(nothing thrown)";
+}
 
 }  // namespace kiln::arraycore::testing

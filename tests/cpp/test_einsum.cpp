@@ -18,15 +18,7 @@ namespace {
 
 using EinsumTest = testing::EngineTest;
 
-template <class F>
-std::string message_of(F f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
-}
+using testing::message_of;
 
 std::string path_error(const std::string& subscripts, std::vector<Shape> shapes) {
   return message_of([&] { einsum_path(subscripts, shapes, {}); });

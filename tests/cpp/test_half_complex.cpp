@@ -1,7 +1,7 @@
 // kiln/half.h and kiln/complex.h as plain host C++ (no prelude): exhaustive
 // binary16 round trips and rounding at every midpoint, and complex's casts.
 // (The same headers under NVRTC and through the host prelude:
-// tests/python/test_half_complex_headers.py; against NumPy: test_copy.py.)
+// tests/python/engines/test_half_complex_headers.py; against NumPy: test_copy.py.)
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -2,7 +2,7 @@
 // (arraycore/kernel_template.h): parameter parsing, type resolution (Note
 // [Kernel template resolution]) and the engine specs, without Python. The
 // calls through kiln.ElementwiseKernel/ReductionKernel are
-// tests/python/test_elementwise_kernel.py and test_reduction_kernel.py.
+// tests/python/kernels/test_elementwise_kernel.py and test_reduction_kernel.py.
 #include <gtest/gtest.h>
 
 #include <set>

@@ -15,15 +15,7 @@ namespace {
 
 using OrderStatistics = testing::EngineTest;
 
-template <class E, class F>
-std::string message_of(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
-}
+using testing::message_of;
 
 QuantileQ q_of(std::vector<double> values) {
   QuantileQ q;

@@ -1,6 +1,6 @@
 // arraycore/promotion: spot checks against NumPy 2's documented behaviour.
 // The full 14x14 tables are compared with NumPy itself in
-// tests/python/test_promotion.py.
+// tests/python/core/test_promotion.py.
 #include <gtest/gtest.h>
 
 #include <limits>

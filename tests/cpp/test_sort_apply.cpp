@@ -14,6 +14,7 @@
 #include "arraycore/sets.h"
 #include "arraycore/sort_apply.h"
 #include "arraycore/transfer.h"
+#include "engine_fixture.h"
 #include "runtime/backend.h"
 #include "runtime/stream.h"
 
@@ -29,15 +30,7 @@ NDArray host_array(Shape shape, DType dtype) {
   return NDArray(host_memory(96), dtype, shape, contiguous_strides(shape, itemsize(dtype), Order::C), 0);
 }
 
-template <class E, class F>
-std::string message_of(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
-}
+using testing::message_of;
 
 TEST(SortApply, KindChecksAsNumPy) {
   EXPECT_NO_THROW(check_sort_kind(std::nullopt, "None", false, true));

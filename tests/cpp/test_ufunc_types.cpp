@@ -1,5 +1,5 @@
 // The ufunc table and resolve_loop (arraycore/ufunc.h), without Python; the
-// exhaustive comparison with NumPy is tests/python/test_ufunc_types.py.
+// exhaustive comparison with NumPy is tests/python/core/test_ufunc_types.py.
 #include <gtest/gtest.h>
 
 #include "arraycore/ufunc.h"

@@ -8,7 +8,7 @@
 // dimensions, that the workspaces are the sizes it reported, null U/VT
 // exactly for job 'N', no A^H for real types) and answers
 // CUSOLVER_STATUS_INVALID_VALUE otherwise. Built by
-// tests/python/test_linalg_solver_primitives.py:
+// tests/python/linalg/test_linalg_solver_primitives.py:
 //   c++ -std=c++17 -shared -fPIC fake_libcusolver.cpp -o libfakecusolver.so -l:liblapack.so.3
 #include <algorithm>
 #include <complex>

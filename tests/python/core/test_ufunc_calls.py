@@ -5,7 +5,7 @@ broadcasting, every layout, in-place and reflected operators, overlapping
 inputs and outputs, and the errors (host operands, argument counts, unknown
 keywords), messages included.
 
-    pytest tests/python/test_ufunc_calls.py -q -n 2
+    pytest tests/python/core/test_ufunc_calls.py -q -n 2
 
 Result dtypes are compared on size-0 arrays (a call with nothing to compute
 resolves its loop and allocates, but launches no kernel), values on small

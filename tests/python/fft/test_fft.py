@@ -609,7 +609,7 @@ def test_fftpack(rng, dtype):
 
 # --- the seeds' examples --------------------------------------------------------------
 
-SEED = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "seeds" / "002_d1c63e1d229719c2.txt"
+SEED = pathlib.Path(__file__).resolve().parents[3].parent / "shared" / "seeds" / "002_d1c63e1d229719c2.txt"
 SEED_VIEW = """
 import kiln as cp
 a = cp.arange(100, dtype=cp.complex128)

@@ -10,7 +10,7 @@ match. Where NumPy raises or warns on host data instead of producing a value
 (integer power to a negative exponent), kiln's documented value is tested
 (docs/ufuncs.md).
 
-    pytest tests/python/test_ufuncs.py -q -n 2
+    pytest tests/python/core/test_ufuncs.py -q -n 2
 """
 import warnings
 
