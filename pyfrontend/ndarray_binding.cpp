@@ -346,9 +346,17 @@ void register_ndarray(py::module_& m) {
                throw;
              }
              runtime::set_current_stream(previous);
+             // As CuPy's set: without a stream the copy is synchronous. A
+             // pageable upload returns once the data is staged, before it
+             // lands; work on another (non-blocking) stream must see it.
+             if (stream.is_none()) {
+               py::gil_scoped_release unlocked;
+               runtime::backend().synchronize_stream(s);
+             }
            },
            py::arg("arr"), py::arg("stream") = py::none(),
-           "Copy a NumPy array of the same shape and dtype into this array.")
+           "Copy a NumPy array of the same shape and dtype into this array: synchronously, or queued on "
+           "`stream` when one is given.")
       .def("__repr__",
            [](const NDArray& a) { return py::repr(to_numpy(a, py::none(), py::none(), py::none(), true)); })
       .def("__str__",
