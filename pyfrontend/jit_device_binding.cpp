@@ -69,6 +69,19 @@ void register_jit_device(py::module_& m) {
   py::class_<DeviceCaptures, std::shared_ptr<DeviceCaptures>>(m, "_JitCaptures")
       .def("unchanged", [](const DeviceCaptures& c) { return captures_unchanged(c.captures); },
            "Whether every global and closure value the function read is still the same object.");
+  m.def("_jit_vectorize_operation",
+        [](const std::string& function_name, size_t nargs, const std::vector<std::string>& outs, bool tuple) {
+          std::vector<arraycore::DType> dtypes;
+          for (const auto& name : outs) {
+            auto d = arraycore::dtype_from_name(name);
+            if (!d) throw py::type_error("unsupported output dtype " + name);
+            dtypes.push_back(*d);
+          }
+          return transpiler::vectorize_operation(function_name, nargs, dtypes, tuple);
+        },
+        py::arg("function_name"), py::arg("nargs"), py::arg("outs"), py::arg("tuple"),
+        "The elementwise operation calling a device function on a0.. and casting its value(s) to outputs r0.. "
+        "of dtype names `outs` (transpiler::vectorize_operation).");
   m.def("_jit_device_function", &device_function, py::arg("func"), py::arg("arg_types"),
         "(source, function name, result dtype names, is_tuple, captures) of func compiled as a __device__ function "
         "for scalar arguments [(dtype name, weak)].");

@@ -39,4 +39,19 @@ DeviceFunctionResult transpile_device_function(const Module& m, const std::vecto
   return r;
 }
 
+std::string vectorize_operation(const std::string& function_name, size_t nargs, const std::vector<DType>& outs,
+                                bool tuple) {
+  std::string call = function_name + "(";
+  for (size_t k = 0; k < nargs; ++k) call += (k ? ", a" : "a") + std::to_string(k);
+  call += ")";
+  auto cast = [](DType d, const std::string& value) {
+    return "kiln::numpy_cast<" + std::string(arraycore::dtype_info(d).c_type) + ">(" + value + ")";
+  };
+  if (!tuple) return "r0 = " + cast(outs.at(0), call) + ";";
+  std::string op = "auto kv_res = " + call + ";\n";
+  for (size_t j = 0; j < outs.size(); ++j)
+    op += "r" + std::to_string(j) + " = " + cast(outs[j], "kv_res.e" + std::to_string(j)) + ";\n";
+  return op;
+}
+
 }  // namespace kiln::transpiler

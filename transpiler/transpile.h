@@ -42,6 +42,14 @@ struct DeviceFunctionResult {
 
 DeviceFunctionResult transpile_device_function(const Module& m, const std::vector<Type>& args);
 
+// The elementwise operation that calls device function `function_name` on
+// inputs a0 .. a(nargs-1) and casts its value(s) (a tuple's elements when
+// `tuple`) to outputs r0, r1, ... of dtypes `outs` as NumPy casts:
+//   vectorize_operation("kiln_jit_f", 2, {DType::Float32}, false)
+//     == "r0 = kiln::numpy_cast<float>(kiln_jit_f(a0, a1));"
+std::string vectorize_operation(const std::string& function_name, size_t nargs, const std::vector<DType>& outs,
+                                bool tuple);
+
 // Bytes a kernel parameter of type t takes in the argument buffer
 // (Note [Kernel array parameters] in kiln/jit.h for arrays).
 uint32_t param_size(const Type& t);

@@ -203,12 +203,7 @@ class vectorize:
                                     "has no real conversion (NumPy raises too): return its .real"
                                     % (j, self.__name__, r, o))
             outs = self.otypes
-        call = "%s(%s)" % (fname, ", ".join("a%d" % k for k in range(len(key))))
-        if is_tuple:
-            op = "auto kv_res = %s;\n" % call + "".join(
-                "r%d = kiln::numpy_cast<%s>(kv_res.e%d);\n" % (j, _CTYPES[dt], j) for j, dt in enumerate(outs))
-        else:
-            op = "r0 = kiln::numpy_cast<%s>(%s);" % (_CTYPES[outs[0]], call)
+        op = _core._jit_vectorize_operation(fname, len(key), [dt.name for dt in outs], is_tuple)
         out_params = ", ".join("%s r%d" % (dt.name, j) for j, dt in enumerate(outs))
         # Note [Exact floating point] (arraycore/elementwise.h): each operation of
         # the function rounds on its own, as NumPy's scalar arithmetic does.

@@ -75,5 +75,14 @@ TEST(TranspilerDeviceFunction, WrongArgumentCountIsADiagnostic) {
   }
 }
 
+TEST(TranspilerDeviceFunction, VectorizeOperationCastsEachResult) {
+  EXPECT_EQ(vectorize_operation("kiln_jit_f", 2, {DType::Float32}, false),
+            "r0 = kiln::numpy_cast<float>(kiln_jit_f(a0, a1));");
+  EXPECT_EQ(vectorize_operation("g", 1, {DType::Int64, DType::Complex128}, true),
+            "auto kv_res = g(a0);\n"
+            "r0 = kiln::numpy_cast<long long>(kv_res.e0);\n"
+            "r1 = kiln::numpy_cast<kiln::complex<double>>(kv_res.e1);\n");
+}
+
 }  // namespace
 }  // namespace kiln::transpiler
