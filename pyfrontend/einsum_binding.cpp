@@ -115,7 +115,8 @@ void register_einsum(py::module_& m) {
         o.optimize = to_optimize(optimize);
         arraycore::EinsumResult r = arraycore::einsum_apply(subscripts, operands, o);
         if (r.discards_imaginary) {
-          static py::object warning = py::module_::import("numpy").attr("exceptions").attr("ComplexWarning");
+          static const py::handle warning =
+              py::object(py::module_::import("numpy").attr("exceptions").attr("ComplexWarning")).release();
           if (PyErr_WarnEx(warning.ptr(), "Casting complex values to real discards the imaginary part", 2) != 0)
             throw py::error_already_set();
         }

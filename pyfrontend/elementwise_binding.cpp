@@ -52,7 +52,7 @@ std::vector<EwArg> to_args(const EwSpec& spec, py::handle args) {
       out.push_back(EwArg::of(a.cast<const NDArray&>()));
       continue;
     }
-    static py::object generic = py::module_::import("numpy").attr("generic");
+    static const py::handle generic = py::object(py::module_::import("numpy").attr("generic")).release();
     if (!py::isinstance(a, generic))
       throw py::type_error("elementwise argument " + std::to_string(k) + " must be a kiln.ndarray or a NumPy scalar, got " +
                            type_name(a));

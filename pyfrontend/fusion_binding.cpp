@@ -90,7 +90,7 @@ void register_fusion(py::module_& m) {
            "Runs the plan: `args` as the fused function got them, `host` the values of its host operations.");
   py::class_<FusionTrace>(m, "_FusionTrace", "The trace of one call of a fused function (kiln/_fusion.py).")
       .def(py::init([](const std::string& name, const py::tuple& args) {
-             static py::object host_array = py::module_::import("numpy").attr("ndarray");
+             static const py::handle host_array = py::object(py::module_::import("numpy").attr("ndarray")).release();
              std::vector<UfuncInput> in(args.size());
              for (size_t k = 0; k < in.size(); ++k) {
                py::handle a = args[k];
@@ -107,7 +107,7 @@ void register_fusion(py::module_& m) {
            py::arg("kernel_name"), py::arg("args"))
       .def("constant",
            [](FusionTrace& t, py::handle v) {
-             static py::object host_array = py::module_::import("numpy").attr("ndarray");
+             static const py::handle host_array = py::object(py::module_::import("numpy").attr("ndarray")).release();
              UfuncInput in;
              if (ndarray_of(v.ptr()))
                t.cannot("a kiln array that is not an argument (a global or closure variable) is used; pass it as "

@@ -24,7 +24,7 @@ using arraycore::StatResult;
 // else (host arrays, lists) is the ufuncs' TypeError.
 NDArray operand(py::handle obj) {
   if (const NDArray* a = ndarray_of(obj.ptr())) return *a;
-  static py::object generic = py::module_::import("numpy").attr("generic");
+  static const py::handle generic = py::object(py::module_::import("numpy").attr("generic")).release();
   PyObject* o = obj.ptr();
   if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o) || py::isinstance(obj, generic))
     return py::module_::import("kiln._creation").attr("asarray")(obj).cast<NDArray>();
@@ -59,7 +59,7 @@ py::object single_out(py::handle out, const char* method) {
 std::optional<NDArray> to_where(py::handle where) {
   if (where.ptr() == Py_True) return std::nullopt;
   if (const NDArray* a = ndarray_of(where.ptr())) return *a;
-  static py::object np_bool = py::module_::import("numpy").attr("bool_");
+  static const py::handle np_bool = py::object(py::module_::import("numpy").attr("bool_")).release();
   if (PyBool_Check(where.ptr()) || py::isinstance(where, np_bool))
     return py::module_::import("kiln._creation").attr("asarray")(np_bool(where)).cast<NDArray>();
   unsupported_operand(where);
@@ -85,7 +85,8 @@ void warn(PyObject* category, const std::string& message) {
 py::object give(StatResult r, const py::object& out) {
   for (const std::string& w : r.warnings) warn(PyExc_RuntimeWarning, w);
   if (r.complex_to_real) {
-    static py::object complex_warning = py::module_::import("numpy").attr("exceptions").attr("ComplexWarning");
+    static const py::handle complex_warning =
+        py::object(py::module_::import("numpy").attr("exceptions").attr("ComplexWarning")).release();
     warn(complex_warning.ptr(), "Casting complex values to real discards the imaginary part");
   }
   return out.is_none() ? py::cast(std::move(r.result)) : out;

@@ -88,8 +88,8 @@ bool to_input(py::handle obj, UfuncInput& in, bool strict) {
   }
   // NumPy scalars first (numpy.float64 and numpy.complex128 are float and
   // complex subclasses, but typed), then Python floats and complexes.
-  static py::object generic = py::module_::import("numpy").attr("generic");
-  static py::object ndarray = py::module_::import("numpy").attr("ndarray");
+  static const py::handle generic = py::object(py::module_::import("numpy").attr("generic")).release();
+  static const py::handle ndarray = py::object(py::module_::import("numpy").attr("ndarray")).release();
   const bool exact = PyFloat_CheckExact(o) || PyComplex_CheckExact(o);
   if (!exact && py::isinstance(obj, generic)) {
     s.kind = ScalarValue::Kind::Typed;
