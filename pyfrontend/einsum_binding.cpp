@@ -14,7 +14,7 @@
 
 #include "arraycore/einsum.h"
 #include "arraycore/views.h"
-#include "pyfrontend/bindings.h"
+#include "pyfrontend/operation_bindings.h"
 
 namespace kiln::py_bind {
 namespace {
@@ -114,12 +114,7 @@ void register_einsum(py::module_& m) {
         }
         o.optimize = to_optimize(optimize);
         arraycore::EinsumResult r = arraycore::einsum_apply(subscripts, operands, o);
-        if (r.discards_imaginary) {
-          static const py::handle warning =
-              py::object(py::module_::import("numpy").attr("exceptions").attr("ComplexWarning")).release();
-          if (PyErr_WarnEx(warning.ptr(), "Casting complex values to real discards the imaginary part", 2) != 0)
-            throw py::error_already_set();
-        }
+        if (r.discards_imaginary) warn_discarded_imaginary();
         if (!out.is_none()) return py::reinterpret_borrow<py::object>(out);
         for (size_t i = 0; i < operands.size(); ++i)
           if (arraycore::is_view_of(r.result, operands[i])) return make_view(objects[i], std::move(r.result));

@@ -7,7 +7,7 @@
 //
 //   _core._quantile(a, q, axis, out, method, keepdims, weights, skip_nan, percentile)   # q None: the median
 #include "arraycore/order_statistics.h"
-#include "pyfrontend/bindings.h"
+#include "pyfrontend/operation_bindings.h"
 
 namespace kiln::py_bind {
 namespace {
@@ -52,16 +52,6 @@ arraycore::QuantileQ to_q(py::handle q) {
   return r;
 }
 
-bool truth(py::handle v) {
-  int t = PyObject_IsTrue(v.ptr());
-  if (t < 0) throw py::error_already_set();
-  return t != 0;
-}
-
-void warn(PyObject* category, const std::string& message) {
-  if (PyErr_WarnEx(category, message.c_str(), 2) < 0) throw py::error_already_set();
-}
-
 }  // namespace
 
 void register_order_statistics(py::module_& m) {
@@ -84,14 +74,7 @@ void register_order_statistics(py::module_& m) {
         args.out = out.is_none() ? nullptr : ndarray_of(out.ptr());
         args.keepdims = truth(keepdims);
         args.skip_nan = skip_nan;
-        arraycore::StatResult r = arraycore::quantile_apply(x, args);
-        for (const std::string& message : r.warnings) warn(PyExc_RuntimeWarning, message);
-        if (r.complex_to_real) {
-          static py::handle complex_warning =
-              py::module_::import("numpy").attr("exceptions").attr("ComplexWarning").cast<py::object>().release();
-          warn(complex_warning.ptr(), "Casting complex values to real discards the imaginary part");
-        }
-        return out.is_none() ? py::cast(std::move(r.result)) : py::reinterpret_borrow<py::object>(out);
+        return give(arraycore::quantile_apply(x, args), py::reinterpret_borrow<py::object>(out));
       },
       py::arg("a"), py::arg("q"), py::arg("axis"), py::arg("out"), py::arg("method"), py::arg("keepdims"),
       py::arg("weights"), py::arg("skip_nan"), py::arg("percentile"),

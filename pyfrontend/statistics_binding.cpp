@@ -11,7 +11,7 @@
 #include <optional>
 
 #include "arraycore/statistics.h"
-#include "pyfrontend/bindings.h"
+#include "pyfrontend/operation_bindings.h"
 
 namespace kiln::py_bind {
 namespace {
@@ -65,12 +65,6 @@ std::optional<NDArray> to_where(py::handle where) {
   unsupported_operand(where);
 }
 
-bool truth(py::handle v) {
-  int t = PyObject_IsTrue(v.ptr());
-  if (t < 0) throw py::error_already_set();
-  return t != 0;
-}
-
 double to_double(py::handle v) {
   double d = PyFloat_AsDouble(v.ptr());
   if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
@@ -79,17 +73,6 @@ double to_double(py::handle v) {
 
 void warn(PyObject* category, const std::string& message) {
   if (PyErr_WarnEx(category, message.c_str(), 2) < 0) throw py::error_already_set();
-}
-
-// The result (out= itself when given) after NumPy's warnings.
-py::object give(StatResult r, const py::object& out) {
-  for (const std::string& w : r.warnings) warn(PyExc_RuntimeWarning, w);
-  if (r.complex_to_real) {
-    static const py::handle complex_warning =
-        py::object(py::module_::import("numpy").attr("exceptions").attr("ComplexWarning")).release();
-    warn(complex_warning.ptr(), "Casting complex values to real discards the imaginary part");
-  }
-  return out.is_none() ? py::cast(std::move(r.result)) : out;
 }
 
 void parse_common(arraycore::StatOptions& o, py::handle axis, py::handle dtype, const py::object& out,
@@ -104,6 +87,24 @@ void parse_common(arraycore::StatOptions& o, py::handle axis, py::handle dtype, 
 }
 
 }  // namespace
+
+bool truth(py::handle v) {
+  int t = PyObject_IsTrue(v.ptr());
+  if (t < 0) throw py::error_already_set();
+  return t != 0;
+}
+
+void warn_discarded_imaginary() {
+  static const py::handle complex_warning =
+      py::object(py::module_::import("numpy").attr("exceptions").attr("ComplexWarning")).release();
+  warn(complex_warning.ptr(), "Casting complex values to real discards the imaginary part");
+}
+
+py::object give(StatResult r, const py::object& out) {
+  for (const std::string& w : r.warnings) warn(PyExc_RuntimeWarning, w);
+  if (r.complex_to_real) warn_discarded_imaginary();
+  return out.is_none() ? py::cast(std::move(r.result)) : out;
+}
 
 void register_statistics(py::module_& m) {
   m.def(
