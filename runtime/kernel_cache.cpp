@@ -31,6 +31,9 @@ constexpr uint32_t kCacheFormatVersion = 1;
 constexpr char kEntryMagic[8] = {'K', 'I', 'L', 'N', 'K', 'C', '0', '1'};
 // magic(8) + format version(4) + payload length(8) + payload SHA-256(32)
 constexpr size_t kHeaderBytes = 8 + 4 + 8 + 32;
+// Note [Regular cache files] (runtime/files.h): a larger file is not an entry
+// (a compiled module is a few MB; a sparse or hostile file is never read).
+constexpr uint64_t kMaxEntryBytes = uint64_t{256} << 20;
 
 // --- little-endian fixed-width integers and length-prefixed fields ---
 
@@ -104,6 +107,17 @@ std::optional<std::string_view> entry_payload(std::string_view file) {
   return payload;
 }
 
+// The bytes at `path` if it is a regular file of at most kMaxEntryBytes
+// (Note [Regular cache files]); `damaged` is set when something else is
+// there (a FIFO, device, symlink, directory, or an oversized file): a miss
+// that the caller's new entry replaces.
+std::optional<std::string> read_entry(const std::string& path, bool& damaged) {
+  std::optional<std::string> bytes = read_regular_file(path, kMaxEntryBytes);
+  struct stat st {};
+  if (!bytes && ::lstat(path.c_str(), &st) == 0) damaged = true;
+  return bytes;
+}
+
 std::string make_entry(std::string_view payload) {
   Sha256 h;
   h.update(payload);
@@ -146,7 +160,9 @@ bool write_entry_atomically(const std::string& path, const std::string& bytes) {
   // mkstemp creates 0600; entries are shareable like any cache file.
   ::fchmod(fd, 0644);
   if (::close(fd) != 0) ok = false;
-  if (ok && ::rename(tmpl.c_str(), path.c_str()) != 0) ok = false;
+  // A directory in the entry's place is removed first: rename() replaces
+  // anything else (Note [Regular cache files]).
+  if (ok && (!clear_for_entry(path) || ::rename(tmpl.c_str(), path.c_str()) != 0)) ok = false;
   if (!ok) ::unlink(tmpl.c_str());
   return ok;
 }
@@ -277,7 +293,7 @@ std::shared_ptr<const CompiledModule> KernelCache::get_or_compile(const CompileR
   bool corrupt = false;
   std::shared_ptr<const CompiledModule> module;
   if (!path.empty()) {
-    if (std::optional<std::string> file = read_file(path)) {
+    if (std::optional<std::string> file = read_entry(path, corrupt)) {
       auto payload = entry_payload(*file);
       auto parsed = payload ? deserialize_module(*payload) : std::nullopt;
       if (parsed) {
@@ -313,9 +329,13 @@ std::string KernelCache::text_path(const std::string& key) const {
 std::optional<std::string> KernelCache::load_text(const std::string& key) {
   std::string path = text_path(key);
   if (path.empty()) return std::nullopt;
-  std::optional<std::string> file = read_file(path);
-  if (!file) return std::nullopt;
-  if (auto payload = entry_payload(*file)) return std::string(*payload);
+  bool damaged = false;
+  std::optional<std::string> file = read_entry(path, damaged);
+  if (file) {
+    if (auto payload = entry_payload(*file)) return std::string(*payload);
+  } else if (!damaged) {
+    return std::nullopt;
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.corrupt_entries;
   return std::nullopt;

@@ -15,8 +15,10 @@
 // An entry is a header (magic, format version, payload length, payload
 // SHA-256) and the serialized CompiledModule. Writes go to a temporary file in
 // the same directory and are renamed into place, so readers see a whole entry
-// or none. A file that is truncated, corrupt or of another format is ignored,
-// recompiled and overwritten; it never crashes the process. An unwritable
+// or none. A file that is truncated, corrupt or of another format, or that is
+// no regular file at all (Note [Regular cache files] in files.h: a FIFO, a
+// device, a symlink, a directory, or over the size bound) is ignored,
+// recompiled and overwritten; it never crashes or blocks the process. An unwritable
 // cache directory degrades to the in-memory cache.
 // Text entries (load_text/store_text: the transpiler's generated source, kept
 // so that a new process skips transpiling) are the same header over the text,

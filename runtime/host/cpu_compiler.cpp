@@ -195,8 +195,8 @@ std::string prelude_pch_dir() {
     std::error_code ec;
     // A whole one starts with GCC's magic, "gpch"; an empty or overwritten
     // one is built again (a truncated one fails its first compile).
-    char magic[4] = {};
-    if (std::ifstream(gch, std::ios::binary).read(magic, 4) && std::memcmp(magic, "gpch", 4) == 0) {
+    // Only a regular file is opened (Note [Regular cache files] in runtime/files.h).
+    if (read_regular_file(gch.string(), UINT64_MAX, 4) == std::optional<std::string>("gpch")) {
       result = dir.string();
       return;
     }
@@ -215,6 +215,7 @@ std::string prelude_pch_dir() {
     // Renamed into place from the same directory: atomic for concurrent readers.
     const fs::path staged = gch.string() + ".tmp" + std::to_string(getpid());
     fs::copy_file(built, staged, fs::copy_options::overwrite_existing, ec);
+    if (!ec && !clear_for_entry(gch.string())) ec = std::make_error_code(std::errc::is_a_directory);
     if (!ec) fs::rename(staged, gch, ec);
     if (ec) {
       fs::remove(staged, ec);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/files.h"
 #include "runtime/sha256.h"
 #include "tests/cpp/fake_backend.h"
 
@@ -254,6 +256,62 @@ TEST_F(KernelCacheTest, TextEntriesShareTheHeaderAndTheIntegrityCheck) {
   EXPECT_FALSE(other.load_text(key).has_value());
   EXPECT_EQ(other.stats().corrupt_entries, 1u);
   EXPECT_FALSE(KernelCache("").load_text(key).has_value());   // memory-only: no disk
+}
+
+// Note [Regular cache files]: a FIFO (open() would block), a symlink to a
+// device (read until memory runs out), a directory or an oversized file at an
+// entry's path is a miss, counted as damage, and replaced by a regular entry.
+TEST_F(KernelCacheTest, EntriesThatAreNotRegularFilesAreMissesAndReplaced) {
+  auto r = sample_request();
+  const std::string path = KernelCache(dir_.path()).entry_path(cache_key(r, "fake", "fake_arch", fake_.identity));
+  const std::string key = sha256_hex("a transpiled kernel");
+  const std::string text_path = KernelCache(dir_.path()).text_path(key);
+  for (int kind = 0; kind < 4; ++kind) {
+    for (const std::string& p : {path, text_path}) {
+      fs::remove_all(p);
+      fs::create_directories(fs::path(p).parent_path());
+      if (kind == 0) ASSERT_EQ(::mkfifo(p.c_str(), 0644), 0);
+      if (kind == 1) fs::create_symlink("/dev/zero", p);
+      if (kind == 2) fs::create_directories(fs::path(p) / "inner");
+      if (kind == 3) {
+        std::ofstream{p};
+        fs::resize_file(p, uint64_t{300} << 20);   // sparse: no disk used
+      }
+    }
+    KernelCache cache(dir_.path());   // a new process
+    int before = fake_.compile_calls;
+    cache.get_or_compile(r, fake_, "fake_arch");
+    EXPECT_EQ(fake_.compile_calls, before + 1) << kind;
+    EXPECT_FALSE(cache.load_text(key).has_value()) << kind;
+    EXPECT_EQ(cache.stats().corrupt_entries, 2u) << kind;
+    cache.store_text(key, "text");
+    for (const std::string& p : {path, text_path})
+      EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(p))) << kind << " " << p;
+    KernelCache again(dir_.path());
+    again.get_or_compile(r, fake_, "fake_arch");
+    EXPECT_EQ(again.stats().disk_hits, 1u) << kind;
+    EXPECT_EQ(again.load_text(key), std::optional<std::string>("text")) << kind;
+  }
+}
+
+TEST(RegularFiles, ReadRegularFileRefusesWhatIsNotOneAndReadsPrefixes) {
+  TempDir dir;
+  const std::string f = dir.path() + "/f", fifo = dir.path() + "/fifo", link = dir.path() + "/link";
+  std::ofstream(f, std::ios::binary) << "gpch and more";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  fs::create_symlink(f, link);
+  EXPECT_EQ(read_regular_file(f, 100), std::optional<std::string>("gpch and more"));
+  EXPECT_EQ(read_regular_file(f, 100, 4), std::optional<std::string>("gpch"));
+  EXPECT_FALSE(read_regular_file(f, 5).has_value());          // over the bound
+  EXPECT_FALSE(read_regular_file(fifo, 100).has_value());     // never blocks
+  EXPECT_FALSE(read_regular_file(link, 100).has_value());     // symlinks not followed
+  EXPECT_FALSE(read_regular_file(dir.path(), 100).has_value());
+  EXPECT_FALSE(read_regular_file(dir.path() + "/absent", 100).has_value());
+  EXPECT_TRUE(clear_for_entry(f));                            // a file stays (rename replaces it)
+  EXPECT_TRUE(fs::exists(f));
+  fs::create_directories(dir.path() + "/d/e");
+  EXPECT_TRUE(clear_for_entry(dir.path() + "/d"));
+  EXPECT_FALSE(fs::exists(dir.path() + "/d"));
 }
 
 TEST_F(KernelCacheTest, DifferentArchIsADifferentEntry) {
