@@ -97,7 +97,9 @@ const EwSpec& cast_spec(DType to) {
 // Threads copy elements in no particular order, so a source (or mask) that
 // shares bytes with the destination without being the very same view is
 // first copied to fresh memory, as NumPy's assignment does. The very same
-// view is safe: each element is read and written by one thread.
+// view is safe: each element is read and written by one thread. Same offset
+// and strides with another shape is not the same view: broadcast to the
+// destination's shape (a[:1] into a), one source element feeds many threads.
 bool shares_bytes(const NDArray& a, const NDArray& b) {
   if (a.memory() != b.memory() || a.size() == 0 || b.size() == 0) return false;
   auto [alow, ahigh] = byte_extent(a.shape(), a.strides(), a.itemsize());
@@ -106,8 +108,8 @@ bool shares_bytes(const NDArray& a, const NDArray& b) {
 }
 
 bool overlaps_partially(const NDArray& a, const NDArray& dst) {
-  if (a.offset() == dst.offset() && a.strides() == dst.strides() && a.itemsize() == dst.itemsize() &&
-      a.memory() == dst.memory())
+  if (a.offset() == dst.offset() && a.strides() == dst.strides() && a.shape() == dst.shape() &&
+      a.itemsize() == dst.itemsize() && a.memory() == dst.memory())
     return false;
   return shares_bytes(a, dst);
 }

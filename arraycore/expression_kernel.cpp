@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "arraycore/copy.h"
 #include "arraycore/generated_kernel.h"
 #include "arraycore/indexing.h"
 #include "arraycore/promotion.h"
@@ -130,7 +131,10 @@ void ExpressionKernel::launch(std::vector<EwParam> params, const std::string& op
   std::vector<EwArg> args;
   for (const Arg& a : args_) {
     if (a.array) {
-      views.push_back(a.array->shape() == shape ? *a.array : broadcast_to(*a.array, shape));
+      // An input sharing memory with out= (not as the very same view) is read
+      // from a copy: Note [Overlapping copies] in copy.cpp.
+      NDArray in = overlaps_partially(*a.array, extra) ? astype(*a.array, a.array->dtype(), Order::C) : *a.array;
+      views.push_back(in.shape() == shape ? in : broadcast_to(in, shape));
       args.push_back(EwArg::of(views.back()));
     } else {
       args.push_back(a.scalar);
@@ -141,7 +145,16 @@ void ExpressionKernel::launch(std::vector<EwParam> params, const std::string& op
 }
 
 NDArray ExpressionKernel::run(const Value& result, const NDArray* out, const std::string& what) {
-  const Shape s = shape();
+  Shape s = shape();
+  if (out && out->shape() != s) {
+    // The inputs broadcast to a larger out=, as a ufunc's do.
+    bool fits = false;
+    try {
+      fits = broadcast_shapes({s, out->shape()}) == out->shape();
+    } catch (const std::invalid_argument&) {
+    }
+    if (fits) s = out->shape();
+  }
   if (out && out->shape() != s)
     throw std::invalid_argument("non-broadcastable output operand with shape " + python_shape(out->shape()) +
                                 " doesn't match the broadcast shape " + python_shape(s));

@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 
+#include "arraycore/copy.h"
 #include "arraycore/elementwise.h"
 #include "arraycore/indexing.h"
 #include "arraycore/kernel_template.h"
@@ -415,9 +416,31 @@ class ElementwiseKernelBase {
     SmallBuffer<EwArg, 16> ew(total);
     std::vector<NDArray> views;   // inputs broadcast to `shape`
     if (broadcast) views.reserve(plan->shaped.size());
+    // Inputs sharing memory with a given output (other than as the very same
+    // view) are read from copies made on the launch's stream, as the ufuncs'
+    // (Note [Overlapping copies] in arraycore/copy.cpp).
+    std::vector<NDArray> detached;
+    if (!plan->allocates) {
+      for (size_t k = 0; k < n && static_cast<int>(k) < nin_; ++k) {
+        if (!(key[k] & 1)) continue;
+        const NDArray* a = ndarray_of(args[k]);
+        for (size_t j = static_cast<size_t>(nin_); j < n; ++j) {
+          if (!(key[j] & 1) || !arraycore::overlaps_partially(*a, *ndarray_of(args[j]))) continue;
+          if (detached.empty()) detached.reserve(static_cast<size_t>(nin_));
+          if (stream == Py_None) {
+            detached.push_back(arraycore::astype(*a, a->dtype(), arraycore::Order::C));
+          } else {
+            StreamScope scope(to_stream(stream));
+            detached.push_back(arraycore::astype(*a, a->dtype(), arraycore::Order::C));
+          }
+          ew[k] = EwArg::of(detached.back());
+          break;
+        }
+      }
+    }
     for (size_t k = 0; k < n; ++k) {
       if (!(key[k] & 1)) continue;
-      const NDArray* a = ndarray_of(args[k]);
+      const NDArray* a = ew[k].array ? ew[k].array : ndarray_of(args[k]);
       if (broadcast && static_cast<int>(k) < nin_ && a->shape() != *shape &&
           std::find(plan->shaped.begin(), plan->shaped.end(), static_cast<int>(k)) != plan->shaped.end()) {
         views.push_back(arraycore::broadcast_to(*a, *shape));

@@ -12,8 +12,8 @@ the signatures, the argument shaping and NumPy's warnings.
 
 Differences from NumPy: results are kiln arrays, 0-d where NumPy returns a
 scalar (as CuPy); inputs are kiln arrays or scalars (host arrays and lists
-raise TypeError, as the ufuncs do); partially overlapping ``out=`` and inputs
-are not copied first.
+raise TypeError, as the ufuncs do). An ``out=`` overlapping an input gets
+what NumPy gives: the inputs are read as they were before the call.
 """
 import warnings
 

@@ -483,3 +483,24 @@ def test_methods(rng, dtype):
     if numpy.dtype(dtype).kind != "c":
         assert_same_values(k.clip(1, 30).get(), numpy_result(n.clip, 1, 30))
         assert_same_values(k.clip(max=30).get(), numpy_result(n.clip, max=30))
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp, a: xp.clip(a, -1.0, 4.0, out=a[::-1]),
+    lambda xp, a: xp.clip(a[:-1], a[1:], 4.0, out=a[1:]),
+    lambda xp, a: xp.clip(a.reshape(2, 5)[:1], -1.0, 4.0, out=a.reshape(2, 5)),   # broadcast into out=
+    lambda xp, a: xp.around(a[:-1], 1, out=a[1:]),
+    lambda xp, a: xp.around(a[1:], -1, out=a[:-1]),
+    lambda xp, a: xp.around(a, 2, out=a[::-1]),
+    lambda xp, a: a[::2].clip(0.0, 2.0, out=a[:5]),
+    lambda xp, a: xp.nan_to_num(a, copy=False),
+], ids=["clip-reversed", "clip-bound-overlap", "clip-broadcast", "around-shifted", "around-neg-decimals",
+        "around-reversed", "clip-method", "nan_to_num-in-place"])
+def test_out_overlapping_an_input(call):
+    # issue 21: out= overlapping an input gave order-dependent garbage; NumPy
+    # reads the inputs first (its ufuncs copy an overlapping input).
+    n = numpy.arange(10.0) * 1.37 - 3.0
+    k = kiln.asarray(n)
+    call(numpy, n)
+    call(kiln, k)
+    assert_same_values(k.get(), n)

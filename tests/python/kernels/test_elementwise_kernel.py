@@ -507,3 +507,24 @@ def test_python_scalar_conversions_are_numpys(dtype):
             assert got is expected, (value, got)
         else:
             assert_same_bits(got, expected)
+
+
+def test_input_overlapping_an_output_is_read_first():
+    # As CuPy's _copy_in_args_if_needed: an input sharing memory with an
+    # output (other than as the very same view) is copied before the launch.
+    k = ElementwiseKernel("T x, T y", "T z", "z = x + y", "overlap_add")
+    n = numpy.arange(12.0)
+    a = kiln.asarray(n)
+    k(a[:-1], a[1:], a[1:])
+    n[1:] = n[:-1] + n[1:]
+    assert a.get().tolist() == n.tolist()
+    b = kiln.arange(6.0).reshape(2, 3)
+    k(b[:1], 1.0, b)                            # a broadcast row at the output's own offset
+    assert b.get().tolist() == [[1.0, 2.0, 3.0]] * 2
+    raw = ElementwiseKernel("raw T x", "T y", "y = x[_ind.size() - 1 - i]", "overlap_reverse")
+    c = kiln.arange(5.0)
+    raw(c[1:], c[:4])
+    assert c.get().tolist() == [4.0, 3.0, 2.0, 1.0, 4.0]
+    same = kiln.arange(4.0)
+    k(same, same, same)                         # the very same view: in place, no copy needed
+    assert same.get().tolist() == [0.0, 2.0, 4.0, 6.0]
