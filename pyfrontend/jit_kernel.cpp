@@ -153,6 +153,7 @@ void store_source(const std::string& key, const std::string& name, const std::st
     case transpiler::DiagKind::Unbound: type = PyExc_UnboundLocalError; break;
     case transpiler::DiagKind::Unsupported: type = PyExc_NotImplementedError; break;
     case transpiler::DiagKind::Value: type = PyExc_ValueError; break;
+    case transpiler::DiagKind::Overflow: type = PyExc_OverflowError; break;
   }
   PyErr_SetString(type, text.c_str());
   throw py::error_already_set();

@@ -36,6 +36,11 @@ bool always_true(const Expr& e) {
          ((e.value.kind == ConstValue::Kind::Bool && e.value.b) || (e.value.kind == ConstValue::Kind::Int && e.value.i != 0));
 }
 
+bool always_false(const Expr& e) {
+  return e.kind == ExprKind::Const &&
+         ((e.value.kind == ConstValue::Kind::Bool && !e.value.b) || (e.value.kind == ConstValue::Kind::Int && e.value.i == 0));
+}
+
 Assigned meet(const Assigned& a, const Assigned& b) {
   if (!a) return b;
   if (!b) return a;
@@ -85,6 +90,8 @@ Assigned DefiniteAssignment::da_stmt(const Stmt& s, Assigned in) {
     case StmtKind::If: {
       da_expr(*s.value, set);
       Assigned a = da_block(s.body, in), b = da_block(s.orelse, in);
+      if (always_true(*s.value)) return a;    // `if True:` never takes its else
+      if (always_false(*s.value)) return b;
       if (!a) return b;
       if (!b) return a;
       std::set<std::string> both;
@@ -141,9 +148,9 @@ Assigned DefiniteAssignment::da_stmt(const Stmt& s, Assigned in) {
 
 }  // namespace
 
-void check_definite_assignment(const FunctionDef& f, const std::set<std::string>& params,
+bool check_definite_assignment(const FunctionDef& f, const std::set<std::string>& params,
                                const std::map<std::string, Span>& assigned) {
-  DefiniteAssignment(params, assigned).da_block(f.body, params);
+  return DefiniteAssignment(params, assigned).da_block(f.body, params).has_value();
 }
 
 }  // namespace kiln::transpiler

@@ -29,6 +29,7 @@ enum class DiagKind : uint8_t {
   Unbound,      // UnboundLocalError: local may be used before assignment
   Unsupported,  // NotImplementedError: syntax or feature kernels do not have
   Value,        // ValueError: a wrong value (e.g. non-constant shared memory size)
+  Overflow,     // OverflowError: an integer constant out of bounds (Note [Python integer constants])
 };
 
 struct Note {

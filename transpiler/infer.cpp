@@ -6,6 +6,7 @@
 
 #include "transpiler/definite_assignment.h"
 #include "transpiler/diagnostics.h"
+#include "transpiler/int_constants.h"
 
 namespace kiln::transpiler {
 
@@ -91,6 +92,7 @@ class FunctionInfer {
   void assign_local(const Expr& target, const Type& value);
   void check_store(const Type& elem_type, const Type& value, const Expr& where);
   void check_truth(const Type& t, const Expr& e);
+  void check_int_operands(const Type& a, const Expr& ea, const Type& b, const Expr& eb, const Type& r, const Expr& e);
 
   // ---- expressions ----
   Type eval(const Expr& e) {  // Note [Local types]: non-strict passes ignore errors
@@ -205,10 +207,15 @@ void FunctionInfer::run() {
     if (round > 64) fail(DiagKind::Type, f_.span, "type inference did not settle for `" + f_.name + "`");
   }
   // Note [Definite assignment] first: an unassigned local has no type either.
-  check_definite_assignment(f_, params_, assigned_);
+  const bool falls_off = check_definite_assignment(f_, params_, assigned_);
   strict_ = true;
   returns_.reset();
   block(f_.body);
+  if (returns_ && falls_off && returns_->kind != TypeKind::Void)   // Note [Missing return]
+    fail(DiagKind::Type, f_.span,
+         "`" + f_.name + "` returns a value on some paths but can reach its end without a `return`, where Python "
+         "returns None and a kernel has no value to give; return a value on every path",
+         {{return_span_, "a value is returned here"}});
   if (returns_) inst_.return_type = strong(*returns_);
   // Declaration order: by first assignment in the source.
   std::vector<std::pair<int, std::string>> order;
@@ -219,6 +226,16 @@ void FunctionInfer::run() {
 }
 
 // ---------------------------------------------------------------- statements
+
+// Note [Python integer constants] (int_constants.h): a Python int constant
+// meeting a typed integer must fit it, and every constant the kernel computes
+// must fit int64.
+void FunctionInfer::check_int_operands(const Type& a, const Expr& ea, const Type& b, const Expr& eb, const Type& r,
+                                       const Expr& e) {
+  if (a.weak && !b.weak && b.is_int()) check_int_fits(ea, b.dtype);
+  if (b.weak && !a.weak && a.is_int()) check_int_fits(eb, a.dtype);
+  if (r.weak && r.is_int()) check_int_constant(e);
+}
 
 void FunctionInfer::check_truth(const Type& t, const Expr& e) {
   if (!t.valid()) return;
@@ -242,6 +259,7 @@ void FunctionInfer::stmt(const Stmt& s) {
       Type v = eval(*s.value);
       if (!cur.valid() || !v.valid()) break;
       Type r = binop_type(s.op, cur, v, *s.value);
+      if (strict_) check_int_operands(cur, t, v, *s.value, r, *s.value);
       if (strict_) inst_.stmt_types[static_cast<size_t>(s.id)] = r;
       if (t.kind == ExprKind::Name) assign_local(t, r);
       else check_store(cur, r, *s.value);
@@ -380,6 +398,7 @@ void FunctionInfer::assign_local(const Expr& target, const Type& value) {
 void FunctionInfer::check_store(const Type& elem, const Type& value, const Expr& where) {
   if (!value.is_scalar())
     fail(DiagKind::Type, where.span, "an array element takes a number, got " + an(value));
+  if (elem.is_int()) check_int_fits(where, elem.dtype);   // Note [Python integer constants]
   if (value.is_complex() && !elem.is_complex())
     fail(DiagKind::Type, where.span,
          "storing " + an(value) + " into " + an(elem) + " element would drop the imaginary part; store `.real` explicitly");
@@ -423,7 +442,9 @@ Type FunctionInfer::type_of(const Expr& e) {
     case ExprKind::BinOp: {
       Type a = eval(*e.operands[0]), b = eval(*e.operands[1]);
       if (!a.valid() || !b.valid()) return Type();
-      return binop_type(e.bin_op, a, b, e);
+      Type r = binop_type(e.bin_op, a, b, e);
+      if (strict_) check_int_operands(a, *e.operands[0], b, *e.operands[1], r, e);
+      return r;
     }
     case ExprKind::UnaryOp: {
       Type a = eval(*e.operands[0]);
@@ -440,6 +461,7 @@ Type FunctionInfer::type_of(const Expr& e) {
       if (a.is_bool() && !a.weak && e.unary_op == UnaryOp::Neg)
         fail(DiagKind::Type, e.span, "`-` of a bool is not supported (as in NumPy); use `not`");
       if (a.is_bool()) return a.weak ? Type::weak_scalar(DType::Int64) : Type::scalar(DType::Int64);
+      if (strict_ && a.weak && a.is_int()) check_int_constant(e);
       return a;
     }
     case ExprKind::BoolOp: {

@@ -19,6 +19,14 @@
 // that a non-empty constant range assigns its target and `while True:` leaves
 // what every `break` has assigned (definite_assignment.cpp).
 //
+// Note [Missing return]
+// A device function (or a vectorize body) that returns a value on some path
+// must return one on every path: Python would return None where it falls off
+// its end, which no kernel type holds, and C++ would return garbage. The
+// definite-assignment pass knows which paths reach the end (`while True:`
+// without a break does not; `if True:` takes no else); when one does, the
+// function is a TypeError with the caret at its `def` and a note at a return.
+//
 // Note [Device functions]
 // A Python function called from a kernel becomes a __device__ function, one
 // instance per argument-type signature (as a C++ template would), its return

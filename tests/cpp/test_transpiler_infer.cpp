@@ -161,3 +161,98 @@ TEST(TranspilerInfer, WhileTrueAssignsWhatEveryBreakAssigned) {
 
 }  // namespace
 }  // namespace kiln::transpiler
+
+namespace kiln::transpiler {
+namespace {
+
+using namespace ast_builders;
+
+// def k(x):                 def pos(v):
+//     x[0] = pos(x[1])          if v > 0:
+//                                   return v
+//                               (else_returns: else: return 0)
+Module falls_off_module(bool else_returns) {
+  Module m;
+  FunctionDef& k = add_function(m, "k", {"x"}, 1);
+  auto c = call(function_ref(1), {});
+  c->operands.push_back(subscript(name("x"), int_const(1)));
+  k.body.push_back(assign(subscript(name("x"), int_const(0)), std::move(c), 2));
+  number_nodes(k);
+  FunctionDef& f = add_function(m, "pos", {"v"}, 5);
+  auto branch = make_stmt(StmtKind::If, at(6, 4));
+  auto cmp = make_expr(ExprKind::Compare, at(6, 7));
+  cmp->operands.push_back(name("v"));
+  cmp->operands.push_back(int_const(0));
+  cmp->cmp_ops = {CmpOp::Gt};
+  branch->value = std::move(cmp);
+  auto ret = make_stmt(StmtKind::Return, at(7, 8));
+  ret->value = name("v");
+  branch->body.push_back(std::move(ret));
+  if (else_returns) {
+    auto other = make_stmt(StmtKind::Return, at(9, 8));
+    other->value = int_const(0);
+    branch->orelse.push_back(std::move(other));
+  }
+  f.body.push_back(std::move(branch));
+  number_nodes(f);
+  return m;
+}
+
+// Note [Missing return]
+TEST(TranspilerInfer, ADeviceFunctionThatCanFallOffItsEndIsRejected) {
+  Module ok = falls_off_module(true);
+  EXPECT_NO_THROW(infer(ok, {Type::array(DType::Float32, 1, ArrayStorage::Contiguous)}));
+  Module bad = falls_off_module(false);
+  try {
+    infer(bad, {Type::array(DType::Float32, 1, ArrayStorage::Contiguous)});
+    FAIL() << "expected a TranspileError";
+  } catch (const TranspileError& e) {
+    EXPECT_EQ(e.diag().kind, DiagKind::Type);
+    EXPECT_EQ(e.diag().function, 1);
+    EXPECT_EQ(e.diag().span.line, 5);   // the def
+    EXPECT_NE(e.diag().message.find("can reach its end without a `return`"), std::string::npos) << e.diag().message;
+    ASSERT_EQ(e.diag().notes.size(), 1u);
+    EXPECT_EQ(e.diag().notes[0].span.line, 7);
+  }
+}
+
+// Note [Python integer constants]: def k(x): x[0] = <value>
+Module store_module(ExprPtr value) {
+  Module m;
+  FunctionDef& k = add_function(m, "k", {"x"}, 1);
+  k.body.push_back(assign(subscript(name("x"), int_const(0)), std::move(value), 2));
+  number_nodes(k);
+  return m;
+}
+
+std::string overflow_message(ExprPtr value, DType element) {
+  Module m = store_module(std::move(value));
+  try {
+    infer(m, {Type::array(element, 1, ArrayStorage::Contiguous)});
+  } catch (const TranspileError& e) {
+    EXPECT_EQ(e.diag().kind, DiagKind::Overflow);
+    return e.diag().message;
+  }
+  return "";
+}
+
+TEST(TranspilerInfer, IntegerConstantsMustFitWhereTheyGo) {
+  auto pow = [](long long a, long long b) { return binop(BinOp::Pow, int_const(a), int_const(b)); };
+  EXPECT_NE(overflow_message(pow(2, 100), DType::Int64).find("Python integer 1267650600228229401496703205376 out of bounds for int64"),
+            std::string::npos);
+  EXPECT_NE(overflow_message(binop(BinOp::LShift, int_const(1), int_const(200)), DType::Float64).find("more than 125 bits"),
+            std::string::npos);
+  EXPECT_NE(overflow_message(int_const(300), DType::Int8).find("Python integer 300 out of bounds for int8"), std::string::npos);
+  EXPECT_NE(overflow_message(int_const(-1), DType::UInt32).find("Python integer -1 out of bounds for uint32"), std::string::npos);
+  EXPECT_NE(overflow_message(binop(BinOp::Add, subscript(name("x"), int_const(1)), int_const(128)), DType::Int8)
+                .find("Python integer 128 out of bounds for int8"),
+            std::string::npos);
+  EXPECT_EQ(overflow_message(int_const(127), DType::Int8), "");
+  EXPECT_EQ(overflow_message(int_const(255), DType::UInt8), "");
+  EXPECT_EQ(overflow_message(pow(2, 62), DType::Int64), "");
+  EXPECT_EQ(overflow_message(int_const(300), DType::Float16), "");
+  EXPECT_EQ(overflow_message(binop(BinOp::FloorDiv, pow(2, 62), int_const(0)), DType::Int64), "");  // Python raises: no check
+}
+
+}  // namespace
+}  // namespace kiln::transpiler

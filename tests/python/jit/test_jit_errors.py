@@ -178,7 +178,26 @@ def pick(v):
 
 def k(x):
     x[0] = pick(x[1])
+''', lambda: (f32(),)),("device_function_falls_off", '''
+def positive(v):
+    if v > 0:
+        return v
+
+def k(x):
+    x[0] = positive(x[1])
 ''', lambda: (f32(),)),
+("int_constant_too_big", '''
+def k(x):
+    x[0] = 2 ** 100 // 3
+''', lambda: (f32(),)),
+("int_constant_into_int8", '''
+def k(x):
+    x[0] = 300
+''', lambda: (i8(),)),
+("int_constant_meets_int8", '''
+def k(x):
+    x[0] = x[1] * 2 + 128
+''', lambda: (i8(),)),
 ]
 
 
@@ -219,6 +238,10 @@ EXPECTED = {
     'tuple_unpack_mismatch': (TypeError, 'golden_tuple_unpack_mismatch.py:3:12: cannot unpack tuple(int64 (a Python int), int64 (a Python int), int64 (a Python int)) into 2 names\n        a, b = 1, 2, 3\n               ^~~~~~~'),
     'with_statement': (NotImplementedError, 'golden_with_statement.py:3:5: `with` is not supported in kernels\n        with open("f") as f:\n        ^'),
     'return_type_conflict': (TypeError, 'golden_return_type_conflict.py:5:5: `pick` returns a float64 (a Python float) at line 4 but tuple(int64 (a Python int), int64 (a Python int)) here\n        return (1, 2)\n        ^~~~~~~~~~~~~\ngolden_return_type_conflict.py:4:9: note: the other return\n            return 1.5\n            ^~~~~~~~~~'),
+    'device_function_falls_off': (TypeError, 'golden_device_function_falls_off.py:2:1: `positive` returns a value on some paths but can reach its end without a `return`, where Python returns None and a kernel has no value to give; return a value on every path\n    def positive(v):\n    ^\ngolden_device_function_falls_off.py:4:9: note: a value is returned here\n            return v\n            ^~~~~~~~'),
+    'int_constant_too_big': (OverflowError, 'golden_int_constant_too_big.py:3:12: Python integer 1267650600228229401496703205376 out of bounds for int64: a kernel computes Python integer constants in int64, where this one would wrap; use a float, or a value that fits\n        x[0] = 2 ** 100 // 3\n               ^~~~~~~~'),
+    'int_constant_into_int8': (OverflowError, 'golden_int_constant_into_int8.py:3:12: Python integer 300 out of bounds for int8 (as in NumPy 2)\n        x[0] = 300\n               ^~~'),
+    'int_constant_meets_int8': (OverflowError, 'golden_int_constant_meets_int8.py:3:23: Python integer 128 out of bounds for int8 (as in NumPy 2)\n        x[0] = x[1] * 2 + 128\n                          ^~~'),
 }
 
 

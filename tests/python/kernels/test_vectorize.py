@@ -366,3 +366,28 @@ def test_lambdas_found_by_line_column_and_closure(rng):
     check(f(kx), numpy.vectorize(lambda v: v * k)(x))
     check(g(kx), numpy.vectorize(lambda v: v - k)(x))
     check(h(kx, ky), numpy.maximum(x, y))
+
+
+def _clamp_positive(v):
+    if v > 0:
+        return v
+
+
+def _clamp_every_path(v):
+    while True:
+        if v > 0:
+            return v
+        v = v + 10
+
+
+def test_function_that_can_fall_off_its_end_is_a_type_error():
+    # issue 21: Python returns None where such a function falls off; the
+    # kernel returned the argument. Note [Missing return] in transpiler/infer.h.
+    with pytest.raises(TypeError) as info:
+        kiln.vectorize(_clamp_positive)(kiln.asarray([-5, -3, 2]))
+    lines = str(info.value).splitlines()
+    assert lines[0].endswith("`_clamp_positive` returns a value on some paths but can reach its end without a "
+                             "`return`, where Python returns None and a kernel has no value to give; return a "
+                             "value on every path")
+    assert lines[1].strip() == "def _clamp_positive(v):" and lines[2].strip().startswith("^")
+    assert kiln.vectorize(_clamp_every_path)(kiln.asarray([-5, -3, 2])).tolist() == [5, 7, 2]
