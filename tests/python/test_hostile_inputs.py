@@ -49,9 +49,267 @@ def run_isolated(code, timeout=120, env=None, expect_rc=0):
 # ----------------------------------------------------------------------------
 # jit/vectorize: functions the transpiler must reject
 
+# --- kernels slice (issue 21 items 9-jit and 10): the transpiler's checks ---
+
+def _positive_or_nothing(v):
+    if v > 0:
+        return v
+
+
+def _sign_every_path(v):
+    if v > 0:
+        return 1
+    else:
+        return -1
+
+
+def _first_power_of_two_at_least(v):
+    p = 1
+    while True:
+        if p >= v:
+            return p
+        p = p * 2
+
+
+def test_vectorize_refuses_a_function_that_falls_off_its_end():
+    # Python returns None where the function falls off; the kernel used to
+    # return its argument: [-5, -3, 2].
+    with pytest.raises(TypeError) as info:
+        kiln.vectorize(_positive_or_nothing)(kiln.asarray([-5, -3, 2]))
+    text = str(info.value)
+    assert "`_positive_or_nothing` returns a value on some paths but can reach its end without a `return`" in text
+    assert "def _positive_or_nothing(v):" in text.splitlines()[1] and "^" in text.splitlines()[2]
+    assert "note: a value is returned here" in text
+
+
+def test_vectorize_accepts_functions_that_return_on_every_path():
+    x = kiln.asarray([-5, -3, 2, 9])
+    assert kiln.vectorize(_sign_every_path)(x).tolist() == [-1, -1, 1, 1]
+    assert kiln.vectorize(_first_power_of_two_at_least)(x).tolist() == [1, 1, 2, 16]
+
+
+def _helper_falls_off(v):
+    if v > 0.0:
+        return v * 2.0
+
+
+@kiln.jit.rawkernel()
+def _kernel_with_helper_falling_off(x, n):
+    i = kiln.jit.grid(1)
+    if i < n:
+        x[i] = _helper_falls_off(x[i])
+
+
+def test_jit_device_function_that_falls_off_its_end_is_refused():
+    x = kiln.asarray([-1.0, 2.0])
+    with pytest.raises(TypeError, match="`_helper_falls_off` returns a value on some paths but can reach its end"):
+        _kernel_with_helper_falling_off[1, 2](x, 2)
+    assert x.tolist() == [-1.0, 2.0]
+
+
+@kiln.jit.rawkernel()
+def _store_two_to_the_hundred(x):
+    x[0] = 2**100
+
+
+@kiln.jit.rawkernel()
+def _store_shift_past_64_bits(x):
+    x[0] = 1 << 70
+
+
+@kiln.jit.rawkernel()
+def _store_300(x):
+    x[0] = 300
+
+
+@kiln.jit.rawkernel()
+def _add_300(x):
+    x[0] = x[1] + 300
+
+
+@kiln.jit.rawkernel()
+def _add_assign_300(x):
+    x[0] += 300
+
+
+@kiln.jit.rawkernel()
+def _store_two_to_the_63_minus_one(x):
+    x[0] = 2**63 - 1          # 2**63 does not fit the int64 the kernel computes it in
+
+
+@kiln.jit.rawkernel()
+def _store_minus_one(x):
+    x[0] = -1
+
+
+@kiln.jit.rawkernel()
+def _store_extremes(x, y):
+    x[0] = -2**62 * 2
+    x[1] = 2**62 - 1 + 2**62
+    y[0] = 18446744073709551615
+    y[1] = 255 + 0 * 7
+
+
+@pytest.mark.parametrize("kernel, dtype, text", [
+    (_store_two_to_the_hundred, kiln.int64, "Python integer 1267650600228229401496703205376 out of bounds for int64"),
+    (_store_shift_past_64_bits, kiln.int64, "Python integer 1180591620717411303424 out of bounds for int64"),
+    (_store_two_to_the_hundred, kiln.float64, "Python integer 1267650600228229401496703205376 out of bounds for int64"),
+    (_store_two_to_the_63_minus_one, kiln.int64, "Python integer 9223372036854775808 out of bounds for int64"),
+    (_store_300, kiln.int8, "Python integer 300 out of bounds for int8"),
+    (_add_300, kiln.int8, "Python integer 300 out of bounds for int8"),
+    (_add_assign_300, kiln.uint8, "Python integer 300 out of bounds for uint8"),
+    (_store_minus_one, kiln.uint8, "Python integer -1 out of bounds for uint8"),
+    (_store_minus_one, kiln.uint64, "Python integer -1 out of bounds for uint64"),
+], ids=["pow", "shift", "pow-into-float", "2**63-1", "store-int8", "add-int8", "iadd-uint8", "neg-uint8", "neg-uint64"])
+def test_jit_integer_literal_that_does_not_fit_is_refused(kernel, dtype, text):
+    # x[0] = 2**100 stored 0, x[0] = 300 on int8 stored 44 (NumPy 2: OverflowError).
+    x = kiln.zeros(2, dtype=dtype)
+    with pytest.raises(OverflowError) as info:
+        kernel[1, 1](x)
+    assert text in str(info.value)
+    assert "^" in str(info.value)            # the caret under the constant
+    assert x.tolist() == [0, 0]
+
+
+def test_jit_integer_literals_that_fit_are_exact():
+    x = kiln.zeros(2, dtype=kiln.int64)
+    y = kiln.zeros(2, dtype=kiln.uint64)
+    _store_extremes[1, 1](x, y)
+    assert x.tolist() == [-2**63, 2**63 - 1]
+    assert y.tolist() == [2**64 - 1, 255]
+    z = kiln.zeros(2, dtype=kiln.float32)
+    _store_300[1, 1](z)                       # a float element takes any int
+    assert z.tolist() == [300.0, 0.0]
+
+
 
 # ----------------------------------------------------------------------------
 # cache: damaged, hostile or concurrent disk-cache entries
+
+# --- kernels slice (issue 21 items 6 and 7): hostile and damaged cache entries ---
+
+_CACHE_PROBE = r'''
+import json, sys, kiln
+k = kiln.RawKernel(r"""
+extern "C" __global__ void hostile_cache_probe(float* x) { x[threadIdx.x] = 5.0f * threadIdx.x + 0.25f; }
+""", "hostile_cache_probe")
+x = kiln.zeros(4, dtype=kiln.float32)
+k((1,), (4,), (x,))
+assert x.tolist() == [5.0 * i + 0.25 for i in range(4)], x.tolist()
+print(json.dumps(kiln._core._cache_stats()))
+'''
+
+_JIT_PROBE = r'''
+import json, kiln
+from kiln import jit
+
+SRC = """
+def hostile_jit_probe(x, y, n):
+    i = jit.grid(1)
+    if i < n:
+        y[i] = x[i] * 3.0
+"""
+ns = {"jit": jit}
+exec(SRC, ns)
+hostile_jit_probe = jit.rawkernel(source=SRC)(ns["hostile_jit_probe"])
+x = kiln.arange(4, dtype=kiln.float32)
+y = kiln.zeros(4, dtype=kiln.float32)
+hostile_jit_probe[1, 4](x, y, 4)
+assert y.tolist() == [0.0, 3.0, 6.0, 9.0], y.tolist()
+print(json.dumps(dict(kiln._core._jit_cache_stats(), corrupt_entries=kiln._core._cache_stats()["corrupt_entries"])))
+'''
+
+
+def _probe(code, cache_dir, timeout=120):
+    import json
+    out = run_isolated(code, timeout=timeout, env={"KILN_CACHE_DIR": str(cache_dir)})
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _entries(cache_dir, sub):
+    """Paths of the entries under v1/ (sub="module") or v1/text/ (sub="text")."""
+    import pathlib
+    root = pathlib.Path(cache_dir) / "v1"
+    found = []
+    for p in root.rglob("*"):
+        parts = p.relative_to(root).parts
+        if "host-pch" in parts or ".tmp." in p.name or len(parts) < 2:
+            continue
+        if (sub == "text") == (parts[0] == "text") and len(parts) == (3 if sub == "text" else 2):
+            found.append(p)
+    return found
+
+
+def _replace_with(path, kind):
+    import shutil
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dev-zero-symlink":
+        os.symlink("/dev/zero", path)
+    elif kind == "directory":
+        (path / "inner").mkdir(parents=True)
+        (path / "inner" / "file").write_bytes(b"x")
+    elif kind == "oversized":
+        with open(path, "wb") as f:      # sparse: costs no disk
+            f.truncate(300 << 20)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero-symlink", "directory", "oversized"])
+def test_compiled_cache_entry_that_is_not_a_regular_file_is_replaced(tmp_path, kind):
+    # A FIFO blocked open() forever; a symlink to /dev/zero was read until
+    # MemoryError. Now: a miss, a compile, and a regular entry in its place.
+    _probe(_CACHE_PROBE, tmp_path)
+    [entry] = _entries(tmp_path, "module")
+    _replace_with(entry, kind)
+    again = _probe(_CACHE_PROBE, tmp_path, timeout=90)
+    assert again["compiles"] == 1 and again["disk_hits"] == 0 and again["corrupt_entries"] == 1
+    assert entry.is_file() and not entry.is_symlink()
+    assert _probe(_CACHE_PROBE, tmp_path)["disk_hits"] == 1
+
+
+@pytest.mark.parametrize("damage", ["edit-3-to-7", "truncate", "flip", "directory", "fifo"])
+def test_jit_source_cache_entry_damage_is_detected_and_rewritten(tmp_path, damage):
+    # The jit source cache (a text entry of the one kernel cache) had no
+    # checksum: `* 3.0` edited to `* 7.0` gave wrong results in every later
+    # process; a damaged entry or a directory in its place raised every time.
+    first = _probe(_JIT_PROBE, tmp_path)
+    assert first["transpiles"] == 1
+    [entry] = _entries(tmp_path, "text")
+    data = entry.read_bytes()
+    if damage == "edit-3-to-7":
+        assert b"* 3.0" in data or b"3.0" in data
+        entry.write_bytes(data.replace(b"3.0", b"7.0"))
+    elif damage == "truncate":
+        entry.write_bytes(data[: len(data) // 2])
+    elif damage == "flip":
+        entry.write_bytes(data[:-5] + bytes([data[-5] ^ 0x01]) + data[-4:])
+    else:
+        _replace_with(entry, damage)
+    again = _probe(_JIT_PROBE, tmp_path, timeout=90)      # asserts the right values itself
+    assert again["transpiles"] == 1 and again["disk_hits"] == 0 and again["corrupt_entries"] == 1
+    assert entry.is_file() and entry.read_bytes() == data    # rewritten whole
+    third = _probe(_JIT_PROBE, tmp_path)
+    assert third["disk_hits"] == 1 and third["transpiles"] == 0
+
+
+@pytest.mark.skipif(BACKEND != "host", reason="the host backend's precompiled prelude")
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_precompiled_prelude_that_is_not_a_regular_file_never_blocks(tmp_path, kind):
+    import pathlib
+    _probe(_CACHE_PROBE, tmp_path)
+    pch = list(pathlib.Path(tmp_path).rglob("host_prelude.h.gch"))
+    if not pch:
+        pytest.skip("the host compiler is not g++: no precompiled prelude")
+    _replace_with(pch[0], kind)
+    for entry in _entries(tmp_path, "module"):
+        entry.unlink()                                     # force a compile
+    assert _probe(_CACHE_PROBE, tmp_path, timeout=90)["compiles"] == 1
+    assert pch[0].is_file() and pch[0].read_bytes()[:4] == b"gpch"
+
 
 
 # ----------------------------------------------------------------------------
@@ -64,6 +322,109 @@ def run_isolated(code, timeout=120, env=None, expect_rc=0):
 
 # ----------------------------------------------------------------------------
 # aliasing: out= overlapping an input, and writes through read-only views
+
+# --- kernels slice (issue 21 item 8): out= overlapping an input ---
+# Every function taking out= reads its inputs as they were before the call,
+# as NumPy's ufuncs do: the expected values are NumPy's on copies of the
+# inputs (NumPy's own concatenate, stack and ptp write piece by piece, so
+# there its result depends on the order it copies in).
+
+def _aliasing_case(name):
+    """(make(xp) -> the base array, call(xp, base)): the call writes into the base."""
+    a10 = lambda xp: xp.arange(10.0) * 1.2345 - 3.0
+    m44 = lambda xp: xp.arange(16.0).reshape(4, 4) * 0.5 - 2.0
+    cases = {
+        # the issue's two cases
+        "clip-reversed": (a10, lambda xp, a: xp.clip(a, -1, 5, out=a[::-1])),
+        "round-shifted": (a10, lambda xp, a: xp.round(a[:-1], 2, out=a[1:])),
+        "around-reversed": (a10, lambda xp, a: xp.around(a, 1, out=a[::-1])),
+        "round-method-shifted": (a10, lambda xp, a: a[1:].round(1, out=a[:-1])),
+        "clip-method-shifted": (a10, lambda xp, a: a[:-1].clip(0, 4, out=a[1:])),
+        "clip-transposed": (m44, lambda xp, a: xp.clip(a, -1, 3, out=a.T)),
+        "clip-broadcast-row": (m44, lambda xp, a: xp.clip(a[:1], -1, 0, out=a)),
+        "clip-array-bounds": (m44, lambda xp, a: xp.clip(a, a[::-1], a[::-1] + 1, out=a)),
+        "round-negative-decimals": (lambda xp: xp.arange(10) * 37.0, lambda xp, a: xp.round(a[:-1], -1, out=a[1:])),
+        # ufuncs: a broadcast input at the output's own offset
+        "add-broadcast-row": (m44, lambda xp, a: xp.add(a[:1], 1, out=a)),
+        "multiply-broadcast-column": (m44, lambda xp, a: xp.multiply(a[:, :1], 2, out=a)),
+        "fix-reversed": (a10, lambda xp, a: xp.fix(a, out=a[::-1])),
+        # scans, reductions, products, indexing
+        "cumsum-reversed": (a10, lambda xp, a: xp.cumsum(a, out=a[::-1])),
+        "cumsum-axis0-transposed": (m44, lambda xp, a: xp.cumsum(a, axis=0, out=a.T)),
+        "sum-into-row": (m44, lambda xp, a: xp.sum(a, axis=0, out=a[0])),
+        "mean-into-column": (m44, lambda xp, a: xp.mean(a, axis=1, out=a[:, 2])),
+        "var-into-row": (m44, lambda xp, a: xp.var(a, axis=0, out=a[3])),
+        "max-into-row": (m44, lambda xp, a: xp.max(a, axis=1, out=a[1])),
+        "ptp-into-row": (m44, lambda xp, a: xp.ptp(a, axis=0, out=a[0])),
+        "median-into-row": (m44, lambda xp, a: xp.median(a, axis=0, out=a[0])),
+        "matmul-same": (m44, lambda xp, a: xp.matmul(a, a, out=a)),
+        "dot-same": (m44, lambda xp, a: xp.dot(a, a, out=a)),
+        "einsum-transpose": (m44, lambda xp, a: xp.einsum("ij->ji", a, out=a)),
+        "take-reversed": (a10, lambda xp, a: xp.take(a, xp.arange(10)[::-1] % 7, out=a)),
+        "choose-same": (m44, lambda xp, a: xp.choose(xp.asarray([[0, 1, 0, 1]] * 4), [a, a[::-1]], out=a)),
+        "compress-rows": (m44, lambda xp, a: xp.compress([True, False, True, True, False, True, False, True], a.reshape(8, 2), axis=0, out=a.reshape(8, 2)[3:8])),
+        "concatenate-rotated": (m44, lambda xp, a: xp.concatenate([a[2:], a[:2]], out=a)),
+        "stack-columns": (m44, lambda xp, a: xp.stack([a[:, 3], a[:, 2], a[:, 1], a[:, 0]], out=a)),
+    }
+    return cases[name]
+
+
+_ALIASING = ["clip-reversed", "round-shifted", "around-reversed", "round-method-shifted", "clip-method-shifted",
+             "clip-transposed", "clip-broadcast-row", "clip-array-bounds", "round-negative-decimals",
+             "add-broadcast-row", "multiply-broadcast-column", "fix-reversed", "cumsum-reversed",
+             "cumsum-axis0-transposed", "sum-into-row", "mean-into-column", "var-into-row", "max-into-row",
+             "ptp-into-row", "median-into-row", "matmul-same", "dot-same", "einsum-transpose", "take-reversed",
+             "choose-same", "compress-rows", "concatenate-rotated", "stack-columns"]
+
+
+class _DetachedNumpy:
+    """numpy, with every array argument except out= copied before the call:
+    what a call gives when it reads all its inputs before writing out=."""
+
+    def __getattr__(self, name):
+        f = getattr(numpy, name)
+
+        def detach(v):
+            if isinstance(v, numpy.ndarray):
+                return v.copy()
+            return [detach(x) for x in v] if isinstance(v, list) else v
+
+        def run(*args, **kwargs):
+            return f(*[detach(v) for v in args], **{k: v if k == "out" else detach(v) for k, v in kwargs.items()})
+        return run
+
+
+@pytest.mark.parametrize("name", _ALIASING)
+def test_out_overlapping_an_input_reads_the_inputs_first(name):
+    make, call = _aliasing_case(name)
+    base = make(numpy)
+    call(_DetachedNumpy(), base)
+    a = make(kiln)
+    call(kiln, a)
+    numpy.testing.assert_allclose(kiln.asnumpy(a), base, rtol=1e-12, atol=1e-12)
+
+
+def test_clip_and_round_out_overlap_issue_examples():
+    a = kiln.arange(10.0)
+    kiln.clip(a, 2, 7, out=a[::-1])
+    assert a.tolist() == [7, 7, 7, 6, 5, 4, 3, 2, 2, 2]
+    b = kiln.arange(10.0) * 1.2345
+    kiln.round(b[:-1], 2, out=b[1:])
+    assert b.tolist() == [0.0] + numpy.round(numpy.arange(9.0) * 1.2345, 2).tolist()
+
+
+def test_elementwise_kernel_output_overlapping_an_input():
+    k = kiln.ElementwiseKernel("T x", "T y", "y = x * 2", "hostile_double")
+    a = kiln.arange(10.0)
+    k(a[:-1], a[1:])
+    assert a.tolist() == [0.0] + [2.0 * v for v in range(9)]
+    b = kiln.arange(10.0)
+    k(b, b[::-1])
+    assert b.tolist() == [2.0 * v for v in range(10)][::-1]
+    c = kiln.arange(4.0)
+    k(c, c)                                    # the very same view: in place
+    assert c.tolist() == [0.0, 2.0, 4.0, 6.0]
+
 
 
 # ----------------------------------------------------------------------------
