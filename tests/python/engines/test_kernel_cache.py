@@ -63,3 +63,22 @@ def test_damaged_precompiled_prelude_is_rebuilt(tmp_path, damage):
     pch[0].write_bytes({"truncate": data[: len(data) // 2], "garbage": os.urandom(4096), "empty": b""}[damage])
     assert run(tmp_path, salt=3)["compiles"] == 1
     assert run(tmp_path, salt=4)["compiles"] == 1
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink-to-dev-zero", "directory"])
+def test_entry_that_is_not_a_regular_file_is_replaced(tmp_path, kind):
+    # Note [Regular cache files] (runtime/files.h): a FIFO used to block in
+    # open() forever, a symlink to /dev/zero was read until MemoryError.
+    run(tmp_path, salt=5)
+    [entry] = [p for p in pathlib.Path(tmp_path).rglob("*") if p.is_file() and "host-pch" not in p.parts]
+    entry.unlink()
+    if kind == "fifo":
+        os.mkfifo(entry)
+    elif kind == "symlink-to-dev-zero":
+        os.symlink("/dev/zero", entry)
+    else:
+        (entry / "inner").mkdir(parents=True)
+    again = run(tmp_path, salt=5)
+    assert again["corrupt_entries"] == 1 and again["compiles"] == 1
+    assert entry.is_file() and not entry.is_symlink()
+    assert run(tmp_path, salt=5)["disk_hits"] == 1

@@ -91,3 +91,29 @@ def test_generated_source_is_cached_on_disk():
     after = kiln._core._jit_cache_stats()
     assert after["disk_hits"] == before["disk_hits"] + 1 and after["transpiles"] == before["transpiles"]
     numpy.testing.assert_array_equal(kiln.asnumpy(out2), kiln.asnumpy(out))
+
+
+def test_edited_disk_source_is_detected_and_rewritten():
+    # issue 21: an entry edited on disk (`* 2.0` -> `* 7.0`) gave wrong
+    # results in every later process; the kernel cache's checksum catches it.
+    stats = kiln._core._jit_cache_stats()
+    if not stats["directory"]:
+        return
+    x = kiln.arange(8, dtype=kiln.uint8)
+    out = kiln.zeros(8, dtype=kiln.float64)
+    scaled[1, 8](x, out, 8)
+    code = scaled.cached_code.encode()
+    [entry] = [os.path.join(d, f) for d, _, fs in os.walk(stats["directory"]) for f in fs
+               if open(os.path.join(d, f), "rb").read().endswith(code)]
+    data = open(entry, "rb").read()
+    assert b"2.0" in code
+    with open(entry, "wb") as f:
+        f.write(data.replace(b"2.0", b"7.0"))
+    kiln._core._jit_clear_memory_cache()
+    before = kiln._core._cache_stats()["corrupt_entries"]
+    again = jit.rawkernel()(scaled.__wrapped__)
+    out2 = kiln.zeros(8, dtype=kiln.float64)
+    again[1, 8](x, out2, 8)
+    assert out2.tolist() == [v * 2.0 + 10 for v in range(8)]
+    assert kiln._core._cache_stats()["corrupt_entries"] == before + 1
+    assert open(entry, "rb").read() == data
