@@ -8,6 +8,7 @@ namespace kiln::py_bind {
 // machine this round); it moves there when bindings.h next changes anyway.
 void register_random(py::module_& m);
 void register_einsum(py::module_& m);   // einsum_binding.cpp, here for the same reason
+void register_memory_ranges(py::module_& m);   // memory_ranges_binding.cpp, the same
 }  // namespace kiln::py_bind
 
 PYBIND11_MODULE(_core, m) {
@@ -22,6 +23,7 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_promotion(m);
   kiln::py_bind::register_creation(m);
   kiln::py_bind::register_copy(m);
+  kiln::py_bind::register_memory_ranges(m);
   kiln::py_bind::register_elementwise(m);
   kiln::py_bind::register_statistics(m);
   kiln::py_bind::register_order_statistics(m);

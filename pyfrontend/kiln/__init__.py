@@ -60,6 +60,18 @@ from kiln import random
 from kiln import fft
 from kiln import scipy
 from kiln.cuda.memory import MemoryPool, PinnedMemoryPool
+# NumPy's type names and printing helpers, predicates, index tricks (issue 22)
+from kiln._type_names import (  # noqa: A004, F401  (kiln.long is NumPy's, as numpy.long)
+    dtype, generic, number, integer, signedinteger, unsignedinteger, inexact, floating, complexfloating,
+    byte, short, intc, int_, long, longlong, ubyte, ushort, uintc, uint, ulong, ulonglong, intp, uintp,
+    half, single, double, csingle, cdouble, issubdtype, mintypecode, typename, iterable, get_printoptions,
+    set_printoptions, printoptions, array2string, array_repr, array_str, format_float_positional,
+    format_float_scientific)
+from kiln._predicates import (array_equiv, may_share_memory, shares_memory, byte_bounds, isscalar,
+                              iscomplexobj, isrealobj, isfortran, isneginf, isposinf, asarray_chkfinite,
+                              require)
+from kiln._index_tricks import (broadcast, r_, c_, mgrid, ogrid, s_, index_exp, ravel_multi_index,
+                                unravel_index, ndindex, ix_)
 
 __version__ = _core.__version__
 
