@@ -124,7 +124,7 @@ class _Grid:
             out = []
             for k, (start, _, count, step, _) in enumerate(axes):
                 line = kiln.arange(count, dtype=dtype) * step + start
-                out.append(line.reshape((1,) * k + (count,) + (1,) * (len(axes) - k - 1)))
+                out.append(line[tuple(slice(None) if j == k else None for j in range(len(axes)))])
             return tuple(out)
         grid = kiln.indices(sizes, dtype)
         for k, (start, _, _, step, _) in enumerate(axes):

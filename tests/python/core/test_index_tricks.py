@@ -82,6 +82,18 @@ def test_mgrid_and_ogrid(key):
         assert_same_values(got.get(), numpy.asarray(expected))
 
 
+def test_grids_with_array_bounds():
+    x, y = numpy.zeros(4)[:, None], numpy.ones(4)[:, None]
+    kx, ky = kiln.asarray(x), kiln.asarray(y)
+    assert_same_values(kiln.mgrid[kx:ky:5j].get(), numpy.mgrid[x:y:5j])
+    assert_same_values(kiln.mgrid[kx:ky:4j, kx:ky:4j].get(), numpy.mgrid[x:y:4j, x:y:4j])
+    check_tuple(kiln.ogrid[kx:ky:5j, kx:ky:3j], numpy.ogrid[x:y:5j, x:y:3j])
+    with pytest.raises(ValueError):
+        numpy.mgrid[x:y:5j, x:y:3j]
+    with pytest.raises(ValueError):
+        kiln.mgrid[kx:ky:5j, kx:ky:3j]
+
+
 # --- ix_ -------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", INT_DTYPES + [numpy.bool_], ids=name)
