@@ -17,6 +17,7 @@ import operator
 
 import numpy
 
+import kiln
 from kiln._core import ndarray
 
 s_ = numpy.s_
@@ -30,7 +31,6 @@ class broadcast:
     ValueError when they do not broadcast. Unlike NumPy's, not an iterator."""
 
     def __init__(self, *arrays):
-        import kiln
         self.values = tuple(kiln.broadcast_arrays(*[kiln.asarray(a) for a in arrays])) if arrays else ()
         self.shape = self.values[0].shape if self.values else ()
         self.nd = self.ndim = len(self.shape)
@@ -50,7 +50,6 @@ class AxisConcatenator:
         self.axis, self.ndmin, self.trans1d = axis, ndmin, trans1d
 
     def __getitem__(self, key):
-        import kiln
         if not isinstance(key, tuple):
             key = (key,)
         objs, typed = [], []
@@ -77,7 +76,6 @@ class AxisConcatenator:
         ndim = arr.ndim
         if ndim >= self.ndmin:
             return arr
-        import kiln
         out = kiln.array(arr, copy=None, ndmin=self.ndmin)
         if self.trans1d != -1:   # NumPy's rule: the original axes go to position trans1d
             k2 = self.ndmin - ndim
@@ -108,7 +106,6 @@ class _Grid:
         self.sparse = sparse
 
     def __getitem__(self, key):
-        import kiln
         if isinstance(key, slice):
             if not isinstance(key.step, (complex, numpy.complexfloating)):
                 bounds = (0 if key.start is None else key.start, key.stop)
@@ -143,7 +140,6 @@ def ix_(*args):
     """An open mesh from 1-d sequences: the k-th result has shape 1 on every
     axis but k, so ``a[kiln.ix_(rows, cols)]`` picks the cross product. Bool
     sequences become the indices of their True entries."""
-    import kiln
     out = []
     for k, seq in enumerate(args):
         if not isinstance(seq, ndarray):
@@ -165,7 +161,6 @@ def _check_order(order):
 
 
 def _int_indices(a):
-    import kiln
     a = kiln.asarray(a)
     if a.dtype.kind not in "biu":
         raise TypeError("only int indices permitted")
@@ -175,7 +170,6 @@ def _int_indices(a):
 def unravel_index(indices, shape, order="C"):
     """The tuple of coordinate arrays (intp) that flat ``indices`` have in an
     array of ``shape``; ValueError for an index out of bounds."""
-    import kiln
     order = _check_order(order)
     dims = (operator.index(shape),) if not isinstance(shape, (tuple, list)) else tuple(map(operator.index, shape))
     if not isinstance(indices, ndarray):
@@ -201,7 +195,6 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """Flat indices (intp) of the coordinates ``multi_index`` in an array of
     ``dims``; ``mode`` ('raise', 'wrap', 'clip', or one per axis) says what
     an out-of-bounds coordinate does."""
-    import kiln
     order = _check_order(order)
     dims = tuple(operator.index(d) for d in dims)
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)

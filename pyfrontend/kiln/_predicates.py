@@ -14,6 +14,7 @@ import operator
 
 import numpy
 
+import kiln
 from kiln import _core
 from kiln._core import ndarray
 
@@ -21,7 +22,6 @@ from kiln._core import ndarray
 def array_equiv(a1, a2):
     """Whether a1 and a2 broadcast to one shape and are equal there, as a
     Python bool (False when they do not broadcast)."""
-    import kiln
     a1, a2 = kiln.asarray(a1), kiln.asarray(a2)
     try:
         a1, a2 = kiln.broadcast_arrays(a1, a2)
@@ -100,7 +100,6 @@ def isfortran(a):
 
 
 def _sign_and_inf(x):
-    import kiln
     x = kiln.asarray(x)
     if x.dtype.kind == "c":
         raise TypeError("This operation is not supported for %s values because it would be ambiguous."
@@ -110,14 +109,12 @@ def _sign_and_inf(x):
 
 def isneginf(x, out=None):
     """Element-wise: x is negative infinity (a bool array, or out=)."""
-    import kiln
     is_inf, negative = _sign_and_inf(x)
     return kiln.logical_and(is_inf, negative, out=out)
 
 
 def isposinf(x, out=None):
     """Element-wise: x is positive infinity (a bool array, or out=)."""
-    import kiln
     is_inf, negative = _sign_and_inf(x)
     return kiln.logical_and(is_inf, kiln.logical_not(negative), out=out)
 
@@ -125,7 +122,6 @@ def isposinf(x, out=None):
 def asarray_chkfinite(a, dtype=None, order=None):
     """kiln.asarray(a, dtype, order), raising ValueError when a floating or
     complex result holds an infinity or a NaN."""
-    import kiln
     a = kiln.asarray(a, dtype=dtype, order=order)
     if a.dtype.kind in "fc" and not bool(kiln.isfinite(a).all()):
         raise ValueError("array must not contain infs or NaNs")
@@ -141,7 +137,6 @@ def require(a, dtype=None, requirements=None):
     'F'/'F_CONTIGUOUS', 'O'/'OWNDATA'), copying only when ``a`` does not.
     As CuPy's: 'A', 'W' and 'E' are not accepted (ValueError), nor is a
     dtype that cannot be understood (ValueError, where NumPy raises TypeError)."""
-    import kiln
     try:
         dtype = None if dtype is None else numpy.dtype(dtype)
     except TypeError:
