@@ -18,6 +18,25 @@ namespace kiln::py_bind {
 
 namespace py = pybind11;
 
+// Note [Releasing the GIL at interpreter exit]
+// py::gil_scoped_release takes the GIL back in a noexcept destructor. When
+// the interpreter is finalizing, a daemon thread that takes the GIL back is
+// ended by pthread_exit, whose forced unwinding through a noexcept frame is
+// std::terminate ("terminate called without an active exception", rc 134).
+// ReleaseGil parks such a thread instead (the process is exiting and nothing
+// waits for it), and its destructor lets the forced unwinding of a later
+// finalization pass. Every binding that runs C++ without the GIL uses it.
+class ReleaseGil {
+ public:
+  ReleaseGil() : state_(PyEval_SaveThread()) {}
+  ~ReleaseGil() noexcept(false);
+  ReleaseGil(const ReleaseGil&) = delete;
+  ReleaseGil& operator=(const ReleaseGil&) = delete;
+
+ private:
+  PyThreadState* state_;
+};
+
 // Anything numpy.dtype() accepts -> DType; TypeError for non-numeric dtypes.
 arraycore::DType to_dtype(py::handle obj);
 // DType -> the numpy.dtype object (cached singletons).

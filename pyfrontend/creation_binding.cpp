@@ -29,7 +29,7 @@ NDArray upload_host_array(py::handle obj, const std::vector<int>& axis_order) {
   arraycore::Shape stored_shape(host.shape(), host.shape() + host.ndim());
   NDArray stored(out.memory(), out.dtype(), stored_shape,
                  arraycore::contiguous_strides(stored_shape, out.itemsize(), arraycore::Order::C), 0);
-  py::gil_scoped_release unlocked;
+  ReleaseGil unlocked;
   arraycore::copy_from_host(stored, host.data(), runtime::current_stream());
   return out;
 }

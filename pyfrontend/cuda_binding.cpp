@@ -98,7 +98,7 @@ void register_cuda(py::module_& m) {
   m.def("get_device", [] { return be().current_device(); });
   m.def("set_device", [](int d) { be().set_device(d); });
   m.def("synchronize_device", [] {
-    py::gil_scoped_release nogil;
+    ReleaseGil nogil;
     be().synchronize_device();
   });
   m.def("mem_get_info", [] { return be().memory_info(); });
@@ -131,7 +131,7 @@ void register_cuda(py::module_& m) {
       .def_property_readonly("ptr", [](const Stream& s) { return reinterpret_cast<uintptr_t>(s.handle()); })
       .def_property_readonly("device_id", &Stream::device)
       .def("synchronize", [](const Stream& s) {
-        py::gil_scoped_release nogil;
+        ReleaseGil nogil;
         be().synchronize_stream(s.handle());
       })
       .def_property_readonly("done", [](const Stream& s) { return be().stream_done(s.handle()); })
@@ -165,7 +165,7 @@ void register_cuda(py::module_& m) {
         e.recorded = true;
       }, py::arg("stream") = py::none())
       .def("synchronize", [](const Event& e) {
-        py::gil_scoped_release nogil;
+        ReleaseGil nogil;
         be().synchronize_event(e.handle());
       })
       .def_property_readonly("done", [](const Event& e) { return be().event_done(e.handle()); })

@@ -2,6 +2,7 @@
 //   CompileError   -> kiln.cuda.compiler.CompileException (RuntimeError)
 //   OutOfMemory    -> kiln.cuda.memory.OutOfMemoryError (MemoryError)
 //   InvalidArgument-> ValueError
+//   LaunchError    -> kiln.cuda.LaunchError (a CUDADriverError)
 //   other Error    -> kiln.cuda.driver.CUDADriverError (RuntimeError)
 //   std::invalid_argument -> ValueError
 //   arraycore::UfuncTypeError -> kiln's UFuncTypeError classes (ufunc_types_binding.cpp)
@@ -21,6 +22,7 @@ namespace {
 PyObject* g_compile_exc = nullptr;
 PyObject* g_oom_exc = nullptr;
 PyObject* g_driver_exc = nullptr;
+PyObject* g_launch_exc = nullptr;
 }  // namespace
 
 void set_axis_error(const arraycore::AxisError& e) {
@@ -54,6 +56,8 @@ void set_python_error(std::exception_ptr p) {
     PyErr_SetString(g_oom_exc, e.what());
   } catch (const runtime::InvalidArgument& e) {
     PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const runtime::LaunchError& e) {
+    PyErr_SetString(g_launch_exc, e.what());
   } catch (const runtime::Error& e) {
     PyErr_SetString(g_driver_exc, e.what());
   } catch (const std::invalid_argument& e) {
@@ -75,6 +79,10 @@ void register_errors(py::module_& m) {
   g_compile_exc = compile_exc.ptr();
   g_oom_exc = oom_exc.ptr();
   g_driver_exc = driver_exc.ptr();
+  // A kernel that failed while running (a fault, a trap, a deadlock): a
+  // CUDADriverError, so handlers of that still catch it.
+  static py::exception<runtime::LaunchError> launch_exc(m, "LaunchError", driver_exc.ptr());
+  g_launch_exc = launch_exc.ptr();
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -197,7 +197,7 @@ class JitKernel {
       offset += (size + 15) & ~size_t{15};
     }
     if (be.caps().runs_kernels_on_calling_thread) {  // let Python threads go on
-      py::gil_scoped_release nogil;
+      ReleaseGil nogil;
       be.launch(p->handle, grid, block, shared_mem, s, pointers);
     } else if (p->grid_sync) {  // Note [Grid barrier]: every block resident, or an error
       be.launch_cooperative(p->handle, grid, block, shared_mem, s, pointers);

@@ -84,7 +84,7 @@ py::object to_numpy(const NDArray& a, py::handle stream, py::handle order, py::h
   }
   py::array host = dst.cast<py::array>();
   if (host.flags() & py::array::c_style) {
-    py::gil_scoped_release unlocked;
+    ReleaseGil unlocked;
     arraycore::copy_to_host(a, host.mutable_data(), s, blocking);
     return dst;
   }
@@ -93,13 +93,13 @@ py::object to_numpy(const NDArray& a, py::handle stream, py::handle order, py::h
     arraycore::Shape shape_t(a.shape().rbegin(), a.shape().rend());
     arraycore::Strides strides_t(a.strides().rbegin(), a.strides().rend());
     NDArray t(a.memory(), a.dtype(), shape_t, strides_t, a.offset());
-    py::gil_scoped_release unlocked;
+    ReleaseGil unlocked;
     arraycore::copy_to_host(t, host.mutable_data(), s, true);
     return dst;
   }
   py::array packed(dtype, a.shape());
   {
-    py::gil_scoped_release unlocked;
+    ReleaseGil unlocked;
     arraycore::copy_to_host(a, packed.mutable_data(), s, true);
   }
   np.attr("copyto")(dst, packed);
@@ -333,11 +333,11 @@ void register_ndarray(py::module_& m) {
              runtime::set_current_stream(s);
              try {
                if (a.c_contiguous()) {
-                 py::gil_scoped_release unlocked;
+                 ReleaseGil unlocked;
                  arraycore::copy_from_host(a, host.data(), s);
                } else {
                  NDArray staged = NDArray::empty(a.shape(), a.dtype());
-                 py::gil_scoped_release unlocked;
+                 ReleaseGil unlocked;
                  arraycore::copy_from_host(staged, host.data(), s);
                  arraycore::copy_into(staged, a);
                }
@@ -350,7 +350,7 @@ void register_ndarray(py::module_& m) {
              // pageable upload returns once the data is staged, before it
              // lands; work on another (non-blocking) stream must see it.
              if (stream.is_none()) {
-               py::gil_scoped_release unlocked;
+               ReleaseGil unlocked;
                runtime::backend().synchronize_stream(s);
              }
            },

@@ -157,7 +157,7 @@ class RawKernel {
     }
     runtime::FunctionHandle handle = p.function.handle;
     if (be.caps().runs_kernels_on_calling_thread) {  // let Python threads go on
-      py::gil_scoped_release nogil;
+      ReleaseGil nogil;
       be.launch(handle, g, b, shared_mem, s, ptrs);
     } else {
       be.launch(handle, g, b, shared_mem, s, ptrs);

@@ -25,6 +25,7 @@
 #include "runtime/host/cpu_compiler.h"
 #include "runtime/host/cpu_scheduler.h"
 #include "runtime/host/host_backend.h"
+#include "runtime/host/kernel_faults.h"
 
 namespace kiln::runtime {
 namespace {
@@ -62,6 +63,19 @@ class WorkerPool {
     }
     cv_.notify_all();
     for (auto& t : threads_) t.join();
+  }
+  // Note [Host backend at exit]
+  // Static destructors run while a daemon thread may still be inside a
+  // launch; joining workers that run its kernel could wait forever, and
+  // freeing what they use would crash them. A busy pool is let go instead:
+  // its threads are detached and its state is never freed (the process is
+  // exiting). Never std::terminate: no joinable std::thread is destroyed.
+  bool busy() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return job_ != nullptr;
+  }
+  void abandon() {
+    for (auto& t : threads_) t.detach();
   }
   unsigned size() const { return static_cast<unsigned>(threads_.size()) + 1; }
 
@@ -118,7 +132,13 @@ unsigned worker_count() {
 
 class HostBackend final : public Backend {
  public:
-  HostBackend() : pool_(worker_count()) {}
+  HostBackend() : pool_(new WorkerPool(worker_count())) { host::install_kernel_fault_handlers(); }
+  ~HostBackend() override {
+    if (pool_->busy()) {  // Note [Host backend at exit]
+      pool_->abandon();
+      (void)pool_.release();
+    }
+  }
 
   std::string_view name() const override { return "host"; }
   const BackendCaps& caps() const override {
@@ -137,9 +157,9 @@ class HostBackend final : public Backend {
   DeviceProperties device_properties(int device) override {
     check_device(device);
     DeviceProperties p;
-    p.name = "host CPU (" + std::to_string(pool_.size()) + " worker threads)";
+    p.name = "host CPU (" + std::to_string(pool_->size()) + " worker threads)";
     p.total_memory = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(sysconf(_SC_PAGESIZE));
-    p.multiprocessor_count = static_cast<int>(pool_.size());
+    p.multiprocessor_count = static_cast<int>(pool_->size());
     p.max_threads_per_block = 1024;
     p.max_shared_memory_per_block = host::kMaxDynamicSharedBytes;
     p.warp_size = kiln_host::kWarpSize;
@@ -319,11 +339,11 @@ class HostBackend final : public Backend {
         host::run_block(state, idx);
       }
     };
-    if (blocks == 1 || pool_.size() == 1) {
+    if (blocks == 1 || pool_->size() == 1) {
       work();
     } else {
       std::function<void()> job = work;
-      pool_.run(job);
+      pool_->run(job);
     }
     std::fflush(stdout);
     if (state.failed.load()) throw LaunchError("kernel '" + std::string(f->entry->name) + "' failed: " + state.message);
@@ -335,7 +355,7 @@ class HostBackend final : public Backend {
       throw InvalidArgument("invalid device " + std::to_string(device) + ": the host backend has one device, 0");
   }
 
-  WorkerPool pool_;
+  std::unique_ptr<WorkerPool> pool_;
 };
 
 }  // namespace

@@ -163,7 +163,13 @@ std::vector<std::pair<std::string, std::string>> registrable_kernels(const std::
 const char* const kPrelude = "kiln/host_prelude.h";
 
 // The flags a host kernel and its precompiled prelude share.
-std::vector<std::string> common_flags() { return {"-std=c++17", "-O2", "-fPIC", "-fno-gnu-unique", "-w"}; }
+// -fstack-clash-protection: a frame larger than a page (a 16 MB local array)
+// touches each page on the way down, so it hits the fiber stack's guard page
+// and is reported as a stack overflow (Note [Kernel faults] in
+// kernel_faults.h) instead of writing past the guard into other memory.
+std::vector<std::string> common_flags() {
+  return {"-std=c++17", "-O2", "-fPIC", "-fno-gnu-unique", "-w", "-fstack-clash-protection"};
+}
 
 bool compiler_is_gcc(const std::string& compiler) {
   TempDir dir;

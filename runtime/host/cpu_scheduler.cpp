@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/host/fiber.h"
+#include "runtime/host/kernel_faults.h"
 
 namespace kiln::runtime::host {
 namespace {
@@ -226,6 +227,42 @@ const kiln_host::Services kServices = {
     svc_fail,               svc_dynamic_shared, svc_current_thread,      svc_warp_live_mask,
 };
 
+// Runs the fibers of `block` until all exit, one fails, or none can move.
+// Kept out of run_block so that nothing it changes lives in run_block's
+// registers across the siglongjmp of a fault.
+__attribute__((noinline)) void run_fibers(BlockLaunch& launch, Block& block, kiln_host::Dim3 block_idx, size_t n,
+                                          KernelFaultTrap& trap) {
+  Worker& w = tl_worker;
+  size_t remaining = n;
+  while (remaining > 0 && !block.failed) {
+    unsigned long long before = block.progress;
+    remaining = 0;
+    for (size_t i = 0; i < n && !block.failed; ++i) {
+      Fiber& f = w.fibers[i];
+      if (f.done) continue;
+      w.current = &f;
+      trap.guard_lo = f.stack.guard();
+      trap.guard_hi = f.stack.base();
+      trap.in_kernel = 1;
+      fiber_switch(w.scheduler, f.context);
+      trap.in_kernel = 0;
+      if (!f.done) ++remaining;
+    }
+    if (!block.failed && remaining > 0 && block.progress == before) {
+      // Note [Barrier progress]: nobody can move.
+      char message[256];
+      std::snprintf(message, sizeof message,
+                    "%s: block: [%u,%u,%u]: deadlock: %zu threads wait at barriers that the "
+                    "other threads of the block never reach",
+                    launch.entry->name, block_idx.x, block_idx.y, block_idx.z, remaining);
+      std::lock_guard<std::mutex> lock(launch.message_mutex);
+      if (!launch.failed.load()) launch.message = message;
+      launch.failed.store(true);
+      block.failed = true;
+    }
+  }
+}
+
 }  // namespace
 
 const kiln_host::Services* scheduler_services() { return &kServices; }
@@ -259,29 +296,19 @@ void run_block(BlockLaunch& launch, kiln_host::Dim3 block_idx) {
     fiber_prepare(f.context, f.stack, fiber_main, nullptr);
   }
 
-  size_t remaining = n;
-  while (remaining > 0 && !block.failed) {
-    unsigned long long before = block.progress;
-    remaining = 0;
-    for (size_t i = 0; i < n && !block.failed; ++i) {
-      Fiber& f = w.fibers[i];
-      if (f.done) continue;
-      w.current = &f;
-      fiber_switch(w.scheduler, f.context);
-      if (!f.done) ++remaining;
-    }
-    if (!block.failed && remaining > 0 && block.progress == before) {
-      // Note [Barrier progress]: nobody can move.
-      char message[256];
-      std::snprintf(message, sizeof message,
-                    "%s: block: [%u,%u,%u]: deadlock: %zu threads wait at barriers that the "
-                    "other threads of the block never reach",
-                    launch.entry->name, block_idx.x, block_idx.y, block_idx.z, remaining);
-      std::lock_guard<std::mutex> lock(launch.message_mutex);
-      if (!launch.failed.load()) launch.message = message;
-      launch.failed.store(true);
-      block.failed = true;
-    }
+  // Note [Kernel faults]: a fault in a fiber lands here, its block abandoned.
+  KernelFaultTrap& trap = kernel_fault_trap();
+  if (sigsetjmp(trap.jump, 0) == 0) {
+    run_fibers(launch, block, block_idx, n, trap);
+  } else {
+    const kiln_host::Dim3 t = w.current ? w.current->info.thread_idx : kiln_host::Dim3{0, 0, 0};
+    char message[256];
+    std::snprintf(message, sizeof message, "block: [%u,%u,%u], thread: [%u,%u,%u]: %s", block_idx.x, block_idx.y,
+                  block_idx.z, t.x, t.y, t.z, trap.message);
+    std::lock_guard<std::mutex> lock(launch.message_mutex);
+    if (!launch.failed.load()) launch.message = message;
+    launch.failed.store(true);
+    block.failed = true;
   }
   w.block = nullptr;
   w.current = nullptr;

@@ -49,6 +49,7 @@ class FiberStack {
   FiberStack& operator=(const FiberStack&) = delete;
 
   char* base() const { return base_; }  // lowest usable byte
+  char* guard() const { return mapping_; }  // the guard page: [guard(), base())
   size_t size() const { return size_; }
 
  private:

@@ -6,7 +6,9 @@ from kiln.cuda.stream import Stream, ExternalStream, Event, get_current_stream, 
 from kiln.cuda.memory import (MemoryPointer, Memory, UnownedMemory, alloc, set_allocator,
                               get_allocator, OutOfMemoryError, alloc_pinned_memory)
 
+LaunchError = _core.LaunchError  # a kernel failed while running (a CUDADriverError)
+
 __all__ = ["Device", "Stream", "ExternalStream", "Event", "get_current_stream", "get_elapsed_time",
            "MemoryPointer", "Memory", "UnownedMemory", "alloc", "set_allocator",
-           "get_allocator", "OutOfMemoryError", "alloc_pinned_memory", "compiler", "memory",
+           "get_allocator", "OutOfMemoryError", "alloc_pinned_memory", "LaunchError", "compiler", "memory",
            "runtime"]
