@@ -100,12 +100,12 @@ Strides contiguous_strides(const Shape& shape, size_t itemsize, Order order);
 // Every array, views included, has itemsize * (product of its extents) below
 // 2**63 bytes, checked as NumPy does it: itemsize times the product of the
 // non-zero extents must fit int64, so (2**62, 2**62, 0) is refused like
-// NumPy although it holds no element. The NDArray
-// constructor checks it, so size(), nbytes() and every offset inside an
-// array's extent fit int64, and creation routines, views, broadcasts and
-// copies all refuse the same shapes. Whether the memory exists is the
-// allocator's question: a representable size that no device holds is
-// runtime::OutOfMemory (MemoryError).
+// NumPy although it holds no element. The NDArray constructor checks it, so
+// size(), nbytes() and every offset inside an array's extent fit int64, and
+// creation routines, views, broadcasts and copies all refuse the same
+// shapes. Whether the memory exists is the allocator's question: a
+// representable size that no device holds is runtime::OutOfMemory
+// (MemoryError, kiln.cuda.memory.OutOfMemoryError).
 inline constexpr const char* kArrayTooBig =
     "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
 // Throws std::invalid_argument(kArrayTooBig) when `shape` breaks Note [Array
@@ -114,8 +114,8 @@ inline constexpr const char* kArrayTooBig =
 int64_t checked_nbytes(const Shape& shape, size_t itemsize);
 // The element count; throws as checked_nbytes(shape, 1) does.
 int64_t shape_size(const Shape& shape);
-// a * b, a + b for extents and counts; std::invalid_argument(kArrayTooBig) on
-// int64 overflow (concatenated lengths, repeat counts, tiled extents).
+// a * b, a + b in int64; std::invalid_argument(kArrayTooBig) on overflow
+// (byte_extent of strides given by hand).
 int64_t checked_mul(int64_t a, int64_t b);
 int64_t checked_add(int64_t a, int64_t b);
 // Python's repr of a tuple of ints, as NumPy's messages write shapes: "(3, 5)", "(3,)", "()".

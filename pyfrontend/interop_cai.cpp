@@ -88,7 +88,8 @@ PyObject* item(py::handle dict, const char* key) {  // borrowed; nullptr when ab
 // device for the producer's stream (an event, not a host sync) unless the
 // caller opted out (KILN_CUDA_ARRAY_INTERFACE_SYNC=0). The memory is taken
 // to be on the current device. The interface's read-only flag is not kept:
-// kiln arrays are always writable (CuPy's are too).
+// the array is writable (CuPy's are too; Note [Read-only arrays] could honour
+// it). A null pointer is only accepted for an array without elements.
 py::object from_cuda_array_interface(py::handle obj, bool sync) {
   PyObject* raw = PyObject_GetAttrString(obj.ptr(), "__cuda_array_interface__");
   if (raw == nullptr) {

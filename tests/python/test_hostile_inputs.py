@@ -194,6 +194,10 @@ _READONLY_WRITES = {
     "elementwise_kernel_out": (lambda b: kiln.ElementwiseKernel("T x", "T y", "y = x", "hostile_ro")(
         kiln.ones((4, 3)), b), "output array is read-only"),
     "put": (lambda b: kiln.put(b, kiln.asarray([0]), 7.0), "read-only"),
+    "ufunc_at": (lambda b: kiln.add.at(b, kiln.asarray([0]), 1.0), "iterator write flag set is read-only"),
+    "sort_in_place": (lambda b: b.sort(), "sort array is read-only"),
+    "clip_out": (lambda b: kiln.clip(kiln.ones((4, 3)), 0, 1, out=b), "output array is read-only"),
+    "matmul_out": (lambda b: kiln.matmul(kiln.ones((4, 2)), kiln.ones((2, 3)), out=b), "read-only"),
 }
 
 
