@@ -382,6 +382,7 @@ bool whole_array_mask(const NDArray& a, const std::vector<AdvancedItem>& key) {
 }
 
 void advanced_setitem(const NDArray& a, const std::vector<AdvancedItem>& key, const NDArray& value) {
+  require_writeable(a);   // Note [Read-only arrays]
   const bool whole_mask = whole_array_mask(a, key);
   if (whole_mask && value.size() == 1) {
     NDArray one = value.reshape({});

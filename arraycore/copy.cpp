@@ -136,6 +136,7 @@ kiln::Layout<N> layout_of(const StridedPlan& plan) {
 }  // namespace
 
 void copy_into(const NDArray& source, const NDArray& dst) {
+  require_writeable(dst);   // Note [Read-only arrays]
   if (source.shape() != dst.shape()) throw std::invalid_argument("copy_into: shapes differ");
   const int64_t n = source.size();
   if (n == 0) return;
@@ -177,6 +178,7 @@ void copy_into(const NDArray& source, const NDArray& dst) {
 }
 
 void copy_into_where(const NDArray& source, const NDArray& dst, const NDArray& where) {
+  require_writeable(dst);   // Note [Read-only arrays]
   if (source.shape() != dst.shape() || where.shape() != dst.shape())
     throw std::invalid_argument("copy_into_where: shapes differ");
   if (where.dtype() != DType::Bool) throw std::invalid_argument("copy_into_where: the mask must be bool");

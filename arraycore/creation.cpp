@@ -6,6 +6,7 @@
 #include <string>
 
 #include "arraycore/elementwise.h"
+#include "arraycore/ufunc_apply.h"
 #include "kiln/strided_index.h"
 
 #include "runtime/kernel_memo.h"
@@ -141,6 +142,15 @@ NDArray arange(double start, double step, int64_t n, DType dtype) {
 
 NDArray arange_int(int64_t start, int64_t step, int64_t n, DType dtype) {
   check_supported(dtype);
+  // NumPy 2 converts `start` as a Python int (Note [Assigned host values] in
+  // pyfrontend/ndarray_binding.cpp): out of the dtype's range it is OverflowError.
+  const DTypeInfo& info = dtype_info(dtype);
+  const int bits = static_cast<int>(info.itemsize) * 8;
+  const bool fits = info.kind == 'u' ? start >= 0 && (bits == 64 || start < (int64_t{1} << bits))
+                                     : bits == 64 || (start >= -(int64_t{1} << (bits - 1)) &&
+                                                      start < (int64_t{1} << (bits - 1)));
+  if (!fits)
+    throw ScalarOverflow("Python integer " + std::to_string(start) + " out of bounds for " + std::string(info.name));
   NDArray out = NDArray::empty({n}, dtype);
   if (n > 0) launch_arange(out, true, start, step, 0.0, 0.0);
   return out;

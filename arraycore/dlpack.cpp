@@ -75,6 +75,9 @@ NDArray view_of(const DLTensor& t, int device, Memory::Release release) {
   } else {
     for (size_t d = 0; d < shape.size(); ++d) strides[d] = t.strides[d] * item;
   }
+  checked_nbytes(shape, static_cast<size_t>(item));   // Note [Array size limit], before the extent
+  if (t.data == nullptr && shape_size(shape) != 0)
+    throw Error("DLPack tensor of shape " + shape_repr(shape) + " has a null data pointer");
   auto [low, high] = byte_extent(shape, strides, static_cast<size_t>(item));
   char* first = static_cast<char*>(t.data) + t.byte_offset;
   // The memory starts at the lowest byte the view reaches, so kiln's bounds

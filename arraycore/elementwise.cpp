@@ -414,6 +414,7 @@ void elementwise_launch(const EwSpec& spec, std::span<const EwArg> args, const S
     }
     kinds[k] = ArgKind::Array;
     const NDArray& a = *args[k].array;
+    if (p.role == EwParam::Output) require_writeable(a, kReadOnlyOutput);   // Note [Read-only arrays]
     if (a.shape() != shape) throw std::invalid_argument(spec.name + ": argument '" + p.name + "' has the wrong shape");
     arrays.push_back(&a);
     contiguous = contiguous && a.c_contiguous();

@@ -87,7 +87,7 @@ NDArray index_view(const NDArray& a, const std::vector<IndexItem>& key) {
     }
   }
   while (axis < a.ndim()) keep_axis();
-  return NDArray(a.memory(), a.dtype(), shape, strides, offset);
+  return a.view_as(shape, strides, offset);
 }
 
 NDArray broadcast_to(const NDArray& value, const Shape& shape) {
@@ -103,7 +103,7 @@ NDArray broadcast_to(const NDArray& value, const Shape& shape) {
       throw std::invalid_argument("could not broadcast input array from shape " + shape_text(value.shape()) +
                                   " into shape " + shape_text(shape));
   }
-  return NDArray(value.memory(), value.dtype(), shape, strides, value.offset());
+  return value.view_as(shape, strides, value.offset());
 }
 
 Shape broadcast_shapes(const std::vector<Shape>& shapes) {
@@ -127,6 +127,7 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
 }
 
 void assign(const NDArray& dst, const NDArray& value) {
+  require_writeable(dst);   // Note [Read-only arrays]
   NDArray src = broadcast_to(value, dst.shape());
   if (dst.size() == 0) return;
   // Overlapping memory (a[1:] = a[:-1]): copy the source out first.

@@ -15,13 +15,31 @@ std::string shape_repr(std::span<const int64_t> shape) {
   return t + (shape.size() == 1 ? ",)" : ")");
 }
 
-int64_t shape_size(const Shape& shape) {
-  int64_t n = 1;
+int64_t checked_nbytes(const Shape& shape, size_t itemsize) {
+  // Note [Array size limit]: zero extents are skipped, so they do not hide
+  // an overflowing product of the others.
+  int64_t n = static_cast<int64_t>(itemsize);
+  bool empty = false;
   for (int64_t d : shape) {
     if (d < 0) throw std::invalid_argument("negative dimensions are not allowed");
-    n *= d;
+    if (d == 0) empty = true;
+    else if (__builtin_mul_overflow(n, d, &n)) throw std::invalid_argument(kArrayTooBig);
   }
-  return n;
+  return empty ? 0 : n;
+}
+
+int64_t shape_size(const Shape& shape) { return checked_nbytes(shape, 1); }
+
+int64_t checked_mul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) throw std::invalid_argument(kArrayTooBig);
+  return r;
+}
+
+int64_t checked_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) throw std::invalid_argument(kArrayTooBig);
+  return r;
 }
 
 Strides contiguous_strides(const Shape& shape, size_t itemsize, Order order) {
@@ -46,10 +64,14 @@ std::pair<int64_t, int64_t> byte_extent(const Shape& shape, const Strides& strid
   int64_t low = 0, high = 0;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == 0) return {0, 0};
-    int64_t reach = (shape[i] - 1) * strides[i];
-    (reach < 0 ? low : high) += reach;
   }
-  return {low, high + static_cast<int64_t>(itemsize)};
+  for (size_t i = 0; i < shape.size(); ++i) {
+    // Checked: strides given by hand (as_strided, foreign memory) may reach beyond int64.
+    int64_t reach = checked_mul(shape[i] - 1, strides[i]);
+    int64_t& side = reach < 0 ? low : high;
+    side = checked_add(side, reach);
+  }
+  return {low, checked_add(high, static_cast<int64_t>(itemsize))};
 }
 
 NDArray::NDArray(std::shared_ptr<Memory> memory, DType dtype, Shape shape, Strides strides,
@@ -58,11 +80,12 @@ NDArray::NDArray(std::shared_ptr<Memory> memory, DType dtype, Shape shape, Strid
       dtype_(dtype),
       shape_(std::move(shape)),
       strides_(std::move(strides)),
-      offset_(offset_bytes) {}
+      offset_(offset_bytes) {
+  checked_nbytes(shape_, itemsize());  // Note [Array size limit]
+}
 
 NDArray NDArray::empty(const Shape& shape, DType dtype, Order order) {
-  int64_t n = shape_size(shape);
-  size_t bytes = static_cast<size_t>(n) * arraycore::itemsize(dtype);
+  const size_t bytes = static_cast<size_t>(checked_nbytes(shape, arraycore::itemsize(dtype)));
   return NDArray(allocate_memory(bytes), dtype, shape,
                  contiguous_strides(shape, arraycore::itemsize(dtype), order), 0);
 }
@@ -72,6 +95,10 @@ NDArray NDArray::zeros(const Shape& shape, DType dtype, Order order) {
   if (a.nbytes() > 0)
     runtime::backend().memset_async(a.data(), 0, a.nbytes(), runtime::current_stream());
   return a;
+}
+
+void require_writeable(const NDArray& a, const char* message) {
+  if (!a.writeable()) throw std::invalid_argument(message);   // Note [Read-only arrays]
 }
 
 int64_t NDArray::size() const { return shape_size(shape_); }
@@ -105,7 +132,11 @@ NDArray NDArray::reshape(Shape new_shape) const {
 NDArray NDArray::view(DType dtype) const {
   const int64_t old_size = static_cast<int64_t>(itemsize());
   const int64_t new_size = static_cast<int64_t>(arraycore::itemsize(dtype));
-  if (old_size == new_size) return NDArray(memory_, dtype, shape_, strides_, offset_);
+  if (old_size == new_size) {
+    NDArray v(memory_, dtype, shape_, strides_, offset_);
+    v.writeable_ = writeable_;
+    return v;
+  }
   if (shape_.empty())
     throw std::invalid_argument("Changing the dtype of a 0d array is only supported if the itemsize is unchanged");
   const size_t last = shape_.size() - 1;
@@ -130,7 +161,9 @@ NDArray NDArray::view(DType dtype) const {
                                 " (byte offset " + std::to_string(offset_) + ", strides in bytes not all multiples of " +
                                 std::to_string(align) + "); kiln arrays must be aligned: copy first, e.g. "
                                 "a.copy().view(dtype)");
-  return NDArray(memory_, dtype, std::move(shape), std::move(strides), offset_);
+  NDArray v(memory_, dtype, std::move(shape), std::move(strides), offset_);
+  v.writeable_ = writeable_;
+  return v;
 }
 
 NDArray NDArray::complex_part(bool imaginary) const {
@@ -139,7 +172,9 @@ NDArray NDArray::complex_part(bool imaginary) const {
   else if (dtype_ == DType::Complex128) part = DType::Float64;
   else throw std::invalid_argument("complex_part needs a complex array");
   int64_t shift = imaginary ? static_cast<int64_t>(arraycore::itemsize(part)) : 0;
-  return NDArray(memory_, part, shape_, strides_, offset_ + shift);
+  NDArray v(memory_, part, shape_, strides_, offset_ + shift);
+  v.writeable_ = writeable_;
+  return v;
 }
 
 }  // namespace kiln::arraycore

@@ -60,17 +60,64 @@ class NDArray {
   // what .real/.imag mean there, as NumPy does).
   NDArray complex_part(bool imaginary) const;
 
+  // Note [Read-only arrays]
+  // An array may be read-only (NumPy's flags.writeable False): the result of
+  // broadcast_to, and every view of a read-only array (view_as keeps the
+  // flag; views.cpp, indexing.cpp and the view bindings build views through
+  // it). Every write path refuses one with NumPy's ValueError through
+  // require_writeable: setitem, fill and copyto ("assignment destination is
+  // read-only"), ufunc, reduction, scan and kernel outputs ("output array is
+  // read-only"). The flag is per array object, as NumPy's: Python's
+  // a.flags.writeable flips it on the array itself (hence `mutable`). Raw
+  // pointers handed to RawKernel carry no flag (CuPy has none at all).
+  bool writeable() const { return writeable_; }
+  void set_writeable(bool writeable) const { writeable_ = writeable; }
+  // A view of the same memory and dtype with this array's read-only flag.
+  NDArray view_as(Shape shape, Strides strides, int64_t offset_bytes) const {
+    NDArray v(memory_, dtype_, std::move(shape), std::move(strides), offset_bytes);
+    v.writeable_ = writeable_;
+    return v;
+  }
+
  private:
   std::shared_ptr<Memory> memory_;
   DType dtype_;
   Shape shape_;
   Strides strides_;
   int64_t offset_;
+  mutable bool writeable_ = true;
 };
+
+// std::invalid_argument(message) when `a` is read-only (Note [Read-only arrays]).
+inline constexpr const char* kReadOnlyDestination = "assignment destination is read-only";
+inline constexpr const char* kReadOnlyOutput = "output array is read-only";
+void require_writeable(const NDArray& a, const char* message = kReadOnlyDestination);
 
 // Byte strides of a contiguous array of `shape`.
 Strides contiguous_strides(const Shape& shape, size_t itemsize, Order order);
-int64_t shape_size(const Shape& shape);  // throws std::invalid_argument on negative dims
+
+// Note [Array size limit]
+// Every array, views included, has itemsize * (product of its extents) below
+// 2**63 bytes, checked as NumPy does it: itemsize times the product of the
+// non-zero extents must fit int64, so (2**62, 2**62, 0) is refused like
+// NumPy although it holds no element. The NDArray constructor checks it, so
+// size(), nbytes() and every offset inside an array's extent fit int64, and
+// creation routines, views, broadcasts and copies all refuse the same
+// shapes. Whether the memory exists is the allocator's question: a
+// representable size that no device holds is runtime::OutOfMemory
+// (MemoryError, kiln.cuda.memory.OutOfMemoryError).
+inline constexpr const char* kArrayTooBig =
+    "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
+// Throws std::invalid_argument(kArrayTooBig) when `shape` breaks Note [Array
+// size limit] for `itemsize`, "negative dimensions are not allowed" for a
+// negative extent; returns the byte count.
+int64_t checked_nbytes(const Shape& shape, size_t itemsize);
+// The element count; throws as checked_nbytes(shape, 1) does.
+int64_t shape_size(const Shape& shape);
+// a * b, a + b in int64; std::invalid_argument(kArrayTooBig) on overflow
+// (byte_extent of strides given by hand).
+int64_t checked_mul(int64_t a, int64_t b);
+int64_t checked_add(int64_t a, int64_t b);
 // Python's repr of a tuple of ints, as NumPy's messages write shapes: "(3, 5)", "(3,)", "()".
 std::string shape_repr(std::span<const int64_t> shape);
 

@@ -219,6 +219,8 @@ NDArray random_draw(std::string_view dist, DType dtype, std::span<const RandomPa
                                 " parameters");
   const auto [f, out_dtype] = random_types(d, dtype);
   NDArray result = out ? *out : NDArray::empty(shape, out_dtype);
+  if (out && !out->writeable())   // Note [Read-only arrays], NumPy's message
+    throw std::invalid_argument("Supplied output array must be contiguous, writable, aligned, and in machine byte-order.");
   if (out && (out->dtype() != out_dtype || out->shape() != shape || !out->c_contiguous()))
     throw std::invalid_argument("kiln.random: out must be a C-contiguous array of the samples' shape and dtype");
   const int64_t n = result.size();

@@ -326,6 +326,7 @@ Shape reduced_shape(const Shape& shape, std::span<const int> axes, bool keepdims
 }
 
 void check_reduction_out(const std::string& name, const NDArray& out, const Shape& shape, bool keepdims) {
+  require_writeable(out, kReadOnlyOutput);   // Note [Read-only arrays]
   if (out.ndim() != static_cast<int>(shape.size()))
     throw std::invalid_argument("output parameter for reduction operation " + name +
                                 " has the wrong number of dimensions: Found " + std::to_string(out.ndim()) +

@@ -85,6 +85,7 @@ NDArray accumulate_apply(const UfuncDef& uf, const NDArray& a, const AccumulateO
     axis = (*options.axes)[0];
   }
   const int ax = normalize_axis(axis, a.ndim());
+  if (options.out) require_writeable(*options.out, kReadOnlyOutput);   // Note [Read-only arrays]
   if (options.out && options.out->shape() != a.shape())
     throw std::invalid_argument("output parameter for accumulate has shape " + shape_repr(options.out->shape()) +
                                 ", expected " + shape_repr(a.shape()));

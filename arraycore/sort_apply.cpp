@@ -105,7 +105,10 @@ NDArray argsort_apply(const NDArray& a, std::optional<int64_t> axis) {
   return out;
 }
 
-void sort_in_place(const NDArray& a, int64_t axis) { sort_along_axis(a, normalize_axis(axis, a.ndim()), &a, nullptr); }
+void sort_in_place(const NDArray& a, int64_t axis) {
+  require_writeable(a, "sort array is read-only");   // Note [Read-only arrays]
+  sort_along_axis(a, normalize_axis(axis, a.ndim()), &a, nullptr);
+}
 
 NDArray partition_apply(const NDArray& a, const KthArgument& kth, std::optional<int64_t> axis,
                         std::optional<std::string_view> kind, std::string_view kind_repr, bool order_given,

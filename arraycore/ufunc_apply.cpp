@@ -371,6 +371,7 @@ std::vector<NDArray> ufunc_apply(const UfuncDef& uf, std::span<const UfuncInput>
   // NumPy's message too); each output must already have it.
   const Shape shape = iteration_shape(inputs, options);
   for (const auto& o : options.out) {
+    if (o) require_writeable(*o, kReadOnlyOutput);   // Note [Read-only arrays]
     if (!o || o->shape() == shape) continue;
     auto text = [](const Shape& s) {
       std::string t = "(";

@@ -14,6 +14,7 @@
 namespace kiln::arraycore {
 
 void ufunc_at_apply(const UfuncDef& uf, const NDArray& a, const NDArray& positions, const NDArray* b) {
+  require_writeable(a, "operand array with iterator write flag set is read-only");   // Note [Read-only arrays]
   std::vector<Operand> ops{{a.dtype()}};
   if (b) ops.push_back({b->dtype()});
   const LoopChoice choice = resolve_loop(uf, ops, std::nullopt);

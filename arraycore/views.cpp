@@ -36,7 +36,7 @@ NDArray permuted(const NDArray& a, const std::vector<int>& order) {
     shape[i] = a.shape()[order[i]];
     strides[i] = a.strides()[order[i]];
   }
-  return NDArray(a.memory(), a.dtype(), std::move(shape), std::move(strides), a.offset());
+  return a.view_as(std::move(shape), std::move(strides), a.offset());
 }
 
 // A fresh array in `order` holding a's elements, seen as `shape` (same size).
@@ -137,7 +137,7 @@ NDArray reshape(const NDArray& a, const Shape& shape, char order, CopyMode copy)
   Shape resolved = resolve_reshape(shape, a.size());
   if (copy != CopyMode::Always) {
     if (std::optional<Strides> strides = reshape_strides(a, resolved, o))
-      return NDArray(a.memory(), a.dtype(), std::move(resolved), std::move(*strides), a.offset());
+      return a.view_as(std::move(resolved), std::move(*strides), a.offset());
     if (copy == CopyMode::Never) throw std::invalid_argument("Unable to avoid creating a copy while reshaping.");
   }
   return copy_as(a, resolved, o);
@@ -154,16 +154,16 @@ NDArray ravel(const NDArray& a, char order) {
                      [&](int x, int y) { return std::abs(a.strides()[x]) > std::abs(a.strides()[y]); });
     NDArray t = permuted(a, perm);
     if (a.size() == 0 || reshape_strides(t, flat, Order::C) == std::optional<Strides>(unit))
-      return NDArray(a.memory(), a.dtype(), flat, unit, a.offset());
+      return a.view_as(flat, unit, a.offset());
     return copy_as(t, flat, Order::C);
   }
   bool f = order == 'F' || (order == 'A' && a.f_contiguous());
-  if (f ? a.f_contiguous() : a.c_contiguous()) return NDArray(a.memory(), a.dtype(), flat, unit, a.offset());
+  if (f ? a.f_contiguous() : a.c_contiguous()) return a.view_as(flat, unit, a.offset());
   return copy_as(a, flat, f ? Order::F : Order::C);
 }
 
 NDArray transpose(const NDArray& a) {
-  return NDArray(a.memory(), a.dtype(), Shape(a.shape().rbegin(), a.shape().rend()),
+  return a.view_as(Shape(a.shape().rbegin(), a.shape().rend()),
                  Strides(a.strides().rbegin(), a.strides().rend()), a.offset());
 }
 
@@ -234,7 +234,7 @@ NDArray expand_dims(const NDArray& a, std::span<const int64_t> axes) {
       strides[d] = a.strides()[k++];
     }
   }
-  return NDArray(a.memory(), a.dtype(), std::move(shape), std::move(strides), a.offset());
+  return a.view_as(std::move(shape), std::move(strides), a.offset());
 }
 
 NDArray flip(const NDArray& a, const std::optional<std::vector<int64_t>>& axes) {
@@ -251,13 +251,19 @@ NDArray flip(const NDArray& a, const std::optional<std::vector<int64_t>>& axes) 
     if (a.size() != 0) offset += (a.shape()[d] - 1) * strides[d];
     strides[d] = -strides[d];
   }
-  return NDArray(a.memory(), a.dtype(), a.shape(), std::move(strides), offset);
+  return a.view_as(a.shape(), std::move(strides), offset);
 }
 
 NDArray broadcast_view(const NDArray& a, const Shape& shape) {
   if (shape.empty() && a.ndim() != 0) throw std::invalid_argument("cannot broadcast a non-scalar to a scalar array");
   for (int64_t n : shape)
     if (n < 0) throw std::invalid_argument("all elements of broadcast shape must be non-negative");
+  // NumPy's iterator refuses an element count beyond int64 (a running
+  // product); then the view obeys Note [Array size limit] like any array.
+  int64_t count = 1;
+  for (int64_t n : shape)
+    if (__builtin_mul_overflow(count, n, &count)) throw std::invalid_argument("iterator is too large");
+  checked_nbytes(shape, a.itemsize());
   try {
     return broadcast_to(a, shape);
   } catch (const std::invalid_argument&) {

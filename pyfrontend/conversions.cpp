@@ -97,16 +97,31 @@ int64_t to_index(py::handle obj) {
   return value;
 }
 
+namespace {
+// One extent of a shape: an extent beyond int64 is NumPy's ValueError, not
+// OverflowError (Note [Array size limit] in arraycore/ndarray.h).
+int64_t to_extent(py::handle obj) {
+  PyObject* index = PyNumber_Index(obj.ptr());
+  if (!index) throw py::error_already_set();
+  int overflow = 0;
+  long long value = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  if (overflow) throw py::value_error("Maximum allowed dimension exceeded");
+  if (value == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return value;
+}
+}  // namespace
+
 arraycore::Shape to_shape(py::handle obj) {
   arraycore::Shape shape;
   if (!PySequence_Check(obj.ptr())) {
     if (PyLong_Check(obj.ptr()) || PyIndex_Check(obj.ptr())) {
-      shape.push_back(to_index(obj));
+      shape.push_back(to_extent(obj));
       return shape;
     }
     throw py::type_error("shape must be an int or a sequence of ints, not '" + type_name(obj) + "'");
   }
-  for (py::handle item : obj) shape.push_back(to_index(item));
+  for (py::handle item : obj) shape.push_back(to_extent(item));
   return shape;
 }
 

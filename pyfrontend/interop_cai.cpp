@@ -88,7 +88,8 @@ PyObject* item(py::handle dict, const char* key) {  // borrowed; nullptr when ab
 // device for the producer's stream (an event, not a host sync) unless the
 // caller opted out (KILN_CUDA_ARRAY_INTERFACE_SYNC=0). The memory is taken
 // to be on the current device. The interface's read-only flag is not kept:
-// kiln arrays are always writable (CuPy's are too).
+// the array is writable (CuPy's are too; Note [Read-only arrays] could honour
+// it). A null pointer is only accepted for an array without elements.
 py::object from_cuda_array_interface(py::handle obj, bool sync) {
   PyObject* raw = PyObject_GetAttrString(obj.ptr(), "__cuda_array_interface__");
   if (raw == nullptr) {
@@ -121,6 +122,12 @@ py::object from_cuda_array_interface(py::handle obj, bool sync) {
   if (!PyTuple_Check(data) || PyTuple_GET_SIZE(data) != 2)
     throw py::type_error("__cuda_array_interface__ 'data' must be a (pointer, read_only) tuple");
   auto ptr = py::handle(PyTuple_GET_ITEM(data, 0)).cast<uintptr_t>();
+  // Note [Array size limit] first (the constructor would say it later), then
+  // the pointer: a null pointer is only valid for an array without elements.
+  arraycore::checked_nbytes(shape, item_bytes);
+  if (ptr == 0 && arraycore::shape_size(shape) != 0)
+    throw py::value_error("__cuda_array_interface__ 'data' is a null pointer for an array of shape " +
+                          arraycore::shape_repr(shape) + " (only an array without elements may have a null pointer)");
   PyObject* stream = item(cai, "stream");
   if (stream != nullptr && stream != Py_None) {
     auto s = py::handle(stream).cast<uintptr_t>();

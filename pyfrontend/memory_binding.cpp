@@ -21,6 +21,9 @@ runtime::MemoryPool& current_pool() {
 std::shared_ptr<Memory> memory_from_python(py::object owner, size_t nbytes) {
   py::object ptr_obj = owner.attr("ptr");
   auto ptr = reinterpret_cast<void*>(ptr_obj.cast<uintptr_t>());
+  if (ptr == nullptr && nbytes != 0)   // only an empty block may be null
+    throw py::value_error("null device pointer for " + std::to_string(nbytes) + " bytes of memory ('" +
+                          type_name(owner) + "'.ptr is 0)");
   int device = runtime::backend().current_device();
   if (py::hasattr(owner, "device_id")) {
     py::object d = owner.attr("device_id");

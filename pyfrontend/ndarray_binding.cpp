@@ -62,6 +62,29 @@ void warn_if_discarding_imaginary(arraycore::DType from, arraycore::DType to) {
   }
 }
 
+// Note [Assigned host values]
+// A host value written into an array (setitem, fill, full, put, place) is
+// converted as NumPy 2's assignment converts it. A scalar (Python's or
+// NumPy's) is packed into one element of the array's dtype by NumPy itself,
+// so a Python int out of range is OverflowError ("Python integer 300 out of
+// bounds for int8"), NaN into an integer dtype ValueError ("cannot convert
+// float NaN to integer"), a Python complex into a real dtype TypeError. A
+// sequence converts element by element under the same rules
+// (numpy.asarray(value, dtype)); a NumPy array is cast unsafely, with
+// ComplexWarning for complex -> real, as NumPy's assignment does.
+py::object assigned_host_value(py::handle value, arraycore::DType dtype) {
+  py::module_ np = py::module_::import("numpy");
+  py::object target = to_numpy_dtype(dtype);
+  if (py::isinstance(value, np.attr("ndarray"))) return value.attr("astype")(target);
+  PyObject* v = value.ptr();
+  if (PySequence_Check(v) && !PyUnicode_Check(v) && !PyBytes_Check(v) &&
+      !py::isinstance(value, np.attr("generic")))
+    return np.attr("asarray")(value, target);
+  py::object host = np.attr("empty")(py::tuple(), target);
+  if (PyObject_SetItem(host.ptr(), py::tuple().ptr(), v) != 0) throw py::error_already_set();
+  return host;
+}
+
 // asnumpy / ndarray.get: a new NumPy array in `order`, or `out` filled.
 // A C-contiguous destination is written directly (no host temporary).
 py::object to_numpy(const NDArray& a, py::handle stream, py::handle order, py::handle out, bool blocking) {
@@ -178,6 +201,18 @@ void register_ndarray(py::module_& m) {
       .def_property_readonly("_c_contiguous", &NDArray::c_contiguous)
       .def_property_readonly("_f_contiguous", &NDArray::f_contiguous)
       .def_property_readonly("_device_id", &NDArray::device)
+      .def_property(
+          "_writeable", &NDArray::writeable,
+          [](py::handle self, bool writeable) {
+            // Note [Read-only arrays]: as NumPy, a view of a read-only array
+            // (its base, Note [View bases]) cannot be made writeable.
+            PyObject* base = base_of(self);
+            const NDArray* owner = base ? ndarray_of(base) : nullptr;
+            if (writeable && owner != nullptr && !owner->writeable())
+              throw py::value_error("cannot set WRITEABLE flag to True of this array");
+            self.cast<const NDArray&>().set_writeable(writeable);
+          },
+          "flags.writeable (Note [Read-only arrays]).")
       .def_property_readonly("base",
                              [](py::handle self) -> py::object {
                                PyObject* base = base_of(self);
@@ -296,10 +331,9 @@ void register_ndarray(py::module_& m) {
                store(*v);
                return;
              }
-             // Host values (scalars, lists, NumPy arrays) are cast on the host
-             // (unsafe, as NumPy's assignment does) and uploaded.
-             py::object host = py::module_::import("numpy").attr("asarray")(value).attr("astype")(
-                 to_numpy_dtype(a.dtype()));
+             // Host values (scalars, lists, NumPy arrays) are converted on the
+             // host (Note [Assigned host values]) and uploaded.
+             py::object host = assigned_host_value(value, a.dtype());
              check_mask_value(host.attr("ndim").cast<int>());
              store(from_numpy(host, py::none()));
            })
@@ -317,6 +351,7 @@ void register_ndarray(py::module_& m) {
            })
       .def("set",
            [](const NDArray& a, py::handle arr, py::handle stream) {
+             arraycore::require_writeable(a);   // Note [Read-only arrays]
              py::module_ np = py::module_::import("numpy");
              if (!py::isinstance(arr, np.attr("ndarray")))
                throw py::type_error("Only numpy.ndarray can be set to a kiln array, got " + type_name(arr));
@@ -380,7 +415,7 @@ void register_ndarray(py::module_& m) {
     if (arraycore::shape_size(sh) > 0 &&
         (offset + low < 0 || offset + high > static_cast<int64_t>(a.memory()->nbytes())))
       throw py::value_error("the view reaches outside the array's memory");
-    return make_view(self, NDArray(a.memory(), a.dtype(), sh, st, offset));
+    return make_view(self, a.view_as(sh, st, offset));
   });
   m.def(
       "_broadcast_to",
@@ -390,6 +425,10 @@ void register_ndarray(py::module_& m) {
       py::arg("a"), py::arg("shape"),
       "A view of a with shape (NumPy broadcasting: stride 0 on new and stretched axes); ValueError "
       "naming both shapes when a does not broadcast to it.");
+  m.def("_assigned_value", [](py::handle value, py::handle dtype) {
+    return from_numpy(assigned_host_value(value, to_dtype(dtype)), py::none());
+  }, py::arg("value"), py::arg("dtype"),
+  "A host value as a kiln array of dtype, converted as NumPy's assignment does (Note [Assigned host values]).");
   m.def("_from_numpy", &from_numpy, py::arg("obj"), py::arg("dtype") = py::none());
   m.def("_to_numpy", &to_numpy, py::arg("a"), py::arg("stream") = py::none(),
         py::arg("order") = "C", py::arg("out") = py::none(), py::arg("blocking") = true);

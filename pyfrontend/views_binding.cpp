@@ -191,7 +191,9 @@ void register_views(py::module_& m) {
   m.def(
       "broadcast_to",
       [](py::handle a, py::handle shape) {
-        return make_view(a, arraycore::broadcast_view(array_arg(a), to_shape(shape)));
+        arraycore::NDArray view = arraycore::broadcast_view(array_arg(a), to_shape(shape));
+        view.set_writeable(false);   // Note [Read-only arrays]: NumPy's broadcast_to is read-only
+        return make_view(a, std::move(view));
       },
       py::arg("array"), py::arg("shape"),
       "kiln.broadcast_to of a kiln array: a view with stride 0 on new and stretched axes (NumPy's messages "

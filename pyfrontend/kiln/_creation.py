@@ -22,6 +22,7 @@ import operator
 
 import numpy
 
+from kiln import _copyto
 from kiln import _core
 from kiln import _interop_cai
 from kiln._core import ndarray, empty, zeros
@@ -249,7 +250,7 @@ def full(shape, fill_value, dtype=None, order="C"):
     if dtype is None:
         dtype = fill_value.dtype if isinstance(fill_value, ndarray) else numpy.asarray(fill_value).dtype
     out = empty(shape, dtype, order)
-    out[...] = fill_value
+    _copyto.copyto(out, fill_value, casting="unsafe")   # NumPy's full: a Python int must fit dtype
     return out
 
 
@@ -283,7 +284,7 @@ def ones_like(prototype, dtype=None, order="K", subok=True, shape=None):
 def full_like(prototype, fill_value, dtype=None, order="K", subok=True, shape=None):
     """empty_like, filled with fill_value (broadcast, cast unsafely)."""
     out = empty_like(prototype, dtype, order, subok, shape)
-    out[...] = fill_value
+    _copyto.copyto(out, fill_value, casting="unsafe")
     return out
 
 
@@ -498,7 +499,10 @@ def _tri_mask(N, M, k, lower, lead=()):
 def tri(N, M=None, k=0, dtype=float):
     """An N x M array with ones at and below the k-th diagonal, zeros above."""
     M = N if M is None else M
-    return _tri_mask(N, M, k, True).astype(dtype)
+    # The result first: a shape no array may have fails before the mask is made.
+    out = empty((max(operator.index(N), 0), max(operator.index(M), 0)), dtype)
+    out[...] = _tri_mask(N, M, k, True)
+    return out
 
 
 def _triangle(m, k, lower, name):

@@ -174,7 +174,7 @@ def put(a, ind, v, mode="raise"):
     if ind.size == 0:
         return
     ind = _mode_indices(ind, a.size, mode)
-    v = _asarray(v)
+    v = v if isinstance(v, ndarray) else _core._assigned_value(v, a.dtype)
     if v.size == 0:
         return
     _flat_store(a, ind, _cycled(v, ind.size))
@@ -186,7 +186,7 @@ def place(arr, mask, vals):
     positions = flatnonzero(mask)
     if positions.size == 0:
         return
-    vals = _asarray(vals)
+    vals = vals if isinstance(vals, ndarray) else _core._assigned_value(vals, arr.dtype)
     if vals.size == 0:
         raise ValueError("Cannot insert from an empty array!")
     _flat_store(arr, positions, _cycled(vals, positions.size))

@@ -220,20 +220,29 @@ def broadcast_shapes(*args):
 
 
 def broadcast_to(array, shape, subok=False):
-    """A view of ``array`` broadcast to ``shape`` (stride 0 along the
-    broadcast axes). Differs from NumPy: the view is writable (NumPy's is
-    read-only), and writing through it writes the shared elements."""
+    """A read-only view of ``array`` broadcast to ``shape`` (stride 0 along
+    the broadcast axes), as NumPy's: every write through it raises
+    ValueError (Note [Read-only arrays]). Differs from CuPy, whose view is
+    writable and writes the shared elements."""
     return _core.broadcast_to(_asarray(array), _shape_tuple(shape))
 
 
 def broadcast_arrays(*args, subok=False):
-    """Views of the inputs broadcast to one shape, as a tuple (the inputs
-    themselves when they already share one shape). Writable; see broadcast_to."""
+    """Views of the inputs broadcast to one shape, as a tuple (inputs that
+    already have that shape come back themselves). The views are writable, as
+    NumPy 2's still are (NumPy warns on the first write into one; kiln does
+    not), so writing through a stretched axis writes the shared elements."""
     arrays = [_asarray(a) for a in args]
     shape = broadcast_shapes(*(a.shape for a in arrays))
     if all(a.shape == shape for a in arrays):
         return tuple(arrays)
-    return tuple(broadcast_to(a, shape) for a in arrays)
+    return tuple(a if a.shape == shape else _writable_broadcast(a, shape) for a in arrays)
+
+
+def _writable_broadcast(a, shape):
+    view = broadcast_to(a, shape)
+    view._writeable = a._writeable
+    return view
 
 
 # --- joining -----------------------------------------------------------------
@@ -461,7 +470,8 @@ def repeat(a, repeats, axis=None):
         return reshape(out, a.shape[:axis] + (n * r,) + a.shape[axis + 1:])
     if counts.size != n:
         raise ValueError("operands could not be broadcast together with shape (%d,) (%d,)" % (n, counts.size))
-    out = _core.empty(a.shape[:axis] + (int(counts.sum()),) + a.shape[axis + 1:], a.dtype)
+    total = sum(counts.tolist())   # a Python int: an int64 sum could wrap (Note [Array size limit])
+    out = _core.empty(a.shape[:axis] + (total,) + a.shape[axis + 1:], a.dtype)
     if out.size == 0:
         return out
     start, i = 0, 0

@@ -10,20 +10,35 @@ from kiln._manipulation import _axis  # noqa: F401  (kiln._ndarray_methods._axis
 
 
 class Flags:
-    """The subset of numpy.ndarray.flags kiln tracks."""
+    """The subset of numpy.ndarray.flags kiln tracks. ``writeable`` is live
+    and settable (Note [Read-only arrays] in arraycore/ndarray.h)."""
 
     def __init__(self, a):
+        self._array = a
         self.c_contiguous = a._c_contiguous
         self.f_contiguous = a._f_contiguous
         self.owndata = a.base is None
 
+    @property
+    def writeable(self):
+        return self._array._writeable
+
+    @writeable.setter
+    def writeable(self, value):
+        self._array._writeable = bool(value)
+
     def __getitem__(self, name):
         return {"C_CONTIGUOUS": self.c_contiguous, "F_CONTIGUOUS": self.f_contiguous,
-                "OWNDATA": self.owndata}[name]
+                "OWNDATA": self.owndata, "WRITEABLE": self.writeable}[name]
+
+    def __setitem__(self, name, value):
+        if name not in ("WRITEABLE", "W"):
+            raise KeyError("Unknown flag")
+        self.writeable = value
 
     def __repr__(self):
-        return "  C_CONTIGUOUS : %s\n  F_CONTIGUOUS : %s\n  OWNDATA : %s" % (
-            self.c_contiguous, self.f_contiguous, self.owndata)
+        return "  C_CONTIGUOUS : %s\n  F_CONTIGUOUS : %s\n  OWNDATA : %s\n  WRITEABLE : %s" % (
+            self.c_contiguous, self.f_contiguous, self.owndata, self.writeable)
 
 
 def _only_element(self):
@@ -75,7 +90,7 @@ for _name, _fn in {
     "__complex__": lambda self: complex(_only_element(self)),
 }.items():
     setattr(ndarray, _name, _fn)
-ndarray.flags = property(Flags, doc="C_CONTIGUOUS, F_CONTIGUOUS and OWNDATA.")
+ndarray.flags = property(Flags, doc="C_CONTIGUOUS, F_CONTIGUOUS, OWNDATA and WRITEABLE.")
 
 
 def __iter__(self):

@@ -267,5 +267,36 @@ TEST(NDArrayCore, ShapeSizeRejectsNegative) {
   EXPECT_THROW(shape_size({2, -1}), std::invalid_argument);
 }
 
+// Note [Read-only arrays]: views keep the flag; writes are refused.
+TEST(NDArrayCore, ReadOnlyFlagFollowsViews) {
+  NDArray a(host_memory(96), DType::Float32, {4, 6}, {24, 4}, 0);
+  EXPECT_TRUE(a.writeable());
+  NDArray b = broadcast_view(a, {2, 4, 6});
+  b.set_writeable(false);
+  EXPECT_FALSE(b.writeable());
+  EXPECT_TRUE(a.writeable()) << "the flag belongs to the view, not the memory";
+  EXPECT_FALSE(transpose(b).writeable());
+  EXPECT_FALSE(b.view(DType::Int32).writeable());
+  EXPECT_FALSE(b.view_as({6}, {4}, 0).writeable());
+  EXPECT_THROW(require_writeable(b), std::invalid_argument);
+  EXPECT_NO_THROW(require_writeable(a));
+}
+
+// Note [Array size limit]: NumPy's shapes, and no array is built beyond it.
+TEST(NDArrayCore, SizeLimitIsNumPys) {
+  EXPECT_EQ(checked_nbytes({int64_t{1} << 59}, 8), int64_t{1} << 62);
+  EXPECT_EQ(checked_nbytes({0, int64_t{1} << 40}, 8), 0);
+  EXPECT_THROW(checked_nbytes({0, int64_t{1} << 62, int64_t{1} << 62}, 8), std::invalid_argument)
+      << "NumPy skips zero extents: the others still overflow";
+  EXPECT_THROW(checked_nbytes({int64_t{1} << 62, int64_t{1} << 62, 0}, 1), std::invalid_argument);
+  EXPECT_THROW(checked_nbytes({int64_t{1} << 32, int64_t{1} << 32}, 1), std::invalid_argument);
+  EXPECT_THROW(checked_nbytes({int64_t{1} << 60}, 8), std::invalid_argument);
+  EXPECT_THROW(shape_size({int64_t{1} << 33, int64_t{1} << 31}), std::invalid_argument);
+  EXPECT_THROW(NDArray(host_memory(8), DType::Float64, {int64_t{1} << 61}, {0}, 0), std::invalid_argument);
+  EXPECT_THROW(checked_add(INT64_MAX, 1), std::invalid_argument);
+  EXPECT_THROW(checked_mul(int64_t{1} << 62, 2), std::invalid_argument);
+  EXPECT_THROW(byte_extent({3, 2}, {INT64_MAX / 2, 8}, 8), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace kiln::arraycore

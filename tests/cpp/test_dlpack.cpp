@@ -153,6 +153,27 @@ TEST(DLPackImport, RefusesWhatItCannotViewAndLeavesTheTensorToTheCaller) {
   EXPECT_EQ(deleted, 3);
 }
 
+TEST(DLPackImport, NullDataIsRefusedUnlessEmpty) {
+  int64_t shape[1] = {4};
+  static int deleted = 0;
+  deleted = 0;
+  auto make = [&] {
+    auto* t = new DLManagedTensor{};
+    t->deleter = [](DLManagedTensor* self) {
+      ++deleted;
+      delete self;
+    };
+    t->dl_tensor = DLTensor{nullptr, {kDLCPU, 0}, 1, {kDLFloat, 32, 1}, shape, nullptr, 0};
+    return t;
+  };
+  DLManagedTensor* t = make();
+  EXPECT_THROW(import_legacy(t, 0), Error);
+  t->deleter(t);
+  shape[0] = 0;
+  { EXPECT_EQ(import_legacy(make(), 0).size(), 0); }
+  EXPECT_EQ(deleted, 2);
+}
+
 TEST(DLPackImport, LegacyNullStridesAreCContiguous) {
   float storage[6] = {0, 1, 2, 3, 4, 5};
   int64_t shape[2] = {2, 3};

@@ -490,3 +490,21 @@ def test_diagonal_errors():
             module.diagonal(module.ones((3, 3)), 0, 1, -1)
         with pytest.raises(TypeError):
             module.diagonal(module.ones((3, 3)), 1.0)
+
+
+def test_sizes_beyond_int64_are_numpys_value_error():
+    # Note [Array size limit]: checked before anything is allocated.
+    for make in (lambda: kiln.empty((2**32, 2**32), dtype=kiln.int8), lambda: kiln.ones((2**33, 2**31)),
+                 lambda: kiln.arange(2**62), lambda: kiln.tri(2**32), lambda: kiln.full((2**40, 2**40), 1.0)):
+        with pytest.raises(ValueError, match="array is too big"):
+            make()
+    with pytest.raises(ValueError, match="Maximum allowed dimension exceeded"):
+        kiln.zeros(2**64)
+
+
+def test_full_converts_python_scalars_as_numpy():
+    with pytest.raises(OverflowError, match="Python integer 300 out of bounds for int8"):
+        kiln.full(2, 300, dtype=kiln.int8)
+    with pytest.raises(OverflowError, match="Python integer 300 out of bounds for int8"):
+        kiln.arange(300, 302, dtype=kiln.int8)
+    assert kiln.full(2, numpy.array([300, 1]), dtype=kiln.int8).tolist() == [44, 1]   # arrays cast unsafely

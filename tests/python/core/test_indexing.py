@@ -92,3 +92,26 @@ def test_index_errors_match_numpy():
         a["x"]
     with pytest.raises(ValueError, match=r"could not broadcast input array from shape \(3,\) into shape \(3,4\)$"):
         a[...] = kiln.zeros(3)
+
+
+def test_setitem_python_scalars_as_numpy2():
+    # Note [Assigned host values]
+    a = kiln.zeros(3, kiln.int8)
+    with pytest.raises(OverflowError, match="Python integer 300 out of bounds for int8"):
+        a[0] = 300
+    with pytest.raises(OverflowError, match="Python integer -1 out of bounds for uint8"):
+        kiln.zeros(3, kiln.uint8)[:] = -1
+    with pytest.raises(ValueError, match="cannot convert float NaN to integer"):
+        kiln.zeros(3, kiln.int64)[kiln.asarray([0])] = float("nan")
+    with pytest.raises(TypeError, match="not 'complex'"):
+        kiln.zeros(3)[0] = 1j
+    a[:] = numpy.array([300, 1, 2])   # a NumPy array is cast unsafely, as NumPy does
+    assert a.tolist() == [44, 1, 2]
+
+
+def test_views_of_read_only_arrays_are_read_only():
+    b = kiln.broadcast_to(kiln.ones(3), (2, 3))
+    for view in (b[0], b[:, 1:], b.T, b[None], b.view(kiln.int64)):
+        assert not view.flags.writeable
+        with pytest.raises(ValueError, match="assignment destination is read-only"):
+            view[...] = 0

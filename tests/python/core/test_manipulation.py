@@ -411,6 +411,8 @@ def test_host_inputs_and_device_repeat_counts(rng):
     assert_same_bits(kiln.repeat(k, kiln.asarray([1, 0, 3]), axis=0).get(), numpy.repeat(host, [1, 0, 3], axis=0))
     assert_same_bits(kiln.stack([host, host]).get(), numpy.stack([host, host]))   # NumPy arrays are uploaded
     assert_same_bits(kiln.tile([1, 2], 2).get(), numpy.tile([1, 2], 2))
-    b = kiln.broadcast_to(k[0], (5, 4))   # writable in kiln: a write lands on the one shared row
-    b[2, 1] = 7
-    assert k[0, 1].get() == 7
+    b = kiln.broadcast_to(k[0], (5, 4))   # read-only, as NumPy's (Note [Read-only arrays])
+    assert not b.flags.writeable
+    with pytest.raises(ValueError, match="assignment destination is read-only"):
+        b[2, 1] = 7
+    assert k[0, 1].get() == host[0, 1]
