@@ -269,6 +269,9 @@ std::string host_compiler_identity() {
   if (stat(real.c_str(), &st) != 0) return "host-cxx:" + real + ":missing";
   std::string id = "host-cxx:" + real + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime) +
                    ":abi" + std::to_string(kiln_host::kAbiVersion);
+  // So are the flags every kernel is built with: a module cached before a
+  // flag changed (say, -fstack-clash-protection) is not reused without it.
+  for (const auto& flag : common_flags()) id += ":" + flag;
   // The prelude is part of the compiler: a changed kiln/host_*.h must not
   // reuse modules cached with the old one.
   if (!stdlib_include_dir().empty()) {
