@@ -136,8 +136,12 @@ NDArray where(const UfuncInput& condition, const UfuncInput& x, const UfuncInput
   const DType dtype = result_type_of(xy);
   ExpressionKernel k("kiln_where");
   const Value c = k.input(condition, DType::Bool);
-  const Value xv = k.input(x, dtype);
-  const Value yv = k.input(y, dtype);
+  // A Python int that does not fit the result dtype is an OverflowError
+  // (NumPy 2.5; 2.4 still wrapped it), as everywhere a Python scalar is
+  // converted (Note [Assigned host values] in pyfrontend/ndarray_binding.cpp).
+  auto operand = [&](const UfuncInput& v) { return is_weak(v) ? k.scalar(v.scalar, dtype) : k.input(v, dtype); };
+  const Value xv = operand(x);
+  const Value yv = operand(y);
   return k.run(k.expr(dtype, c.name + " ? " + xv.name + " : " + yv.name));
 }
 

@@ -46,8 +46,8 @@ def _check_out(out):
 
 def where(condition, x=None, y=None):
     """``x`` where ``condition`` is true, else ``y``, broadcast together; the
-    dtype is result_type(x, y) (Python scalars weak; one out of range wraps,
-    as NumPy's where does). ``where(condition)`` alone is kiln.nonzero's."""
+    dtype is result_type(x, y) (Python scalars weak; a Python int out of
+    its range is an OverflowError, as in NumPy 2.5). ``where(condition)`` alone is kiln.nonzero's."""
     if x is None and y is None:
         return nonzero(condition)
     if x is None or y is None:

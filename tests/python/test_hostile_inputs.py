@@ -215,8 +215,11 @@ try:
     print("no error")
 except kiln.cuda.LaunchError as e:
     print("LaunchError:", e)
-except kiln.cuda.compiler.CompileException as e:
-    print("CompileException:", str(e)[:300])
+except ValueError as e:
+    print("ValueError:", e)
+small = kiln.RawKernel('extern "C" __global__ void ok(float* o) { o[0] = 5.0f; }', "ok")
+small((1,), (1,), (out,))
+print("after:", out.get().tolist())
 """
 
 
@@ -224,8 +227,12 @@ def test_huge_local_array_is_a_stack_overflow_not_a_crash():
     out = run_isolated(HUGE_LOCALS, timeout=180)
     if BACKEND == "host":
         assert "LaunchError:" in out and "stack overflow in kernel" in out, out
-    else:  # ptxas refuses a frame beyond the per-thread local memory limit
-        assert "LaunchError:" in out or "CompileException:" in out, out
+    else:
+        # Measured on an H200: ptxas accepts the frame and cuLaunchKernel
+        # refuses it (CUDA_ERROR_INVALID_VALUE: more local memory per thread
+        # than the device has), a ValueError as every refused launch is.
+        assert "ValueError:" in out and "CUDA_ERROR_INVALID_VALUE" in out, out
+    assert "after: [5.0]" in out, out   # the backend goes on
 
 
 # Note [GPU integer division] (runtime/host/kernel_faults.h): what an NVIDIA
@@ -799,7 +806,6 @@ _SCALAR_CASES = {
     "ufunc_maximum_300": (lambda m: m.maximum(m.zeros(3, m.int8), 300)),
     "ufunc_compare_300": (lambda m: m.zeros(3, m.int8) < 300),
     "ufunc_uint8_plus_minus1": (lambda m: m.zeros(3, m.uint8) + (-1)),
-    "where_300_wraps": (lambda m: m.where(m.asarray([True, False, True]), m.zeros(3, m.int8), 300)),
     "clip_bound_300": (lambda m: m.clip(m.zeros(3, m.int8), -300, 300)),
 }
 
@@ -836,6 +842,19 @@ def test_setitem_out_of_range_messages():
     with pytest.raises(TypeError, match="not 'complex'"):
         kiln.zeros(2)[0] = 1j
     assert a.tolist() == [0, 0, 0], "nothing written"
+
+
+def test_where_with_a_python_int_out_of_range():
+    # NumPy 2.5 raises here (2.4 wrapped 300 to 44): the issue asks for NumPy 2's
+    # rule wherever a Python scalar is converted, so this is pinned, not
+    # compared with whichever NumPy is installed.
+    c = kiln.asarray([True, False, True])
+    with pytest.raises(OverflowError, match="Python integer 300 out of bounds for int8"):
+        kiln.where(c, kiln.zeros(3, kiln.int8), 300)
+    with pytest.raises(OverflowError, match="Python integer -1 out of bounds for uint8"):
+        kiln.where(c, -1, kiln.zeros(3, kiln.uint8))
+    assert kiln.where(c, kiln.zeros(3, kiln.int8), 100).tolist() == [0, 100, 0]
+    assert kiln.where(c, kiln.zeros(3, kiln.int8), 2.5).dtype == kiln.float64
 
 
 def test_kernel_scalar_arguments_out_of_range():
