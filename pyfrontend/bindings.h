@@ -23,9 +23,11 @@ namespace py = pybind11;
 // the interpreter is finalizing, a daemon thread that takes the GIL back is
 // ended by pthread_exit, whose forced unwinding through a noexcept frame is
 // std::terminate ("terminate called without an active exception", rc 134).
-// ReleaseGil parks such a thread instead (the process is exiting and nothing
-// waits for it), and its destructor lets the forced unwinding of a later
-// finalization pass. Every binding that runs C++ without the GIL uses it.
+// ReleaseGil and AcquireGil park such a thread instead (the process is
+// exiting and nothing waits for it): before taking the GIL when finalization
+// has begun, and by catching the forced unwinding when it begins while the
+// thread waits for the GIL. Every binding that runs C++ without the GIL uses
+// ReleaseGil; every C++ callback that takes the GIL, AcquireGil.
 class ReleaseGil {
  public:
   ReleaseGil() : state_(PyEval_SaveThread()) {}
@@ -35,6 +37,17 @@ class ReleaseGil {
 
  private:
   PyThreadState* state_;
+};
+
+class AcquireGil {
+ public:
+  AcquireGil();
+  ~AcquireGil();
+  AcquireGil(const AcquireGil&) = delete;
+  AcquireGil& operator=(const AcquireGil&) = delete;
+
+ private:
+  PyGILState_STATE state_;
 };
 
 // Anything numpy.dtype() accepts -> DType; TypeError for non-numeric dtypes.

@@ -143,7 +143,7 @@ std::shared_ptr<void> keep_alive(py::object obj) {
   auto* raw = obj.release().ptr();
   return std::shared_ptr<void>(raw, [](void* p) {
     if (!Py_IsInitialized()) return;
-    py::gil_scoped_acquire gil;
+    AcquireGil gil;
     Py_DECREF(static_cast<PyObject*>(p));
   });
 }

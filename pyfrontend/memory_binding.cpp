@@ -79,7 +79,7 @@ void register_memory(py::module_& m) {
     }
     auto keep = keep_alive(fn);
     arraycore::set_allocator_hook([keep](size_t nbytes) {
-      py::gil_scoped_acquire gil;
+      AcquireGil gil;
       auto callable = py::reinterpret_borrow<py::object>(static_cast<PyObject*>(keep.get()));
       py::object result = callable(nbytes);
       if (!py::hasattr(result, "ptr"))

@@ -1,5 +1,6 @@
-// ReleaseGil: running C++ without the GIL, safely at interpreter exit
+// ReleaseGil and AcquireGil: running C++ without the GIL and taking it back, safely at interpreter exit
 // (Note [Releasing the GIL at interpreter exit], bindings.h).
+#include <cxxabi.h>
 #include <unistd.h>
 
 #include "pyfrontend/bindings.h"
@@ -15,13 +16,37 @@ bool interpreter_finalizing() {
 #endif
 }
 
+[[noreturn]] void park() {
+  for (;;) pause();  // a daemon thread at exit: never back into Python
+}
+
 }  // namespace
 
+// The check alone is not enough: a thread that reached PyEval_RestoreThread
+// before finalization began waits there for the GIL, and finalization then
+// ends it with pthread_exit from inside the call (seen on the CUDA backend,
+// where launches return quickly). That forced unwinding is caught here and
+// the thread parked: catching it and never leaving the handler is allowed
+// (only leaving it without a rethrow aborts), and no frame above, noexcept
+// or not, is unwound.
 ReleaseGil::~ReleaseGil() noexcept(false) {
-  if (interpreter_finalizing()) {
-    for (;;) pause();  // a daemon thread at exit: never back into Python
+  if (interpreter_finalizing()) park();
+  try {
+    PyEval_RestoreThread(state_);
+  } catch (abi::__forced_unwind&) {
+    park();
   }
-  PyEval_RestoreThread(state_);
 }
+
+AcquireGil::AcquireGil() {
+  if (interpreter_finalizing()) park();
+  try {
+    state_ = PyGILState_Ensure();
+  } catch (abi::__forced_unwind&) {
+    park();
+  }
+}
+
+AcquireGil::~AcquireGil() { PyGILState_Release(state_); }
 
 }  // namespace kiln::py_bind
