@@ -310,6 +310,7 @@ class HostBackend final : public Backend {
   void launch(FunctionHandle function, Dim3 grid, Dim3 block, uint32_t shared_mem_bytes, StreamHandle,
               void** args) override {
     auto* f = static_cast<HostFunction*>(function);
+    host::install_kernel_fault_handlers();  // ours first (kernel_faults.cpp)
     uint64_t threads = uint64_t{block.x} * block.y * block.z;
     if (grid.x == 0 || grid.y == 0 || grid.z == 0 || threads == 0)
       throw InvalidArgument("launch of '" + std::string(f->entry->name) + "': grid and block dimensions must be positive");

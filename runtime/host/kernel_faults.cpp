@@ -65,7 +65,17 @@ void on_fault(int sig, siginfo_t* info, void* context) {
   const int saved_errno = errno;
   KernelFaultTrap* trap = tl_trap;
   if (!trap || !trap->in_kernel) {
+    // A handler chained to may put ours back and raise() again (Python's
+    // faulthandler does): the second time round, take the default action.
+    static thread_local bool chaining = false;
+    if (chaining) {
+      signal(sig, SIG_DFL);
+      if (info->si_code <= 0) raise(sig);
+      return;
+    }
+    chaining = true;
     chain(sig, info, context);
+    chaining = false;
     errno = saved_errno;
     return;
   }
@@ -124,17 +134,26 @@ void ensure_alt_stack() {
 
 }  // namespace
 
+// Called at every launch, not once: a handler installed after ours (pytest
+// enables Python's faulthandler after kiln is imported) would see a kernel's
+// SIGFPE first and raise() it again, and a sent signal has lost the divide's
+// registers, so it could not be emulated. Ours goes back in front, the other
+// becomes the one a fault outside kernels is chained to. Four sigaction
+// queries a launch; a change only when another handler took over.
 void install_kernel_fault_handlers() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    for (int sig : kSignals) {
-      struct sigaction action {};
-      action.sa_sigaction = on_fault;
-      action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-      sigemptyset(&action.sa_mask);
-      sigaction(sig, &action, &g_previous[sig]);
-    }
-  });
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (int sig : kSignals) {
+    struct sigaction current {};
+    if (sigaction(sig, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) &&
+        current.sa_sigaction == on_fault)
+      continue;
+    struct sigaction action {};
+    action.sa_sigaction = on_fault;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    sigaction(sig, &action, &g_previous[sig]);
+  }
 }
 
 KernelFaultTrap& kernel_fault_trap() {

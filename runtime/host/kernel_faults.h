@@ -3,7 +3,7 @@
 // words instead of killing the process, and integer division gives what a
 // GPU gives instead of trapping.
 //
-//   install_kernel_fault_handlers();              // once per process
+//   install_kernel_fault_handlers();              // before every launch
 //   KernelFaultTrap& trap = kernel_fault_trap();  // per thread (alt stack too)
 //   if (sigsetjmp(trap.jump, 0) == 0) {
 //     trap.in_kernel = 1; ...run fibers...; trap.in_kernel = 0;
@@ -44,7 +44,8 @@ struct KernelFaultTrap {
   char message[128] = "";
 };
 
-// Installs the SIGSEGV/SIGBUS/SIGILL/SIGFPE handlers (idempotent).
+// Puts the SIGSEGV/SIGBUS/SIGILL/SIGFPE handlers in front (idempotent;
+// before every launch, in case another handler was installed since).
 void install_kernel_fault_handlers();
 
 // This thread's trap; gives the thread an alternate signal stack if it has none.
