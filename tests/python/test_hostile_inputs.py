@@ -590,6 +590,8 @@ try:
     print("completed")
 except KeyboardInterrupt:
     print("interrupted", flush=True)
+except kiln.cuda.LaunchError as e:  # the watchdog
+    print(e, flush=True)
 x[...] = 4
 k((GRID,), (32,), (x, y))
 print("after", int(y.sum()), flush=True)
@@ -613,15 +615,14 @@ spin((GRID,), (32,), (x, y))
 print("completed")
 """
 
-WATCHED = 'except kiln.cuda.LaunchError as e:\n    print(e)\n    if 0:'
-
-
-def interrupt_child(code, grid, timeout=120):
-    """Runs `code` in a child and sends it SIGINT 0.5 s after it prints
+def interrupt_child(code, grid, tmp_path, timeout=120):
+    """Runs `code` (from a file: jit kernels need their source) in a child and sends it SIGINT 0.5 s after it prints
     'launching'; returns (rc, stdout, stderr). Never hangs: the child is
     killed after `timeout` and the test fails."""
     import time
-    child = subprocess.Popen([sys.executable, "-c", code.replace("GRID", str(grid))], env=dict(os.environ),
+    script = tmp_path / "child.py"
+    script.write_text(code.replace("GRID", str(grid)))
+    child = subprocess.Popen([sys.executable, str(script)], env=dict(os.environ),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = child.stdout.readline()
@@ -642,22 +643,22 @@ def interrupt_child(code, grid, timeout=120):
 
 @host_only
 @pytest.mark.parametrize("grid", [1, 8], ids=["inline", "pool"])
-def test_ctrl_c_cancels_an_endless_raw_kernel_and_the_backend_goes_on(grid):
-    rc, out, err = interrupt_child(SPIN_RAW, grid)
+def test_ctrl_c_cancels_an_endless_raw_kernel_and_the_backend_goes_on(grid, tmp_path):
+    rc, out, err = interrupt_child(SPIN_RAW, grid, tmp_path)
     assert rc == 0, err
     assert out.split("\n")[1:] == ["interrupted", f"after {5 * grid * 32}", ""], out + err
 
 
 @host_only
-def test_ctrl_c_ends_an_endless_jit_kernel_with_keyboard_interrupt():
-    rc, out, err = interrupt_child(SPIN_JIT, 4)
+def test_ctrl_c_ends_an_endless_jit_kernel_with_keyboard_interrupt(tmp_path):
+    rc, out, err = interrupt_child(SPIN_JIT, 4, tmp_path)
     assert rc != 0 and "completed" not in out, out + err
     assert "KeyboardInterrupt" in err, err
 
 
 @host_only
 def test_watchdog_times_a_launch_out_and_the_backend_goes_on():
-    code = SPIN_RAW.replace("GRID", "4").replace("except KeyboardInterrupt:", WATCHED)
+    code = SPIN_RAW.replace("GRID", "4")
     out = run_isolated(code, timeout=120, env={"KILN_HOST_KERNEL_TIMEOUT": "0.5"})
     lines = out.split("\n")
     assert lines[0] == "launching", out
@@ -669,7 +670,7 @@ def test_watchdog_times_a_launch_out_and_the_backend_goes_on():
 @host_only
 def test_watchdog_applies_to_a_launch_from_another_thread():
     # Ctrl-C reaches the main thread only; the watchdog watches every launch.
-    body = SPIN_RAW.replace("GRID", "2").replace("except KeyboardInterrupt:", WATCHED)
+    body = SPIN_RAW.replace("GRID", "2")
     code = ("import threading\ndef body():\n" + textwrap.indent(body, "    ") +
             "\nt = threading.Thread(target=body)\nt.start()\nt.join()\n")
     out = run_isolated(code, timeout=120, env={"KILN_HOST_KERNEL_TIMEOUT": "0.5"})
