@@ -3,6 +3,7 @@
 //   OutOfMemory    -> kiln.cuda.memory.OutOfMemoryError (MemoryError)
 //   InvalidArgument-> ValueError
 //   LaunchError    -> kiln.cuda.LaunchError (a CUDADriverError)
+//   Interrupted    -> what Python's SIGINT handler raises (KeyboardInterrupt)
 //   other Error    -> kiln.cuda.driver.CUDADriverError (RuntimeError)
 //   std::invalid_argument -> ValueError
 //   arraycore::UfuncTypeError -> kiln's UFuncTypeError classes (ufunc_types_binding.cpp)
@@ -15,6 +16,7 @@
 #include "arraycore/axes.h"
 #include "arraycore/ufunc_apply.h"
 #include "runtime/errors.h"
+#include "runtime/interrupted.h"
 
 namespace kiln::py_bind {
 
@@ -58,6 +60,11 @@ void set_python_error(std::exception_ptr p) {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const runtime::LaunchError& e) {
     PyErr_SetString(g_launch_exc, e.what());
+  } catch (const runtime::Interrupted& e) {
+    // Note [Cancelling host launches]: Python's SIGINT handler says what to
+    // raise (KeyboardInterrupt by default); if it raises nothing, the launch
+    // still did not complete: a LaunchError.
+    if (PyErr_CheckSignals() == 0) PyErr_SetString(g_launch_exc, e.what());
   } catch (const runtime::Error& e) {
     PyErr_SetString(g_driver_exc, e.what());
   } catch (const std::invalid_argument& e) {

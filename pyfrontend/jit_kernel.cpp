@@ -197,6 +197,9 @@ class JitKernel {
       offset += (size + 15) & ~size_t{15};
     }
     if (be.caps().runs_kernels_on_calling_thread) {  // let Python threads go on
+      // A Ctrl-C that came before the launch (during a compile) is not missed
+      // by it (Note [Cancelling host launches], runtime/host/launch_watch.h).
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
       ReleaseGil nogil;
       be.launch(p->handle, grid, block, shared_mem, s, pointers);
     } else if (p->grid_sync) {  // Note [Grid barrier]: every block resident, or an error

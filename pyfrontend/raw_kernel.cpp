@@ -157,6 +157,9 @@ class RawKernel {
     }
     runtime::FunctionHandle handle = p.function.handle;
     if (be.caps().runs_kernels_on_calling_thread) {  // let Python threads go on
+      // A Ctrl-C that came before the launch (during a compile) is not missed
+      // by it (Note [Cancelling host launches], runtime/host/launch_watch.h).
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
       ReleaseGil nogil;
       be.launch(handle, g, b, shared_mem, s, ptrs);
     } else {

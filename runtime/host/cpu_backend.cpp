@@ -26,6 +26,7 @@
 #include "runtime/host/cpu_scheduler.h"
 #include "runtime/host/host_backend.h"
 #include "runtime/host/kernel_faults.h"
+#include "runtime/host/launch_watch.h"
 
 namespace kiln::runtime {
 namespace {
@@ -55,6 +56,7 @@ class WorkerPool {
  public:
   explicit WorkerPool(unsigned n) {
     for (unsigned i = 1; i < n; ++i) threads_.emplace_back([this] { loop(); });
+    for (auto& t : threads_) handles_.push_back(t.native_handle());
   }
   ~WorkerPool() {
     {
@@ -78,6 +80,8 @@ class WorkerPool {
     for (auto& t : threads_) t.detach();
   }
   unsigned size() const { return static_cast<unsigned>(threads_.size()) + 1; }
+  // For cancel_signal() (Note [Cancelling host launches]).
+  const std::vector<pthread_t>& handles() const { return handles_; }
 
   void run(const std::function<void()>& job) {
     std::lock_guard<std::mutex> one_launch_at_a_time(launch_mutex_);
@@ -113,6 +117,7 @@ class WorkerPool {
   }
 
   std::vector<std::thread> threads_;
+  std::vector<pthread_t> handles_;
   std::mutex mutex_, launch_mutex_;
   std::condition_variable cv_, done_cv_;
   const std::function<void()>* job_ = nullptr;
@@ -332,7 +337,7 @@ class HostBackend final : public Backend {
     std::atomic<uint64_t> next{0};
     auto work = [&] {
       for (;;) {
-        if (state.failed.load(std::memory_order_relaxed)) return;
+        if (state.failed.load(std::memory_order_relaxed) || state.cancel != host::kNotCancelled) return;
         uint64_t i = next.fetch_add(1, std::memory_order_relaxed);
         if (i >= blocks) return;
         kiln_host::Dim3 idx{static_cast<unsigned>(i % grid.x), static_cast<unsigned>((i / grid.x) % grid.y),
@@ -340,13 +345,16 @@ class HostBackend final : public Backend {
         host::run_block(state, idx);
       }
     };
-    if (blocks == 1 || pool_->size() == 1) {
+    const bool inline_run = blocks == 1 || pool_->size() == 1;
+    host::LaunchWatch watch(state, inline_run ? nullptr : &pool_->handles());  // Note [Cancelling host launches]
+    if (inline_run) {
       work();
     } else {
       std::function<void()> job = work;
       pool_->run(job);
     }
     std::fflush(stdout);
+    watch.finish();
     if (state.failed.load()) throw LaunchError("kernel '" + std::string(f->entry->name) + "' failed: " + state.message);
   }
 

@@ -240,6 +240,13 @@ __attribute__((noinline)) void run_fibers(BlockLaunch& launch, Block& block, kil
     for (size_t i = 0; i < n && !block.failed; ++i) {
       Fiber& f = w.fibers[i];
       if (f.done) continue;
+      if (launch.cancel != kNotCancelled) {  // Note [Cancelling host launches]
+        std::lock_guard<std::mutex> lock(launch.message_mutex);
+        if (!launch.failed.load()) launch.message = "the launch was cancelled";
+        launch.failed.store(true);
+        block.failed = true;
+        return;
+      }
       w.current = &f;
       trap.guard_lo = f.stack.guard();
       trap.guard_hi = f.stack.base();
@@ -298,6 +305,7 @@ void run_block(BlockLaunch& launch, kiln_host::Dim3 block_idx) {
 
   // Note [Kernel faults]: a fault in a fiber lands here, its block abandoned.
   KernelFaultTrap& trap = kernel_fault_trap();
+  trap.cancel = &launch.cancel;
   if (sigsetjmp(trap.jump, 0) == 0) {
     run_fibers(launch, block, block_idx, n, trap);
   } else {
@@ -310,6 +318,7 @@ void run_block(BlockLaunch& launch, kiln_host::Dim3 block_idx) {
     launch.failed.store(true);
     block.failed = true;
   }
+  trap.cancel = nullptr;
   w.block = nullptr;
   w.current = nullptr;
 }

@@ -13,6 +13,8 @@
 // failure rather than a hang.
 #pragma once
 
+#include <signal.h>
+
 #include <atomic>
 #include <mutex>
 #include <string>
@@ -20,6 +22,9 @@
 #include "kiln/host_abi.h"
 
 namespace kiln::runtime::host {
+
+// BlockLaunch::cancel (Note [Cancelling host launches], launch_watch.h).
+inline constexpr sig_atomic_t kNotCancelled = 0, kCancelInterrupt = 1, kCancelTimeout = 2;
 
 using RunThreadFn = void (*)(const kiln_host::KernelEntry*, void**);
 
@@ -32,6 +37,7 @@ struct BlockLaunch {
   std::atomic<bool> failed{false};
   std::mutex message_mutex;
   std::string message;  // the first failure
+  volatile sig_atomic_t cancel = kNotCancelled;
 };
 
 // Largest dynamic shared memory a launch may ask for (bytes).

@@ -98,6 +98,16 @@ void on_fault(int sig, siginfo_t* info, void* context) {
   siglongjmp(trap->jump, 1);
 }
 
+// Note [Cancelling host launches]: only a fiber of a cancelled launch ends;
+// anywhere else the signal is ignored (the monitor sends it again).
+void on_cancel(int, siginfo_t*, void*) {
+  KernelFaultTrap* trap = tl_trap;
+  if (!trap || !trap->in_kernel || !trap->cancel || !*trap->cancel) return;
+  copy_message(*trap, "the launch was cancelled");
+  trap->in_kernel = 0;
+  siglongjmp(trap->jump, 1);
+}
+
 struct AltStack {
   void* mapping = nullptr;
   size_t bytes = 0;
@@ -154,7 +164,18 @@ void install_kernel_fault_handlers() {
     sigemptyset(&action.sa_mask);
     sigaction(sig, &action, &g_previous[sig]);
   }
+  static bool cancel_installed = false;  // nobody else uses kiln's real-time signal
+  if (!cancel_installed) {
+    struct sigaction action {};
+    action.sa_sigaction = on_cancel;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    sigaction(cancel_signal(), &action, nullptr);
+    cancel_installed = true;
+  }
 }
+
+int cancel_signal() { return SIGRTMIN + 5; }
 
 KernelFaultTrap& kernel_fault_trap() {
   thread_local KernelFaultTrap trap;

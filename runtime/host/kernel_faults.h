@@ -41,11 +41,19 @@ struct KernelFaultTrap {
   // The running fiber's guard page: a fault there is a stack overflow.
   const char* volatile guard_lo = nullptr;
   const char* volatile guard_hi = nullptr;
+  // The running launch's cancel flag (Note [Cancelling host launches]).
+  volatile sig_atomic_t* volatile cancel = nullptr;
   char message[128] = "";
 };
 
-// Puts the SIGSEGV/SIGBUS/SIGILL/SIGFPE handlers in front (idempotent;
-// before every launch, in case another handler was installed since).
+// The real-time signal that ends a fiber of a cancelled launch: on a thread
+// whose trap says `in_kernel` and whose launch's `cancel` is set, it
+// siglongjmps as a fault does (Note [Cancelling host launches]).
+int cancel_signal();
+
+// Puts the SIGSEGV/SIGBUS/SIGILL/SIGFPE handlers in front and installs the
+// cancel_signal() one (idempotent; before every launch, in case another
+// handler was installed since).
 void install_kernel_fault_handlers();
 
 // This thread's trap; gives the thread an alternate signal stack if it has none.

@@ -575,6 +575,150 @@ def test_interpreter_exit_with_a_daemon_thread_inside_launches():
 # ----------------------------------------------------------------------------
 # interrupts: Ctrl-C and the watchdog during a launch
 
+# Note [Cancelling host launches] (runtime/host/launch_watch.h). A kernel
+# that never ends can't be interrupted on a GPU the same way (the driver owns
+# it), so these run on the host backend only.
+host_only = pytest.mark.skipif(BACKEND != "host", reason="an endless kernel is cancelled only on the host backend")
+
+SPIN_RAW = r"""
+import sys, kiln
+k = kiln.RawKernel('''
+extern "C" __global__ void spin(int* x, int* y) {
+  while (((volatile int*)x)[0] == 0) {}
+  y[blockIdx.x * blockDim.x + threadIdx.x] = x[0] + 1;
+}''', "spin")
+x = kiln.ones(1, dtype=kiln.int32)
+y = kiln.zeros(GRID * 32, dtype=kiln.int32)
+k((GRID,), (32,), (x, y))          # compiled, and ends: x[0] == 1
+x[...] = 0
+print("launching", flush=True)
+try:
+    k((GRID,), (32,), (x, y))      # never ends
+    print("completed")
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+except kiln.cuda.LaunchError as e:  # the watchdog
+    print(e, flush=True)
+x[...] = 4
+k((GRID,), (32,), (x, y))
+print("after", int(y.sum()), flush=True)
+"""
+
+SPIN_JIT = r"""
+import kiln
+from kiln import jit
+@jit.rawkernel()
+def spin(x, y):
+    i = jit.blockIdx.x * jit.blockDim.x + jit.threadIdx.x
+    while x[0] == 0:
+        y[i] = y[i] + 1
+    y[i] = x[0] + 1
+x = kiln.ones(1, dtype=kiln.int32)
+y = kiln.zeros(GRID * 32, dtype=kiln.int32)
+spin((GRID,), (32,), (x, y))
+x[...] = 0
+print("launching", flush=True)
+spin((GRID,), (32,), (x, y))
+print("completed")
+"""
+
+def interrupt_child(code, grid, tmp_path, timeout=120):
+    """Runs `code` (from a file: jit kernels need their source) in a child and sends it SIGINT 0.5 s after it prints
+    'launching'; returns (rc, stdout, stderr). Never hangs: the child is
+    killed after `timeout` and the test fails."""
+    import time
+    script = tmp_path / "child.py"
+    script.write_text(code.replace("GRID", str(grid)))
+    child = subprocess.Popen([sys.executable, str(script)], env=dict(os.environ),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = child.stdout.readline()
+        assert first.strip() == "launching", first + child.stderr.read()
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        out, err = child.communicate()
+        pytest.fail(f"hung: no exit within {timeout} s after SIGINT\n{err}")
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return child.returncode, first + out, err
+
+
+@host_only
+@pytest.mark.parametrize("grid", [1, 8], ids=["inline", "pool"])
+def test_ctrl_c_cancels_an_endless_raw_kernel_and_the_backend_goes_on(grid, tmp_path):
+    rc, out, err = interrupt_child(SPIN_RAW, grid, tmp_path)
+    assert rc == 0, err
+    assert out.split("\n")[1:] == ["interrupted", f"after {5 * grid * 32}", ""], out + err
+
+
+@host_only
+def test_ctrl_c_ends_an_endless_jit_kernel_with_keyboard_interrupt(tmp_path):
+    rc, out, err = interrupt_child(SPIN_JIT, 4, tmp_path)
+    assert rc != 0 and "completed" not in out, out + err
+    assert "KeyboardInterrupt" in err, err
+
+
+@host_only
+def test_watchdog_times_a_launch_out_and_the_backend_goes_on():
+    code = SPIN_RAW.replace("GRID", "4")
+    out = run_isolated(code, timeout=120, env={"KILN_HOST_KERNEL_TIMEOUT": "0.5"})
+    lines = out.split("\n")
+    assert lines[0] == "launching", out
+    assert "kernel 'spin' failed: the launch timed out and was terminated" in lines[1], out
+    assert "KILN_HOST_KERNEL_TIMEOUT=0.5" in lines[1], out
+    assert lines[2] == f"after {5 * 4 * 32}", out
+
+
+@host_only
+def test_watchdog_applies_to_a_launch_from_another_thread():
+    # Ctrl-C reaches the main thread only; the watchdog watches every launch.
+    body = SPIN_RAW.replace("GRID", "2")
+    code = ("import threading\ndef body():\n" + textwrap.indent(body, "    ") +
+            "\nt = threading.Thread(target=body)\nt.start()\nt.join()\n")
+    out = run_isolated(code, timeout=120, env={"KILN_HOST_KERNEL_TIMEOUT": "0.5"})
+    assert "the launch timed out and was terminated" in out and f"after {5 * 2 * 32}" in out, out
+
+
+@host_only
+@pytest.mark.parametrize("value", ["-1", "soon", "nan"])
+def test_a_malformed_watchdog_value_is_a_clear_error(value):
+    code = """
+    import kiln
+    k = kiln.RawKernel('extern "C" __global__ void one(int* x) { x[0] = 1; }', "one")
+    x = kiln.zeros(1, dtype=kiln.int32)
+    try:
+        k((1,), (1,), (x,))
+    except ValueError as e:
+        print(e)
+    """
+    out = run_isolated(code, timeout=120, env={"KILN_HOST_KERNEL_TIMEOUT": value})
+    assert out.strip() == ("KILN_HOST_KERNEL_TIMEOUT must be a number of seconds >= 0 (0: no limit), "
+                           f"got '{value}'")
+
+
+@host_only
+def test_a_barrier_deadlock_is_still_reported_as_one():
+    code = """
+    import kiln
+    k = kiln.RawKernel('''
+    extern "C" __global__ void stuck(int* x) {
+      if (threadIdx.x == 0) __syncthreads(); else __syncwarp();
+      x[threadIdx.x] = 1;
+    }''', "stuck")
+    x = kiln.zeros(64, dtype=kiln.int32)
+    try:
+        k((1,), (64,), (x,))
+    except kiln.cuda.LaunchError as e:
+        print(e)
+    """
+    out = run_isolated(code, timeout=120, env={"KILN_HOST_KERNEL_TIMEOUT": "30"})
+    assert "kernel 'stuck' failed" in out and "deadlock" in out, out
+
 
 # ----------------------------------------------------------------------------
 # aliasing: out= overlapping an input, and writes through read-only views
