@@ -39,6 +39,9 @@ class ReleaseGil {
   PyThreadState* state_;
 };
 
+// Registers the atexit callback ReleaseGil and AcquireGil check (module init).
+void register_exit_flag();
+
 class AcquireGil {
  public:
   AcquireGil();

@@ -15,6 +15,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "kiln's C++ core: arrays, memory, streams and kernels";
   m.attr("__version__") = KILN_VERSION;
   kiln::py_bind::register_errors(m);
+  kiln::py_bind::register_exit_flag();
   kiln::py_bind::register_memory(m);
   kiln::py_bind::register_cuda(m);
   kiln::py_bind::register_ndarray(m);
