@@ -187,6 +187,15 @@ def name(d):
     return numpy.dtype(d).name
 
 
+def same_error(kiln_call, numpy_call):
+    """Both calls raise the same exception type with the same message."""
+    with pytest.raises(Exception) as expected:
+        numpy_call()
+    with pytest.raises(expected.type) as got:
+        kiln_call()
+    assert str(got.value) == str(expected.value)
+
+
 def assert_same_bits(got, expected):
     """Equal values, dtypes and shapes; floating parts compared bit for bit
     (so -0.0 differs from 0.0 and NaN payloads count)."""

@@ -6,7 +6,7 @@ import numpy
 import pytest
 
 import kiln
-from conftest import ALL_DTYPES, LAYOUTS, assert_same_bits, make, name, random_array
+from conftest import ALL_DTYPES, LAYOUTS, assert_same_bits, make, name, random_array, same_error
 
 
 
@@ -24,15 +24,6 @@ def both(dst_host, src_host, upload=True, **kw):
             src_host = kiln.asarray(src_host) if isinstance(src_host, numpy.ndarray) else src_host
         kiln.copyto(dst, src_host, **kw)
     return dst.get(), expected
-
-
-def same_error(kiln_call, numpy_call):
-    """Both calls raise the same exception type with the same message."""
-    with pytest.raises(Exception) as expected:
-        numpy_call()
-    with pytest.raises(expected.type) as got:
-        kiln_call()
-    assert str(got.value) == str(expected.value)
 
 
 @pytest.mark.parametrize("masked", [False, True], ids=["all", "where"])

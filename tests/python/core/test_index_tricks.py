@@ -5,18 +5,9 @@ import numpy
 import pytest
 
 import kiln
-from conftest import ALL_DTYPES, assert_same_values, name
+from conftest import ALL_DTYPES, assert_same_values, name, same_error
 
 INT_DTYPES = [d for d in ALL_DTYPES if numpy.dtype(d).kind in "iu"]
-
-
-def same_error(kiln_call, numpy_call):
-    """Both calls raise the same exception type with the same message."""
-    with pytest.raises(Exception) as expected:
-        numpy_call()
-    with pytest.raises(expected.type) as got:
-        kiln_call()
-    assert str(got.value) == str(expected.value)
 
 
 def check_tuple(got, expected):
