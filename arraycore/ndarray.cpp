@@ -101,7 +101,13 @@ void require_writeable(const NDArray& a, const char* message) {
   if (!a.writeable()) throw std::invalid_argument(message);   // Note [Read-only arrays]
 }
 
-int64_t NDArray::size() const { return shape_size(shape_); }
+int64_t NDArray::size() const {
+  // The constructor checked the product (Note [Array size limit]): no
+  // overflow check on this path, which every operation takes.
+  int64_t n = 1;
+  for (int64_t d : shape_) n *= d;
+  return n;
+}
 
 bool NDArray::c_contiguous() const {
   if (size() == 0) return true;
