@@ -57,19 +57,12 @@ if [ "$smoke_rc" != 0 ]; then
     KILN_BACKEND=cuda timeout 180 gdb -q -batch -ex run -ex bt -ex "info registers rip" --args $py tools/jit_smoke.py \
       >>"$out/jit_smoke.log" 2>&1
     grep -E "^#[0-9]+ " "$out/jit_smoke.log" | head -30
-  elif cc -shared -fPIC -O1 -o /tmp/segv_trace.so tools/segv_trace.c; then
+  else
     for backend in cuda host; do
-      echo "=== KILN_BACKEND=$backend under segv_trace ===" >>"$out/jit_smoke.log"
-      KILN_BACKEND=$backend LD_PRELOAD=/tmp/segv_trace.so timeout 120 $py tools/jit_smoke.py >"$out/segv_$backend.log" 2>&1
-      grep -E "^segv_trace" "$out/segv_$backend.log" | while read -r _ idx where _; do
-        echo "$idx $where"
-        case "$where" in
-          /*+0x*) addr2line -f -C -i -e "${where%+0x*}" "0x${where##*+0x}" 2>/dev/null | sed 's/^/    /' ;;
-        esac
-      done >>"$out/jit_smoke.log"
-      tail -3 "$out/segv_$backend.log" >>"$out/jit_smoke.log"
+      echo "=== KILN_BACKEND=$backend under tools/native_trace.sh ===" >>"$out/jit_smoke.log"
+      KILN_BACKEND=$backend PYTHON=$py bash tools/native_trace.sh tools/jit_smoke.py >>"$out/jit_smoke.log" 2>&1
     done
-    grep -v "^segv_trace:" "$out/jit_smoke.log" | tail -60
+    tail -80 "$out/jit_smoke.log"
   fi
 fi
 

@@ -2,11 +2,9 @@
  * none): built as a shared object and loaded with LD_PRELOAD, it prints the
  * faulting address, the instruction pointer and a native backtrace, each
  * frame as "module+offset" so that `addr2line -f -C -e module offset` names
- * the function. tools/gpu_check.sh builds and uses it when the jit smoke test
+ * the function. tools/native_trace.sh builds it, runs a script under it and
+ * names the frames; tools/gpu_check.sh uses that when the jit smoke test
  * crashes.
- *
- *   cc -shared -fPIC -O1 -o /tmp/segv_trace.so tools/segv_trace.c
- *   LD_PRELOAD=/tmp/segv_trace.so python3 tools/jit_smoke.py
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
