@@ -29,7 +29,8 @@ bool interpreter_finalizing() {
 // The check alone is not enough: a thread that reached PyEval_RestoreThread
 // before finalization began waits there for the GIL, and finalization then
 // ends it with pthread_exit from inside the call (seen on the CUDA backend,
-// where launches return quickly). That forced unwinding is caught here and
+// where launches return quickly; that unwinding also needs the process's one
+// unwinder: Note [Private libstdc++], CMakeLists.txt). It is caught here and
 // the thread parked: catching it and never leaving the handler is allowed
 // (only leaving it without a rethrow aborts), and no frame above, noexcept
 // or not, is unwound.
