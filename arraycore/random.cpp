@@ -205,10 +205,25 @@ const RandomDistribution& random_distribution(std::string_view name) {
 }
 
 std::pair<DType, DType> random_types(const RandomDistribution& dist, DType dtype) {
-  if (dist.out) return {DType::Float64, *dist.out};
+  if (dist.out) {
+    if (dtype != *dist.out)
+      throw TypeError("kiln.random: " + std::string(dist.name) + " gives " + std::string(dtype_info(*dist.out).name) +
+                      ", not " + std::string(dtype_info(dtype).name));
+    return {DType::Float64, *dist.out};
+  }
   if (dtype != DType::Float32 && dtype != DType::Float64)
     throw TypeError("kiln.random: dtype must be float32 or float64, got " + std::string(dtype_info(dtype).name));
   return {dtype, dtype};
+}
+
+NDArray random_draw_as(std::string_view dist, DType dtype, std::span<const RandomParam> params, const Shape& shape,
+                       const PhiloxTake& take) {
+  const RandomDistribution& d = random_distribution(dist);
+  const DType natural = d.out ? *d.out
+                        : (dtype == DType::Float32 || dtype == DType::Float16) ? DType::Float32
+                                                                               : DType::Float64;
+  NDArray samples = random_draw(dist, natural, params, shape, take);
+  return natural == dtype ? samples : astype(samples, dtype, Order::C);
 }
 
 NDArray random_draw(std::string_view dist, DType dtype, std::span<const RandomParam> params, const Shape& shape,

@@ -62,8 +62,8 @@ struct RandomDistribution {
 const RandomDistribution& random_distribution(std::string_view name);
 
 // (F, output dtype) of `dist` asked for in `dtype`: TypeError unless dtype is
-// float32 or float64 (for a distribution whose output is its own, F is
-// float64 whatever `dtype` says).
+// float32 or float64, or, for a distribution whose output is its own (F is
+// then float64), that output dtype.
 std::pair<DType, DType> random_types(const RandomDistribution& dist, DType dtype);
 
 // A distribution's parameter: a scalar, or an array broadcastable to the
@@ -77,6 +77,17 @@ struct RandomParam {
 // `out` (C-contiguous, of that shape and dtype) when given.
 NDArray random_draw(std::string_view dist, DType dtype, std::span<const RandomParam> params, const Shape& shape,
                     const PhiloxTake& take, const NDArray* out = nullptr);
+
+// Note [Samples in any dtype]
+// NumPy's Generator draws only in its own dtypes (float32/float64, or int64
+// for the discrete distributions): random_draw raises TypeError for others.
+// CuPy's legacy API (RandomState and the module functions) takes any dtype:
+// int8 binomial counts, float16 betas, even an integer dtype for a
+// continuous distribution. random_draw_as draws in the natural dtype
+// (float32 for float16 and float32, else float64; int64 for discrete) and
+// casts, as NumPy's asarray(samples, dtype) would.
+NDArray random_draw_as(std::string_view dist, DType dtype, std::span<const RandomParam> params, const Shape& shape,
+                       const PhiloxTake& take);
 
 // Philox words as they come: uint32 (4 a block) or uint64 (2 a block, high word first).
 NDArray random_words(DType dtype, const Shape& shape, const PhiloxTake& take);

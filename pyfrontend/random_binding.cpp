@@ -55,18 +55,21 @@ void register_random(py::module_& m) {
   m.def(
       "_random_draw",
       [](py::handle bitgen, const std::string& dist, py::handle dtype, py::sequence params, py::handle shape,
-         py::handle out) {
+         py::handle out, bool any_dtype) {
         std::vector<arraycore::RandomParam> ps;
         for (py::handle p : params) ps.push_back(to_param(p));
         const NDArray* o = out.is_none() ? nullptr : ndarray_of(out.ptr());
         if (!out.is_none() && o == nullptr) throw py::type_error("out must be a kiln.ndarray");
+        if (any_dtype && o == nullptr)
+          return py::cast(arraycore::random_draw_as(dist, to_dtype(dtype), ps, to_shape(shape), take_from(bitgen)));
         NDArray r = arraycore::random_draw(dist, to_dtype(dtype), ps, to_shape(shape), take_from(bitgen), o);
         return o ? py::reinterpret_borrow<py::object>(out) : py::cast(std::move(r));
       },
       py::arg("bitgen"), py::arg("dist"), py::arg("dtype"), py::arg("params"), py::arg("shape"),
-      py::arg("out") = py::none(),
+      py::arg("out") = py::none(), py::arg("any_dtype") = false,
       "Samples of distribution `dist` (params: Python scalars or kiln arrays broadcastable to `shape`); into "
-      "`out` (C-contiguous, of `shape` and the samples' dtype) when given.");
+      "`out` (C-contiguous, of `shape` and the samples' dtype) when given; in any dtype with `any_dtype` "
+      "(Note [Samples in any dtype]).");
   m.def(
       "_random_words",
       [](py::handle bitgen, py::handle shape, py::handle dtype) {

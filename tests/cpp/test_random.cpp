@@ -26,9 +26,11 @@ TEST(RandomTable, RowsAndTypes) {
 
   EXPECT_EQ(random_types(normal, DType::Float32), std::make_pair(DType::Float32, DType::Float32));
   EXPECT_THROW(random_types(normal, DType::Float16), TypeError);
-  // Integer-valued distributions compute in double, whatever dtype says.
-  EXPECT_EQ(random_types(random_distribution("poisson"), DType::Float16),
+  // Integer-valued distributions compute in double and give int64; another
+  // dtype is random_draw_as's (Note [Samples in any dtype]).
+  EXPECT_EQ(random_types(random_distribution("poisson"), DType::Int64),
             std::make_pair(DType::Float64, DType::Int64));
+  EXPECT_THROW(random_types(random_distribution("poisson"), DType::Int32), TypeError);
 }
 
 class RandomDraws : public ::testing::Test {

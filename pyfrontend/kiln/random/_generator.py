@@ -114,8 +114,9 @@ class _Sampler:
         kiln array of exactly `dtype`, C- or F-contiguous, of shape `size`
         if both are given, as NumPy checks it)."""
         params = tuple(_param(p) for p in params)
-        if out is None:
-            return _core._random_draw(self._bit_generator, dist, dtype, params, _output_shape(size, params))
+        if out is None:   # RandomState: any dtype, as CuPy's (Note [Samples in any dtype])
+            return _core._random_draw(self._bit_generator, dist, dtype, params, _output_shape(size, params),
+                                      any_dtype=self._legacy)
         if not isinstance(out, ndarray):
             raise TypeError("out must be a kiln.ndarray, got %s" % type(out).__name__)
         if out.dtype != numpy.dtype(dtype):
@@ -343,31 +344,31 @@ class _Sampler:
         shape = (() if shape is None else shape) + host.shape
         return _core._random_dirichlet(self._bit_generator, _creation.asarray(host), shape, dtype)
 
-    # ---- discrete (int64, as NumPy) ----
-    def poisson(self, lam=1.0, size=None):
+    # ---- discrete (int64, as NumPy; RandomState's take dtype= as CuPy's) ----
+    def poisson(self, lam=1.0, size=None, dtype=numpy.int64):
         """Poisson samples (int64): multiplication below lam = 10, PTRS above."""
         lam = _param(lam)
         _nonneg(lam, "lam")
         _check(lam, lambda v: v > 1e18, "lam value too large")
-        return self._draw("poisson", size, numpy.int64, lam)
+        return self._draw("poisson", size, dtype, lam)
 
-    def binomial(self, n, p, size=None):
+    def binomial(self, n, p, size=None, dtype=numpy.int64):
         """Binomial samples (int64): inversion while n min(p, 1-p) < 10, BTRD above."""
         n, p = _param(n), _param(p)
         _nonneg(n, "n")
         _nonneg(p, "p")
         _check(p, lambda v: v > 1, "p > 1")
         _check(p, lambda v: v != v, "p is nan")
-        return self._draw("binomial", size, numpy.int64, n, p)
+        return self._draw("binomial", size, dtype, n, p)
 
-    def negative_binomial(self, n, p, size=None):
+    def negative_binomial(self, n, p, size=None, dtype=numpy.int64):
         """Negative binomial samples (int64): failures before the n-th
         success, as a Poisson of a gamma rate."""
         n, p = _param(n), _param(p)
         _positive(n, "n")
         _check(p, lambda v: (v <= 0) | (v > 1) if isinstance(v, ndarray) else not 0 < v <= 1,
                "p must be in (0, 1]")
-        return self._draw("negative_binomial", size, numpy.int64, n, p)
+        return self._draw("negative_binomial", size, dtype, n, p)
 
     def multinomial(self, n, pvals, size=None):
         """Counts (int64) of ``n`` draws over the categories of
@@ -405,7 +406,7 @@ class _Sampler:
         return _core._random_multinomial(self._bit_generator, _creation.asarray(numpy.ascontiguousarray(host_n)),
                                          _creation.asarray(numpy.ascontiguousarray(p64)), shape)
 
-    def hypergeometric(self, ngood, nbad, nsample, size=None):
+    def hypergeometric(self, ngood, nbad, nsample, size=None, dtype=numpy.int64):
         """Hypergeometric samples (int64): good items among ``nsample``
         drawn without replacement (inversion from the mode)."""
         ngood, nbad, nsample = _param(ngood), _param(nbad), _param(nsample)
@@ -414,7 +415,7 @@ class _Sampler:
         _nonneg(nsample, "nsample")
         if _any(nsample > ngood + nbad):
             raise ValueError("ngood + nbad < nsample")
-        return self._draw("hypergeometric", size, numpy.int64, ngood, nbad, nsample)
+        return self._draw("hypergeometric", size, dtype, ngood, nbad, nsample)
 
     def bytes(self, length):
         """``length`` random bytes (a Python bytes object)."""
@@ -424,25 +425,25 @@ class _Sampler:
         words = _core._random_words(self._bit_generator, ((length + 3) // 4,), numpy.uint32)
         return words.get().astype("<u4").tobytes()[:length]
 
-    def zipf(self, a, size=None):
+    def zipf(self, a, size=None, dtype=numpy.int64):
         """Zipf samples (int64) of exponent ``a`` > 1 (Devroye's rejection)."""
         a = _param(a)
         _check(a, lambda v: v <= 1, "a <= 1.0")
-        return self._draw("zipf", size, numpy.int64, a)
+        return self._draw("zipf", size, dtype, a)
 
-    def logseries(self, p, size=None):
+    def logseries(self, p, size=None, dtype=numpy.int64):
         """Logarithmic series samples (int64), 0 <= p < 1 (Kemp's method)."""
         p = _param(p)
         _check(p, lambda v: (v < 0) | (v >= 1) if isinstance(v, ndarray) else not 0 <= v < 1,
                "p < 0, p >= 1 or p is NaN")
-        return self._draw("logseries", size, numpy.int64, p)
+        return self._draw("logseries", size, dtype, p)
 
-    def geometric(self, p, size=None):
+    def geometric(self, p, size=None, dtype=numpy.int64):
         """Geometric samples (int64): trials up to the first success, >= 1."""
         p = _param(p)
         _check(p, lambda v: (v <= 0) | (v > 1) if isinstance(v, ndarray) else not 0 < v <= 1,
                "p must be in (0, 1]")
-        return self._draw("geometric", size, numpy.int64, p)
+        return self._draw("geometric", size, dtype, p)
 
     # ---- integers, choice, permutations ----
     def _integers(self, low, high, size, dtype, endpoint):

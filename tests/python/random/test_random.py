@@ -205,6 +205,32 @@ def test_dtypes():
         rng.random(3, dtype=kiln.int32)
     with pytest.raises(TypeError):
         rng.integers(0, 5, 3, dtype=kiln.float32)
+    with pytest.raises(TypeError, match="binomial gives int64, not int32"):
+        rng.binomial(5, 0.5, 3, dtype=kiln.int32)
+
+
+# Note [Samples in any dtype]: RandomState and the module functions take any
+# dtype, as CuPy's legacy API does, and give NumPy's asarray(samples, dtype).
+@pytest.mark.parametrize("call,dtype,natural", [
+    (lambda rs, d: rs.binomial(9, 0.5, (40, 3), d), numpy.int8, numpy.int64),
+    (lambda rs, d: rs.binomial(kiln.full((3,), 9, dtype=numpy.int16), 0.5, (40, 3), d), numpy.uint16, numpy.int64),
+    (lambda rs, d: rs.negative_binomial(3, 0.5, 120, d), numpy.uint32, numpy.int64),
+    (lambda rs, d: rs.geometric(0.4, 120, d), numpy.int16, numpy.int64),
+    (lambda rs, d: rs.poisson(3.0, (4, 30), d), numpy.uint8, numpy.int64),
+    (lambda rs, d: rs.hypergeometric(5, 4, 3, 120, d), numpy.int32, numpy.int64),
+    (lambda rs, d: rs.logseries(0.5, 120, d), numpy.uint64, numpy.int64),
+    (lambda rs, d: rs.beta(3.0, 3.0, 120, d), numpy.float16, numpy.float32),
+    (lambda rs, d: rs.noncentral_chisquare(kiln.ones(4, dtype=numpy.float32), 1.0, (30, 4), d), numpy.int64,
+     numpy.float64),
+    (lambda rs, d: rs.normal(2.0, 1.0, (5, 24), d), numpy.float16, numpy.float32),
+])
+def test_legacy_distributions_in_any_dtype(call, dtype, natural):
+    got = call(kiln.random.RandomState(7), dtype)
+    assert got.dtype == dtype and got.size == 120
+    want = call(kiln.random.RandomState(7), natural)
+    assert want.dtype == natural
+    numpy.testing.assert_array_equal(got.get(), want.get().astype(dtype))
+    assert kiln.random.binomial(4, 0.5, 3, numpy.int8).dtype == numpy.int8
 
 
 def test_seed_examples():
