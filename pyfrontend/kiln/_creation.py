@@ -560,11 +560,12 @@ def indices(dimensions, dtype=int, sparse=False):
     """Index grids: out[i] holds the i-th index of each position in an array
     of shape ``dimensions`` (one array of shape (len(dimensions),) +
     dimensions; with ``sparse``, a tuple of arrays broadcastable to it).
-    Differs from NumPy for dtype=bool: index != 0 (NumPy refuses axes
-    longer than 2)."""
+    dtype=bool takes axes of length 2 at most, as NumPy's."""
     dimensions = tuple(dimensions)
     ndim = len(dimensions)
     dtype = numpy.dtype(dtype)
+    if dtype == numpy.bool_ and any(n > 2 for n in dimensions):
+        raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
     out = [] if sparse else empty((ndim,) + dimensions, dtype)
     for i, n in enumerate(dimensions):
         shape = [1] * ndim

@@ -130,7 +130,7 @@ def imag(val):
 
 def isreal(x):
     """Where the imaginary part is zero (True everywhere for real dtypes)."""
-    x = x if isinstance(x, ndarray) else _asarray(_check_operand(x))
+    x = x if isinstance(x, ndarray) else _asarray(x)   # sequences too, as NumPy and CuPy
     if x.dtype.kind != "c":
         return _full(x.shape, True, numpy.dtype(numpy.bool_))
     return _core._complex_part_test(x, False)
@@ -138,7 +138,7 @@ def isreal(x):
 
 def iscomplex(x):
     """Where the imaginary part is nonzero (False everywhere for real dtypes)."""
-    x = x if isinstance(x, ndarray) else _asarray(_check_operand(x))
+    x = x if isinstance(x, ndarray) else _asarray(x)   # sequences too, as NumPy and CuPy
     if x.dtype.kind != "c":
         return _full(x.shape, False, numpy.dtype(numpy.bool_))
     return _core._complex_part_test(x, True)

@@ -6,7 +6,7 @@ import numpy
 import pytest
 
 import kiln
-from conftest import ALL_DTYPES, LAYOUTS, random_array
+from conftest import ALL_DTYPES, LAYOUTS, random_array, same_error
 from conftest import make as _make
 
 AxisError = numpy.exceptions.AxisError
@@ -411,12 +411,15 @@ def test_meshgrid_errors():
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=NAME)
 def test_indices_and_fromfunction(dtype):
-    # NumPy refuses bool indices along axes longer than 2; kiln gives index != 0.
-    expected = numpy.indices((2, 3, 4)).astype(dtype)
-    assert_matches(kiln.indices((2, 3, 4), dtype=dtype), expected)
-    for g, e in zip(kiln.indices((3, 2), dtype=dtype, sparse=True), numpy.indices((3, 2), sparse=True)):
-        assert_matches(g, e.astype(dtype))
-    assert_matches(kiln.indices((0, 3), dtype=dtype), numpy.indices((0, 3)).astype(dtype))
+    # bool indices: axes of length 2 at most, as NumPy's
+    shape, sparse_shape = ((2, 1, 2), (1, 2)) if dtype == numpy.bool_ else ((2, 3, 4), (3, 2))
+    assert_matches(kiln.indices(shape, dtype=dtype), numpy.indices(shape, dtype=dtype))
+    for g, e in zip(kiln.indices(sparse_shape, dtype=dtype, sparse=True),
+                    numpy.indices(sparse_shape, dtype=dtype, sparse=True)):
+        assert_matches(g, e)
+    if dtype == numpy.bool_:
+        same_error(lambda: kiln.indices((1, 2, 3), dtype=bool), lambda: numpy.indices((1, 2, 3), dtype=bool))
+    assert_matches(kiln.indices((0, 2), dtype=dtype), numpy.indices((0, 2), dtype=dtype))
     assert_matches(kiln.indices(()), numpy.indices(()))
     got = kiln.fromfunction(lambda i, j, k=None: j if k else i, (2, 2), dtype=dtype, k=True)
     assert_matches(got, numpy.fromfunction(lambda i, j, k=None: j if k else i, (2, 2), dtype=dtype, k=True))
