@@ -125,4 +125,11 @@ std::string shape_repr(std::span<const int64_t> shape);
 std::pair<int64_t, int64_t> byte_extent(const Shape& shape, const Strides& strides,
                                         size_t itemsize);
 
+// An array over memory that exists (kiln.ndarray(shape, dtype, memptr,
+// strides)), starting `offset` bytes into it. std::invalid_argument unless
+// every byte it spans lies inside the memory's nbytes: unlike NumPy's
+// as_strided, no view reaches past its allocation.
+NDArray array_over_memory(std::shared_ptr<Memory> memory, int64_t offset, DType dtype, Shape shape,
+                          Strides strides);
+
 }  // namespace kiln::arraycore

@@ -185,10 +185,27 @@ void register_ndarray(py::module_& m) {
   py::class_<NDArray> cls(m, "ndarray", py::dynamic_attr());
   g_ndarray_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   cls
-      .def(py::init([](py::handle shape, py::handle dtype, py::handle order) {
-             return NDArray::empty(to_shape(shape), to_dtype(dtype), to_order(order));
+      .def(py::init([](py::handle shape, py::handle dtype, py::handle memptr, py::handle strides,
+                       py::handle order) {
+             const arraycore::DType dt = to_dtype(dtype);
+             arraycore::Shape s = to_shape(shape);
+             if (memptr.is_none()) {
+               if (!strides.is_none()) throw py::value_error("memptr is required if strides is given.");
+               return NDArray::empty(s, dt, to_order(order));
+             }
+             if (!py::isinstance<MemoryPointer>(memptr))
+               throw py::type_error("memptr must be a kiln.cuda.MemoryPointer, not '" + type_name(memptr) + "'");
+             const auto& p = memptr.cast<const MemoryPointer&>();
+             if (!p.memory) throw py::value_error("memptr points to no memory");
+             arraycore::Strides st = strides.is_none()
+                                         ? arraycore::contiguous_strides(s, arraycore::itemsize(dt), to_order(order))
+                                         : to_shape(strides);
+             return arraycore::array_over_memory(p.memory, p.offset, dt, std::move(s), std::move(st));
            }),
-           py::arg("shape"), py::arg("dtype") = py::none(), py::arg("order") = "C")
+           py::arg("shape"), py::arg("dtype") = py::none(), py::arg("memptr") = py::none(),
+           py::arg("strides") = py::none(), py::arg("order") = "C",
+           "ndarray(shape, dtype=float, memptr=None, strides=None, order='C'): new memory, or a view of "
+           "memptr's (every byte inside its allocation).")
       .def_property_readonly("shape", [](const NDArray& a) { return to_tuple(a.shape()); })
       .def_property_readonly("strides", [](const NDArray& a) { return to_tuple(a.strides()); })
       .def_property_readonly("dtype", [](const NDArray& a) { return to_numpy_dtype(a.dtype()); })

@@ -13,11 +13,15 @@ class Flags:
     """The subset of numpy.ndarray.flags kiln tracks. ``writeable`` is live
     and settable (Note [Read-only arrays] in arraycore/ndarray.h)."""
 
+    __slots__ = ("_array",)
+
     def __init__(self, a):
         self._array = a
-        self.c_contiguous = a._c_contiguous
-        self.f_contiguous = a._f_contiguous
-        self.owndata = a.base is None
+
+    # read-only, as NumPy's and CuPy's (assigning raises AttributeError)
+    c_contiguous = property(lambda self: self._array._c_contiguous)
+    f_contiguous = property(lambda self: self._array._f_contiguous)
+    owndata = property(lambda self: self._array.base is None)
 
     @property
     def writeable(self):
@@ -76,6 +80,23 @@ def __bool__(self):
     return bool(self.get().reshape(()).item())
 
 
+def _from_pickle(host):
+    return _creation.array(host, order="K")
+
+
+def __reduce__(self):
+    """Pickles through the host (NumPy's pickle of the values, order kept):
+    multiprocessing, joblib and Dask's process scheduler pass arrays so."""
+    return _from_pickle, (self.get(order="F" if self._f_contiguous and not self._c_contiguous else "C"),)
+
+
+def __format__(self, spec):
+    """A 0-d array formats as its scalar (format(a, '.3f')); others as
+    NumPy formats the downloaded array."""
+    host = self.get()
+    return format(host[()] if self.ndim == 0 else host, spec)
+
+
 def __index__(self):
     if self.dtype.kind not in "iub" or self.ndim != 0:
         raise TypeError("only integer scalar arrays can be converted to a scalar index")
@@ -84,7 +105,8 @@ def __index__(self):
 
 for _name, _fn in {
     "item": item, "tolist": tolist, "fill": fill, "diagonal": _creation.diagonal,
-    "__bool__": __bool__, "__index__": __index__,
+    "__bool__": __bool__, "__index__": __index__, "__reduce__": __reduce__, "__format__": __format__,
+    "__copy__": lambda self: self.copy(order="K"), "__deepcopy__": lambda self, memo: self.copy(order="K"),
     "__int__": lambda self: int(_only_element(self)),
     "__float__": lambda self: float(_only_element(self)),
     "__complex__": lambda self: complex(_only_element(self)),

@@ -1,9 +1,12 @@
 """The part of the ndarray this issue needs: creation, transfers, attributes."""
+import copy
+import pickle
+
 import numpy
 import pytest
 
 import kiln
-from conftest import ALL_DTYPES, random_array
+from conftest import ALL_DTYPES, LAYOUTS, make, random_array
 
 SHAPES = [(), (0,), (7,), (3, 4), (2, 3, 5), (4, 0, 2)]
 
@@ -112,3 +115,62 @@ def test_repr_and_str_match_numpy():
     assert len(a) == 2
     with pytest.raises(TypeError, match="unsized"):
         len(kiln.zeros(()))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: numpy.dtype(d).name)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_pickle_and_copy_keep_values_dtype_and_layout(rng, dtype, layout):
+    k, n = make(rng, layout, dtype)
+    for got in (pickle.loads(pickle.dumps(k)), copy.copy(k), copy.deepcopy(k)):
+        assert isinstance(got, kiln.ndarray) and got.base is None
+        assert got.dtype == n.dtype and got.shape == n.shape
+        numpy.testing.assert_array_equal(got.get(), n)
+        assert got.flags.c_contiguous == n.copy(order="K").flags.c_contiguous
+        assert got.flags.f_contiguous == n.copy(order="K").flags.f_contiguous
+    if k.size:   # copies, not views
+        c = copy.copy(k)
+        c.fill(0)
+        numpy.testing.assert_array_equal(k.get(), n)
+
+
+def test_format_as_numpy():
+    a = kiln.asarray(numpy.array([[1.25, -2.5], [3.0, 4.125]]))
+    assert format(a[0, 1], ".3f") == format(numpy.float64(-2.5), ".3f") == "-2.500"
+    assert f"{kiln.asarray(7, dtype=kiln.int16):05d}" == "00007"
+    assert format(a) == str(a) == f"{a}"
+    with pytest.raises(TypeError, match="unsupported format string"):
+        format(a, ".2f")
+
+
+def test_flags_are_read_only_except_writeable():
+    a = kiln.arange(6).reshape(2, 3)
+    for name in ("c_contiguous", "f_contiguous", "owndata"):
+        with pytest.raises(AttributeError):
+            setattr(a.flags, name, False)
+    assert a.flags.c_contiguous and not a.flags.f_contiguous
+    a.T.flags.writeable = False   # the one settable flag
+    with pytest.raises(KeyError):
+        a.flags["C_CONTIGUOUS"] = False
+
+
+def test_constructor_over_existing_memory():
+    base = kiln.arange(12, dtype=kiln.float32)
+    view = kiln.ndarray((3, 2), kiln.float32, base.data, (8, 4))
+    numpy.testing.assert_array_equal(view.get(), numpy.arange(12, dtype=numpy.float32)[:6].reshape(3, 2))
+    view[0, 0] = 100        # the same memory
+    assert float(base[0]) == 100
+    back = kiln.ndarray((2, 2), kiln.float32, kiln.cuda.MemoryPointer(base.data.mem, 44), (-8, -4))
+    numpy.testing.assert_array_equal(back.get(), [[11, 10], [9, 8]])
+    f = kiln.ndarray((2, 3), kiln.float32, base.data, order="F")
+    assert f.flags.f_contiguous and f.strides == (4, 8)
+    assert kiln.ndarray((2, 3)).dtype == numpy.float64 and kiln.ndarray((2, 3), order="F").flags.f_contiguous
+    with pytest.raises(ValueError, match="reaches bytes"):
+        kiln.ndarray((4, 4), kiln.float32, base.data)            # 64 bytes of a 48-byte allocation
+    with pytest.raises(ValueError, match="reaches bytes"):
+        kiln.ndarray((2, 2), kiln.float32, kiln.cuda.MemoryPointer(base.data.mem, 4), (-8, 4))
+    with pytest.raises(ValueError, match="memptr is required if strides is given"):
+        kiln.ndarray((2,), kiln.float32, strides=(4,))
+    with pytest.raises(TypeError, match="memptr must be a kiln.cuda.MemoryPointer"):
+        kiln.ndarray((2,), kiln.float32, memptr=3)
+    with pytest.raises(ValueError, match="one entry per dimension"):
+        kiln.ndarray((2, 2), kiln.float32, base.data, (4,))
