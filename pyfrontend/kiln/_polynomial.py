@@ -10,6 +10,8 @@ in NumPy's order of operations; roots, poly and polyfit call kiln.linalg
 (eigvals, eigvalsh, lstsq, inv) between them. As CuPy does, roots refuses
 boolean coefficients and poly refuses a square matrix that is not Hermitian
 (NotImplementedError); poly1d's str and repr are NumPy's, of poly1d.get().
+kiln's ufuncs and ndarray operators take a poly1d as its coefficient array,
+as NumPy's do (Note [poly1d operands] in pyfrontend/ufunc_binding.cpp).
 """
 import operator
 import warnings
@@ -17,7 +19,6 @@ import warnings
 import numpy
 
 from kiln import _core, linalg
-from kiln._core import ndarray
 from kiln._creation import asarray, zeros
 from kiln._manipulation import concatenate
 
@@ -60,34 +61,25 @@ class poly1d:
     __neg__ = lambda self: poly1d(-self._coeffs)
     __pos__ = lambda self: self
 
-    def _elementwise(self, other, op):
-        # An ndarray operand makes it NumPy's ndarray operator: elementwise on the coefficients.
-        return op(other, self._coeffs) if isinstance(other, ndarray) else None
-
     def __mul__(self, other):
         if numpy.isscalar(other):
             return poly1d(self._coeffs * other)
         return poly1d(polymul(self._coeffs, poly1d(other).coeffs))
 
     def __rmul__(self, other):
-        r = self._elementwise(other, operator.mul)
-        if r is not None:
-            return r
         return poly1d(other * self._coeffs) if numpy.isscalar(other) else self * other
 
     def __add__(self, other):
         return poly1d(polyadd(self._coeffs, poly1d(other).coeffs))
 
     def __radd__(self, other):
-        r = self._elementwise(other, operator.add)
-        return self + other if r is None else r
+        return self + other
 
     def __sub__(self, other):
         return poly1d(polysub(self._coeffs, poly1d(other).coeffs))
 
     def __rsub__(self, other):
-        r = self._elementwise(other, operator.sub)
-        return poly1d(polysub(poly1d(other).coeffs, self._coeffs)) if r is None else r
+        return poly1d(polysub(poly1d(other).coeffs, self._coeffs))
 
     def __pow__(self, val):
         if not numpy.isscalar(val) or int(val) != val or val < 0:
@@ -103,9 +95,6 @@ class poly1d:
         return polydiv(self, poly1d(other))
 
     def __rtruediv__(self, other):
-        r = self._elementwise(other, operator.truediv)
-        if r is not None:
-            return r
         return poly1d(other / self._coeffs) if numpy.isscalar(other) else polydiv(poly1d(other), self)
 
     def __eq__(self, other):

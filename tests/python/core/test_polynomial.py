@@ -65,6 +65,10 @@ def test_poly1d(dtype):
               lambda a: a.deriv(), lambda a: a.integ(2, 1), lambda a: a - a):
         check(f(p), f(hp))
     check(p(k), hp(h))
+    for f in (lambda a, b: a + b, lambda a, b: a * b, lambda a, b: a / b):
+        check(f(k[2:], p), f(h[2:], hp))   # an ndarray operator: elementwise on the coefficients
+    check(kiln.add(p, dtype(2)), numpy.add(hp, dtype(2)))
+    check(kiln.subtract(p, p), numpy.subtract(hp, hp))
     check(p(p), hp(hp))
     check(kiln.polyval(k, p), numpy.polyval(h, hp))
     assert p[1] == hp[1] and p[7] == hp[7]
