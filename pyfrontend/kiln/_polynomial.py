@@ -125,37 +125,46 @@ class poly1d:
 
 
 def polyval(p, x):
+    """numpy.polyval: p evaluated at x by Horner's scheme (a poly1d x gives the poly1d p(x))."""
     if isinstance(x, poly1d):
         return poly1d(_core._polyval_poly1d(_array(p), x.coeffs))
     return _core._polyval(_array(p), asarray(x))
 
 
 def polyadd(a1, a2):
+    """numpy.polyadd: the sum of two polynomials (a poly1d when either is one)."""
     return _wrap(_core._polyadd(_array(a1), _array(a2), False), a1, a2)
 
 
 def polysub(a1, a2):
+    """numpy.polysub: the difference of two polynomials (a poly1d when either is one)."""
     return _wrap(_core._polyadd(_array(a1), _array(a2), True), a1, a2)
 
 
 def polymul(a1, a2):
+    """numpy.polymul: the product of two polynomials (a poly1d when either is one)."""
     return _wrap(_core._polymul(_array(a1), _array(a2)), a1, a2)
 
 
 def polydiv(u, v):
+    """numpy.polydiv: (quotient, remainder) of the division of u by v."""
     q, r = _core._polydiv(_array(u), _array(v))
     return (poly1d(q), poly1d(r)) if isinstance(u, poly1d) or isinstance(v, poly1d) else (q, r)
 
 
 def polyder(p, m=1):
+    """numpy.polyder: the m-th derivative of p."""
     return _wrap(_core._polyder(_array(p), int(m)), p)
 
 
 def polyint(p, m=1, k=None):
+    """numpy.polyint: the m-th antiderivative of p, with integration constants k."""
     return _wrap(_core._polyint(_array(p), int(m), None if k is None else asarray(k)), p)
 
 
 def poly(seq_of_zeros):
+    """numpy.poly: the coefficients of the monic polynomial with the given roots (or of a
+    Hermitian matrix's characteristic polynomial; other square matrices: NotImplementedError, as CuPy)."""
     z = _array(seq_of_zeros)
     if z.ndim == 2 and z.shape[0] == z.shape[1] != 0:
         if not bool((z == z.conj().T).all()):
@@ -165,6 +174,8 @@ def poly(seq_of_zeros):
 
 
 def roots(p):
+    """numpy.roots: the eigenvalues of p's companion matrix (kiln.linalg.eigvals), then
+    the roots at zero; boolean p: NotImplementedError, as CuPy."""
     p = _array(p)
     if p.dtype == bool:
         raise NotImplementedError("kiln.roots does not support boolean coefficients, as cupy.roots")
@@ -173,6 +184,7 @@ def roots(p):
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """numpy.polyfit: the least-squares fit of a polynomial of degree deg (kiln.linalg.lstsq)."""
     order = int(deg) + 1
     lhs, rhs, scale, eps_rcond = _core._polyfit_system(asarray(x), asarray(y), order - 1 if deg >= 0 else -1,
                                                        None if w is None else asarray(w))
@@ -191,4 +203,5 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
 
 
 def vander(x, N=None, increasing=False):
+    """numpy.vander: the Vandermonde matrix of the 1-d x."""
     return _core._vander(asarray(x), None if N is None else operator.index(N), bool(increasing))
