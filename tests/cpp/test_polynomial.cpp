@@ -11,14 +11,14 @@
 namespace kiln::arraycore {
 namespace {
 
-using Polynomial = testing::EngineTest;
-
 using testing::message_of;
 
-NDArray doubles(std::vector<double> v) {
-  return testing::EngineTest::filled<double>({static_cast<int64_t>(v.size())}, DType::Float64,
-                                             [&](int64_t k) { return v[k]; });
-}
+class Polynomial : public testing::EngineTest {
+ protected:
+  static NDArray doubles(std::vector<double> v) {
+    return filled<double>({static_cast<int64_t>(v.size())}, DType::Float64, [&](int64_t k) { return v[k]; });
+  }
+};
 
 TEST_F(Polynomial, ProductsValuesAndTrims) {
   const NDArray p = doubles({0, 0, 1, -3, 2});   // x^2 - 3x + 2 after its leading zeros
@@ -40,7 +40,7 @@ TEST_F(Polynomial, ProductsValuesAndTrims) {
 }
 
 TEST_F(Polynomial, ErrorsAsNumPy) {
-  const NDArray m = testing::EngineTest::filled<double>({2, 2}, DType::Float64, [](int64_t k) { return double(k); });
+  const NDArray m = filled<double>({2, 2}, DType::Float64, [](int64_t k) { return double(k); });
   EXPECT_EQ(message_of<std::invalid_argument>([&] { poly1d_coeffs(m); }), "Polynomial must be 1d only.");
   EXPECT_EQ(message_of<std::invalid_argument>([&] { polyder(m, -1); }),
             "Order of derivative must be positive (see polyint)");
