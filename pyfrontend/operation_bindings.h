@@ -29,5 +29,6 @@ void register_selection(py::module_& m);
 void register_counting(py::module_& m);
 void register_math_functions(py::module_& m);
 void register_fusion(py::module_& m);
+void register_polynomial(py::module_& m);
 
 }  // namespace kiln::py_bind

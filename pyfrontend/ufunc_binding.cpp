@@ -111,6 +111,14 @@ bool to_input(py::handle obj, UfuncInput& in, bool strict) {
     s.im = PyComplex_ImagAsDouble(o);
     return true;
   }
+  // Note [poly1d operands]
+  // NumPy's ufuncs and ndarray operators see a numpy.poly1d through its
+  // __array__: its coefficient array. A kiln.poly1d is likewise its
+  // coefficients (the kiln array it holds, alive as long as the poly1d), so
+  // kiln.add(p, x) and x + p are elementwise, as in NumPy; p + x is
+  // poly1d.__add__, called before this.
+  static const py::handle poly1d = py::object(py::module_::import("kiln._polynomial").attr("poly1d")).release();
+  if (py::isinstance(obj, poly1d)) return to_input(obj.attr("_coeffs"), in, strict);
   if (strict || py::isinstance(obj, ndarray) || PyList_Check(o) || PyTuple_Check(o)) unsupported_operand(obj);
   return false;
 }

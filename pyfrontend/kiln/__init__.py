@@ -72,6 +72,10 @@ from kiln._predicates import (array_equiv, may_share_memory, shares_memory, byte
                               require)
 from kiln._index_tricks import (broadcast, r_, c_, mgrid, ogrid, s_, index_exp, ravel_multi_index,
                                 unravel_index, ndindex, ix_)
+# The poly1d family and kiln.polynomial (issue 22)
+from kiln._polynomial import (poly1d, polyval, polyadd, polysub, polymul, polydiv, polyder, polyint, poly, roots,
+                              polyfit, vander)
+from kiln import polynomial
 
 __version__ = _core.__version__
 
