@@ -60,6 +60,7 @@ from kiln import random
 from kiln import fft
 from kiln import scipy
 from kiln.cuda.memory import MemoryPool, PinnedMemoryPool
+from kiln.cuda._synchronize import allow_synchronize, DeviceSynchronized  # cupyx's
 # NumPy's type names and printing helpers, predicates, index tricks (issue 22)
 from kiln._type_names import (  # noqa: A004, F401  (kiln.long is NumPy's, as numpy.long)
     dtype, generic, number, integer, signedinteger, unsignedinteger, inexact, floating, complexfloating,

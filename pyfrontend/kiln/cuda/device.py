@@ -1,5 +1,6 @@
 """kiln.cuda.Device: a device, and a context manager that makes it current."""
 from kiln import _core
+from kiln.cuda._synchronize import check_synchronize
 
 
 class Device:
@@ -23,6 +24,7 @@ class Device:
 
     def synchronize(self):
         """Wait until all work queued on this device has finished."""
+        check_synchronize()
         with self:
             _core.synchronize_device()
 

@@ -1,6 +1,7 @@
 """Runtime-API-style functions, named as in cupy.cuda.runtime."""
 from kiln import _core
 from kiln._core import CUDADriverError as CUDARuntimeError
+from kiln.cuda._synchronize import check_synchronize
 
 
 def getDeviceCount():
@@ -17,6 +18,7 @@ def setDevice(device):
 
 
 def deviceSynchronize():
+    check_synchronize()
     _core.synchronize_device()
 
 

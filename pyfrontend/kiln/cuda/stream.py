@@ -2,6 +2,7 @@
 import threading
 
 from kiln import _core
+from kiln.cuda._synchronize import check_synchronize
 
 
 class Stream:
@@ -24,6 +25,7 @@ class Stream:
 
     def synchronize(self):
         """Wait until every operation queued on this stream has finished."""
+        check_synchronize()
         self._impl.synchronize()
 
     @property
@@ -130,6 +132,7 @@ class Event:
 
     def synchronize(self):
         """Wait until the recorded work has finished."""
+        check_synchronize()
         self._impl.synchronize()
 
     @property

@@ -1,4 +1,6 @@
 """Streams and events order work; devices."""
+import threading
+
 import numpy
 import pytest
 
@@ -104,3 +106,37 @@ def test_current_stream_is_per_thread():
         t.join()
         assert kiln.cuda.get_current_stream() == s
     assert seen == [kiln.cuda.Stream.null]
+
+
+def test_allow_synchronize_forbids_explicit_synchronization_in_its_block():
+    x = kiln.arange(10)
+    stream, event = kiln.cuda.Stream(), kiln.cuda.Event()
+    event.record()
+    syncs = [kiln.cuda.Device().synchronize, stream.synchronize, event.synchronize,
+             kiln.cuda.runtime.deviceSynchronize]
+    with kiln.allow_synchronize(False):
+        y = x * 2                          # queued work and downloads are not checked
+        assert int(y.sum()) == 90
+        for sync in syncs:
+            with pytest.raises(kiln.DeviceSynchronized, match="synchronization was detected while disallowed"):
+                sync()
+        with kiln.allow_synchronize(True):   # blocks nest
+            stream.synchronize()
+        with pytest.raises(kiln.DeviceSynchronized):
+            stream.synchronize()
+    for sync in syncs:                     # allowed again after the block
+        sync()
+    errors = []
+
+    def other_thread():                    # the rule is per thread
+        try:
+            stream.synchronize()
+        except Exception as e:             # pragma: no cover - the failure case
+            errors.append(e)
+
+    with kiln.allow_synchronize(False):
+        t = threading.Thread(target=other_thread)
+        t.start()
+        t.join()
+    assert errors == []
+    assert issubclass(kiln.DeviceSynchronized, RuntimeError)
