@@ -50,6 +50,8 @@ void register_counting(py::module_& m) {
         py::arg("edges"), "Counts in the bins between increasing edges, the last bin closed.");
   m.def("_histogram2d_counts", &arraycore::histogram2d_counts, py::arg("x"), py::arg("y"),
         py::arg("weights").none(true), py::arg("ex"), py::arg("ey"), "numpy.histogram2d's float64 counts.");
+  m.def("_histogramdd_counts", &arraycore::histogramdd_counts, py::arg("sample"), py::arg("weights").none(true),
+        py::arg("edges"), "numpy.histogramdd's float64 counts of the (N, D) sample's rows.");
 }
 
 }  // namespace kiln::py_bind

@@ -47,4 +47,5 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_math_functions(m);
   kiln::py_bind::register_einsum(m);
   kiln::py_bind::register_fusion(m);
+  kiln::py_bind::register_numeric(m);
 }

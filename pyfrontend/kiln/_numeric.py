@@ -1,0 +1,85 @@
+"""Numerical calculus, 1-d correlation and windows: gradient, convolve,
+correlate, bartlett, blackman, hamming, hanning, kaiser.
+
+    kiln.gradient(f)                              # one array per axis
+    kiln.gradient(f, 0.5, x, axis=(0, 1), edge_order=2)
+    kiln.convolve(a, v, mode="same")              # direct sums, or FFTs for long float operands
+
+The steps are NumPy's, run as kernels over views in arraycore
+(arraycore/numeric_calculus.h, Note [Gradient steps]; arraycore/convolution.h,
+Note [Correlation lags], Note [Correlation by FFT]).
+"""
+import numpy
+
+from kiln import _core
+from kiln import _creation
+from kiln._core import ndarray
+from kiln._ufunc_methods import _operand
+
+_SCALARS = (ndarray, bool, int, float, complex, numpy.generic)
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """The gradient of f by second-order central differences inside and
+    one-sided differences of order ``edge_order`` (1 or 2) at the ends, as
+    numpy.gradient: varargs give the spacing (none: 1; one scalar for every
+    axis; or one scalar or 1-d coordinate array per axis). One array per
+    axis of ``axis`` (a tuple of them, a single array for one axis)."""
+    spacing = [v if isinstance(v, _SCALARS) else _creation.asarray(v) for v in varargs]
+    outs = _core._gradient(_operand(f), spacing, tuple(axis) if isinstance(axis, list) else axis, edge_order)
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _correlation(a, v, mode, convolve):
+    r = _core._correlate(_operand(a), _operand(v), mode, convolve)
+    if isinstance(r, ndarray):
+        return r
+    a, u, start, length, dtype = r   # Note [Correlation by FFT]
+    from kiln import fft
+    n = a.size + u.size - 1
+    if dtype.kind == "c":
+        full = fft.ifft(fft.fft(a, n) * fft.fft(u, n))
+    else:
+        full = fft.irfft(fft.rfft(a, n) * fft.rfft(u, n), n)
+    return full[start:start + length].astype(dtype, copy=False)
+
+
+def convolve(a, v, mode="full"):
+    """The discrete linear convolution of the 1-d a and v, as numpy.convolve
+    (mode 'full', 'same' or 'valid'; 0-d operands count as 1-d). Floating
+    operands of 256 elements or more go through FFTs, as CuPy's do: Note
+    [Correlation by FFT]."""
+    return _correlation(a, v, mode, True)
+
+
+def correlate(a, v, mode="valid"):
+    """The cross-correlation sum_n a[n + k] * conj(v[n]) of the 1-d a and v,
+    as numpy.correlate (mode 'valid', 'same' or 'full'). Floating operands
+    of 256 elements or more go through FFTs, as CuPy's do: Note
+    [Correlation by FFT]."""
+    return _correlation(a, v, mode, False)
+
+
+def bartlett(M):
+    """The Bartlett (triangular) window of M points, as numpy.bartlett (float64)."""
+    return _core._window("bartlett", M, 0.0)
+
+
+def blackman(M):
+    """The Blackman window of M points, as numpy.blackman (float64)."""
+    return _core._window("blackman", M, 0.0)
+
+
+def hamming(M):
+    """The Hamming window of M points, as numpy.hamming (float64)."""
+    return _core._window("hamming", M, 0.0)
+
+
+def hanning(M):
+    """The Hann window of M points, as numpy.hanning (float64)."""
+    return _core._window("hanning", M, 0.0)
+
+
+def kaiser(M, beta):
+    """The Kaiser window of M points and shape beta, as numpy.kaiser (float64)."""
+    return _core._window("kaiser", M, beta)
