@@ -57,9 +57,9 @@ CorrelatePlan correlate_plan(const NDArray& a, const NDArray& v, CorrelateMode m
     // numpy.convolve: ndmin=1, the longer operand first, then correlate with v reversed.
     if (x.ndim() == 0) x = x.view_as({1}, {0}, x.offset());
     if (w.ndim() == 0) w = w.view_as({1}, {0}, w.offset());
-    if (w.shape()[0] > x.shape()[0]) std::swap(x, w);
     if (x.shape()[0] == 0) throw std::invalid_argument("a cannot be empty");
     if (w.shape()[0] == 0) throw std::invalid_argument("v cannot be empty");
+    if (w.shape()[0] > x.shape()[0]) std::swap(x, w);
     check_1d(x);
     check_1d(w);
     w = flip(w, std::vector<int64_t>{0});
