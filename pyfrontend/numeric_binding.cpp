@@ -1,15 +1,17 @@
 // kiln._core's numerical routines (arraycore/numeric_calculus.h,
-// arraycore/convolution.h, arraycore/window_functions.h): _gradient,
-// _correlate, _window. kiln/_numeric.py keeps
+// arraycore/convolution.h, arraycore/interpolation.h,
+// arraycore/window_functions.h): _gradient, _correlate, _interp, _window. kiln/_numeric.py keeps
 // the signatures, turns host sequences into kiln arrays and runs the FFT
 // route of a correlation.
 //
 //   _core._gradient(f, [0.5, coords], (0, 1), 2)     # spacing: kiln arrays, NumPy or Python scalars
 //   _core._correlate(a, v, "same", False)            # an array, or (a, u, start, length, dtype) for the FFT route
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "arraycore/convolution.h"
+#include "arraycore/interpolation.h"
 #include "arraycore/numeric_calculus.h"
 #include "arraycore/window_functions.h"
 #include "pyfrontend/operation_bindings.h"
@@ -56,6 +58,20 @@ void register_numeric(py::module_& m) {
         return py::make_tuple(p.a, arraycore::fft_operand(p), p.window.start, p.window.length, to_numpy_dtype(p.dtype));
       },
       py::arg("a"), py::arg("v"), py::arg("mode"), py::arg("convolve"));
+  m.def(
+      "_interp",
+      [](const arraycore::NDArray& x, const arraycore::NDArray& xp, const arraycore::NDArray& fp, py::handle left,
+         py::handle right) {
+        auto bound = [](py::handle v) -> std::optional<arraycore::ScalarValue> {
+          if (v.is_none()) return std::nullopt;
+          arraycore::UfuncInput in;
+          to_input(v, in, true);
+          if (in.array) throw py::type_error("interp: left and right must be scalars");
+          return in.scalar;
+        };
+        return arraycore::interp(x, xp, fp, bound(left), bound(right));
+      },
+      py::arg("x"), py::arg("xp"), py::arg("fp"), py::arg("left").none(true), py::arg("right").none(true));
   m.def(
       "_window",
       [](const std::string& name, double M, double beta) {

@@ -1,5 +1,6 @@
-"""Numerical calculus, 1-d correlation and windows: gradient, convolve,
-correlate, bartlett, blackman, hamming, hanning, kaiser.
+"""Numerical calculus, 1-d correlation, interpolation and windows:
+gradient, convolve, correlate, interp, bartlett, blackman, hamming,
+hanning, kaiser.
 
     kiln.gradient(f)                              # one array per axis
     kiln.gradient(f, 0.5, x, axis=(0, 1), edge_order=2)
@@ -13,6 +14,8 @@ import numpy
 
 from kiln import _core
 from kiln import _creation
+from kiln import _manipulation
+from kiln import _sorting
 from kiln._core import ndarray
 from kiln._ufunc_methods import _operand
 
@@ -83,3 +86,27 @@ def hanning(M):
 def kaiser(M, beta):
     """The Kaiser window of M points and shape beta, as numpy.kaiser (float64)."""
     return _core._window("kaiser", M, beta)
+
+
+def interp(x, xp, fp, left=None, right=None, period=None):
+    """The piecewise-linear interpolant of the points (xp, fp) at x, as
+    numpy.interp (xp increasing; float64, complex128 for complex fp): left
+    and right (default fp[0] and fp[-1]) outside xp; with ``period``, x and
+    xp are taken modulo the period (left and right ignored). Formulas:
+    Note [interp] in arraycore/interpolation.h."""
+    x, xp, fp = _operand(x), _operand(xp), _operand(fp)
+    if period is not None:
+        if period == 0:
+            raise ValueError("period must be a non-zero value")
+        period, left, right = abs(period), None, None
+        if xp.ndim != 1 or fp.ndim != 1:
+            raise ValueError("Data points must be 1-D sequences")
+        if xp.shape[0] != fp.shape[0]:
+            raise ValueError("fp and xp are not of the same length")
+        x = x.astype(numpy.float64) % period
+        xp = xp.astype(numpy.float64) % period
+        order = _sorting.argsort(xp)
+        xp, fp = xp[order], fp.astype(numpy.complex128 if fp.dtype.kind == "c" else numpy.float64)[order]
+        xp = _manipulation.concatenate((xp[-1:] - period, xp, xp[0:1] + period))
+        fp = _manipulation.concatenate((fp[-1:], fp, fp[0:1]))
+    return _core._interp(x, xp, fp, left, right)
