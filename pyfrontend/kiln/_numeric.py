@@ -1,5 +1,5 @@
 """Numerical calculus, 1-d correlation, interpolation and windows:
-gradient, convolve, correlate, interp, bartlett, blackman, hamming,
+gradient, trapezoid, unwrap, convolve, correlate, interp, bartlett, blackman, hamming,
 hanning, kaiser.
 
     kiln.gradient(f)                              # one array per axis
@@ -14,11 +14,15 @@ import numpy
 
 from kiln import _core
 from kiln import _creation
+from kiln import _copyto
 from kiln import _manipulation
+from kiln import _reductions
+from kiln import _scans
 from kiln import _sorting
 from kiln._core import ndarray
 from kiln._ufunc_methods import _operand
 
+_ufn = _core._ufuncs
 _SCALARS = (ndarray, bool, int, float, complex, numpy.generic)
 
 
@@ -29,7 +33,8 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     axis; or one scalar or 1-d coordinate array per axis). One array per
     axis of ``axis`` (a tuple of them, a single array for one axis)."""
     spacing = [v if isinstance(v, _SCALARS) else _creation.asarray(v) for v in varargs]
-    outs = _core._gradient(_operand(f), spacing, tuple(axis) if isinstance(axis, list) else axis, edge_order)
+    f = f if isinstance(f, ndarray) else _creation.asarray(f)   # numpy.asanyarray(f), as NumPy and CuPy
+    outs = _core._gradient(f, spacing, tuple(axis) if isinstance(axis, list) else axis, edge_order)
     return outs[0] if len(outs) == 1 else tuple(outs)
 
 
@@ -110,3 +115,48 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         xp = _manipulation.concatenate((xp[-1:] - period, xp, xp[0:1] + period))
         fp = _manipulation.concatenate((fp[-1:], fp, fp[0:1]))
     return _core._interp(x, xp, fp, left, right)
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    """The integral of y along ``axis`` by the trapezoidal rule, as
+    numpy.trapezoid: sample points x (1-d along axis, or y's shape), else
+    the spacing dx; NumPy's steps, sum(d * (y[1:] + y[:-1]) / 2.0)."""
+    y = _operand(y)
+    d = dx
+    if x is not None:
+        x = _operand(x)
+        d = _scans.diff(x, axis=-1 if x.ndim == 1 else axis)
+        if x.ndim == 1:
+            shape = [1] * y.ndim
+            shape[axis] = d.shape[0]
+            d = d.reshape(tuple(shape))
+    before = (slice(None),) * _manipulation._axis(axis, y.ndim)
+    total = _ufn["add"](y[before + (slice(1, None),)], y[before + (slice(None, -1),)])
+    return _reductions.sum(_ufn["true_divide"](_ufn["multiply"](d, total), 2.0), axis=axis)
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * numpy.pi):
+    """p with jumps between neighbours along ``axis`` larger than
+    max(discont, period / 2) replaced by their complement modulo period,
+    as numpy.unwrap (NumPy's steps: the differences wrapped into
+    [-period / 2, period / 2), corrected where at least discont, summed)."""
+    p = _operand(p)
+    dd = _scans.diff(p, axis=axis)
+    if discont is None:
+        discont = period / 2
+    dtype = numpy.result_type(dd.dtype, period)
+    if dtype.kind in "iu":
+        high, rem = divmod(period, 2)
+        ambiguous = rem == 0
+    else:
+        high, ambiguous = period / 2, True
+    low = -high
+    ddmod = _ufn["add"](_ufn["remainder"](_ufn["subtract"](dd, low), period), low)
+    if ambiguous:
+        _copyto.copyto(ddmod, high, where=_ufn["logical_and"](_ufn["equal"](ddmod, low), _ufn["greater"](dd, 0)))
+    correct = _ufn["subtract"](ddmod, dd)
+    _copyto.copyto(correct, 0, where=_ufn["less"](_ufn["absolute"](dd), discont))
+    up = p.astype(dtype, copy=True)
+    after = (slice(None),) * _manipulation._axis(axis, p.ndim) + (slice(1, None),)
+    up[after] = _ufn["add"](p[after], _scans.cumsum(correct, axis=axis))
+    return up
