@@ -1,5 +1,5 @@
-"""Numerical calculus, 1-d correlation, interpolation and windows:
-gradient, trapezoid, unwrap, convolve, correlate, interp, bartlett, blackman, hamming,
+"""Numerical calculus, correlation, interpolation and windows: gradient,
+trapezoid, unwrap, convolve, correlate, cov, corrcoef, interp, bartlett, blackman, hamming,
 hanning, kaiser.
 
     kiln.gradient(f)                              # one array per axis
@@ -10,6 +10,8 @@ The steps are NumPy's, run as kernels over views in arraycore
 (arraycore/numeric_calculus.h, Note [Gradient steps]; arraycore/convolution.h,
 Note [Correlation lags], Note [Correlation by FFT]).
 """
+import warnings
+
 import numpy
 
 from kiln import _core
@@ -160,3 +162,86 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * numpy.pi):
     after = (slice(None),) * _manipulation._axis(axis, p.ndim) + (slice(1, None),)
     up[after] = _ufn["add"](p[after], _scans.cumsum(correct, axis=axis))
     return up
+
+
+def _weights(w, n, name):
+    """fweights/aweights as numpy.cov checks them (float64, 1-d, n long, not negative)."""
+    w = (w if isinstance(w, ndarray) else _creation.asarray(w)).astype(numpy.float64)
+    if w.ndim > 1:
+        raise RuntimeError("cannot handle multidimensional %s" % name)
+    if w.shape[0] != n:
+        raise RuntimeError("incompatible numbers of samples and %s" % name)
+    if bool(_reductions.any(_ufn["less"](w, 0))):
+        raise ValueError("%s cannot be negative" % name)
+    return w
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
+    """The covariance matrix of the variables in m's rows (columns when not
+    rowvar) and y's, as numpy.cov: NumPy's steps (weighted means, centred
+    product by dot, normalised by N - ddof or the weights' equivalent)."""
+    import kiln
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("ddof must be integer")
+    m = _operand(m)
+    if m.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    if y is not None:
+        y = _operand(y)
+        if y.ndim > 2:
+            raise ValueError("y has more than 2 dimensions")
+    if dtype is None:
+        dtype = numpy.result_type(m.dtype, *(() if y is None else (y.dtype,)), numpy.float64)
+    X = _manipulation.atleast_2d(m).astype(dtype)
+    if not rowvar and m.ndim != 1:
+        X = X.T
+    if X.shape[0] == 0:
+        return _creation.empty((0, 0))
+    if y is not None:
+        y = _manipulation.atleast_2d(y).astype(dtype)
+        X = _manipulation.concatenate((X, y if rowvar or y.shape[0] == 1 else y.T), axis=0)
+    if ddof is None:
+        ddof = 1 if bias == 0 else 0
+    w = None
+    if fweights is not None:
+        w = _weights(fweights, X.shape[1], "fweights")
+        if not bool(kiln.all(_ufn["equal"](w, kiln.around(w)))):
+            raise TypeError("fweights must be integer")
+    if aweights is not None:
+        aweights = _weights(aweights, X.shape[1], "aweights")
+        w = aweights if w is None else w * aweights
+    avg, w_sum = kiln.average(X, axis=1, weights=w, returned=True)
+    w_sum = w_sum[0]
+    if w is None:
+        fact = X.shape[1] - ddof
+    elif ddof == 0:
+        fact = w_sum
+    elif aweights is None:
+        fact = w_sum - ddof
+    else:
+        fact = w_sum - ddof * kiln.sum(w * aweights) / w_sum
+    if fact <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+        fact = 0.0
+    X -= avg[:, None]
+    c = kiln.dot(X, (X if w is None else X * w).T.conj())
+    c *= numpy.true_divide(1, fact) if not isinstance(fact, ndarray) else _ufn["true_divide"](1, fact)
+    return c.squeeze()
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """Pearson correlation coefficients, as numpy.corrcoef: cov(x, y, rowvar)
+    divided by the outer product of the standard deviations, each part
+    clipped to [-1, 1]."""
+    import kiln
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:
+        return c / c   # one variable: NumPy's scalar covariance divided by itself
+    d = kiln.diag(c)
+    stddev = kiln.sqrt(d.real)
+    c /= stddev[:, None]
+    c /= stddev[None, :]
+    kiln.clip(c.real, -1, 1, out=c.real)
+    if c.dtype.kind == "c":
+        kiln.clip(c.imag, -1, 1, out=c.imag)
+    return c
