@@ -92,7 +92,9 @@ NDArray correlate_direct(const CorrelatePlan& p) {
     std::string add;
     switch (dtype_info(d).kind) {
       case 'b': add = "s = s || (" + x + " && " + y + ");"; break;
-      case 'i': add = "s += (unsigned long long)(long long)" + x + " * (unsigned long long)(long long)" + y + ";"; break;
+      case 'i':
+        add = "s += (unsigned long long)(long long)" + x + " * (unsigned long long)(long long)" + y + ";";
+        break;
       case 'u': add = "s += (unsigned long long)" + x + " * (unsigned long long)" + y + ";"; break;
       default: add = "s += (" + acc + ")" + x + " * (" + acc + ")" + y + ";";
     }

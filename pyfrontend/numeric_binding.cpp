@@ -1,6 +1,7 @@
 // kiln._core's numerical routines (arraycore/numeric_calculus.h,
 // arraycore/convolution.h, arraycore/interpolation.h,
-// arraycore/window_functions.h): _gradient, _correlate, _interp, _window. kiln/_numeric.py keeps
+// arraycore/window_functions.h, arraycore/cross_product.h): _gradient,
+// _correlate, _interp, _window, _cross. kiln/_numeric.py keeps
 // the signatures, turns host sequences into kiln arrays and runs the FFT
 // route of a correlation.
 //
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "arraycore/convolution.h"
+#include "arraycore/cross_product.h"
 #include "arraycore/interpolation.h"
 #include "arraycore/numeric_calculus.h"
 #include "arraycore/window_functions.h"
@@ -72,6 +74,13 @@ void register_numeric(py::module_& m) {
         return arraycore::interp(x, xp, fp, bound(left), bound(right));
       },
       py::arg("x"), py::arg("xp"), py::arg("fp"), py::arg("left").none(true), py::arg("right").none(true));
+  m.def(
+      "_cross",
+      [](const arraycore::NDArray& a, const arraycore::NDArray& b, int64_t axisa, int64_t axisb, int64_t axisc) {
+        arraycore::CrossResult r = arraycore::cross(a, b, axisa, axisb, axisc);
+        return py::make_tuple(r.result, r.two_dimensional);
+      },
+      py::arg("a"), py::arg("b"), py::arg("axisa"), py::arg("axisb"), py::arg("axisc"));
   m.def(
       "_window",
       [](const std::string& name, double M, double beta) {

@@ -36,7 +36,7 @@ from kiln._indexing import (nonzero, argwhere, flatnonzero, extract, compress, t
 from kiln import config
 from kiln._scans import (cumsum, cumprod, nancumsum, nancumprod, cumulative_sum, cumulative_prod, diff,
                          ediff1d)
-from kiln._numeric import (gradient, trapezoid, unwrap, convolve, correlate, cov, corrcoef, interp, bartlett,
+from kiln._numeric import (gradient, trapezoid, unwrap, cross, convolve, correlate, cov, corrcoef, interp, bartlett,
                            blackman, hamming, hanning, kaiser)
 from kiln._counting import searchsorted, digitize, bincount, histogram, histogram2d, histogram_bin_edges
 from kiln._counting import histogramdd
