@@ -31,8 +31,15 @@ CrossResult cross(const NDArray& a_in, const NDArray& b_in, int64_t axisa, int64
   if ((na != 2 && na != 3) || (nb != 2 && nb != 3))
     throw std::invalid_argument("incompatible dimensions for cross product\n(dimension must be 2 or 3)");
   CrossResult r{NDArray::empty({}, DType::Bool), na == 2 || nb == 2};
-  const Shape base = broadcast_shapes({Shape(a.shape().begin(), a.shape().end() - 1),
-                                       Shape(b.shape().begin(), b.shape().end() - 1)});
+  const Shape sa0(a.shape().begin(), a.shape().end() - 1), sb0(b.shape().begin(), b.shape().end() - 1);
+  Shape base;
+  try {
+    base = broadcast_shapes({sa0, sb0});
+  } catch (const std::invalid_argument&) {   // NumPy's numpy.broadcast(a[..., 0], b[..., 0]) message
+    throw std::invalid_argument(
+        "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with shape " +
+        shape_repr(sa0) + " and arg 1 with shape " + shape_repr(sb0) + ".");
+  }
   const bool vectors = na == 3 || nb == 3;
   Shape shape = base;
   if (vectors) {
