@@ -34,7 +34,9 @@ def test_non_finite_points():
 
 def test_errors():
     k, a = kiln.ones(3), numpy.ones(3)
-    same_error(lambda: kiln.interp(k, kiln.ones(0), kiln.ones(0)), lambda: numpy.interp(a, numpy.ones(0), numpy.ones(0)))
+    same_error(lambda: kiln.interp(k, kiln.ones(0), kiln.ones(0)),
+               lambda: numpy.interp(a, numpy.ones(0), numpy.ones(0)))
     same_error(lambda: kiln.interp(k, k, kiln.ones(2)), lambda: numpy.interp(a, a, numpy.ones(2)))
     same_error(lambda: kiln.interp(k, k, k, period=0), lambda: numpy.interp(a, a, a, period=0))
-    same_error(lambda: kiln.interp(k, kiln.ones((1, 3)), k, period=1), lambda: numpy.interp(a, numpy.ones((1, 3)), a, period=1))
+    same_error(lambda: kiln.interp(k, kiln.ones((1, 3)), k, period=1),
+               lambda: numpy.interp(a, numpy.ones((1, 3)), a, period=1))
