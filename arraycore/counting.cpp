@@ -259,4 +259,61 @@ NDArray histogram2d_counts(const NDArray& x, const NDArray& y, const NDArray* we
   return hist;
 }
 
+NDArray histogramdd_counts(const NDArray& sample, const NDArray* weights, const std::vector<NDArray>& edges) {
+  if (sample.ndim() != 2 || static_cast<size_t>(sample.shape()[1]) != edges.size())
+    throw std::invalid_argument("histogramdd_counts: sample must be (N, D) with D edge arrays");
+  Shape shape;
+  DType work = sample.dtype();
+  std::vector<long long> offsets{0};
+  for (const NDArray& e : edges) {
+    shape.push_back(std::max<int64_t>(e.size() - 1, 0));
+    work = promote_types(work, e.dtype());
+    offsets.push_back(offsets.back() + e.size());
+  }
+  NDArray hist = NDArray::zeros(shape, DType::Float64);
+  if (!sample.shape()[0] || !hist.size()) return hist;
+  // Every axis's edges back to back in one array of the work dtype, and where each axis's start.
+  NDArray all_edges = NDArray::empty({offsets.back()}, work);
+  for (size_t d = 0; d < edges.size(); ++d)
+    copy_into(edges[d], all_edges.view_as({edges[d].size()}, {static_cast<int64_t>(itemsize(work))},
+                                          all_edges.offset() + offsets[d] * static_cast<int64_t>(itemsize(work))));
+  NDArray starts = NDArray::empty({static_cast<int64_t>(offsets.size())}, DType::Int64);
+  copy_from_host(starts, offsets.data(), runtime::current_stream());
+  const BinSum kind = weights ? BinSum::Float : BinSum::Count;
+  const std::string name = "histogramdd_" + dtype_name(sample.dtype()) + "_" + dtype_name(work) + "_" +
+                           weight_key(kind, weights);
+  const EwSpec& spec = generated_spec(name, [&] {
+    EwSpec s = exact_spec(name, kPreamble);
+    const std::string cw = c_type(work);
+    add_weight_param(s, kind, weights);
+    s.params.push_back(raw_param("x", c_type(sample.dtype())));
+    s.params.push_back(raw_param("e", cw));
+    s.params.push_back(raw_param("o", "long long"));
+    s.params.push_back(raw_param("c", "double"));
+    // Point i's bin along each axis, in C order over the bins (outliers dropped).
+    s.operation =
+        "const long long dims = o.size() - 1;\n"
+        "long long flat = 0;\n"
+        "bool inside = true;\n"
+        "for (long long d = 0; d < dims && inside; ++d) {\n"
+        "  const " + cw + " v = kiln::numpy_cast<" + cw + ">(x[i * dims + d]);\n"
+        "  const long long base = o[d], n = o[d + 1] - base;\n"
+        "  long long p = kiln::search::position<true>([&](long long k) { return e[base + k]; }, n, v);\n"
+        "  if (v == e[base + n - 1]) p -= 1;\n"
+        "  inside = p > 0 && p < n;\n"
+        "  flat = flat * (n - 1) + (p - 1);\n"
+        "}\n"
+        "if (inside) atomicAdd(&c[flat], " + std::string(weights ? "w" : "1.0") + ");";
+    return s;
+  });
+  std::vector<EwArg> args;
+  if (weights) args.push_back(EwArg::of(*weights));
+  args.push_back(EwArg::of(sample));
+  args.push_back(EwArg::of(all_edges));
+  args.push_back(EwArg::of(starts));
+  args.push_back(EwArg::of(hist));
+  elementwise_launch(spec, args, {sample.shape()[0]});
+  return hist;
+}
+
 }  // namespace kiln::arraycore

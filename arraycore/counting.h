@@ -43,6 +43,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "arraycore/ndarray.h"
 #include "arraycore/ufunc_apply.h"
@@ -96,5 +97,13 @@ NDArray edge_bin_counts(const NDArray& a, const NDArray* weights, const NDArray&
 // an axis's last edge in the last bin, values outside and NaNs dropped.
 NDArray histogram2d_counts(const NDArray& x, const NDArray& y, const NDArray* weights, const NDArray& ex,
                            const NDArray& ey);
+
+// numpy.histogramdd's float64 counts (or float64 sums of the real
+// `weights`) of the N points in the rows of the (N, D) `sample` over the
+// bins between the increasing `edges` (D arrays, each at least 1 long):
+// shape (edges[0].size - 1, ...), a value on an axis's last edge in its
+// last bin, values outside and NaNs dropped. Compared in the common dtype
+// of the sample and every axis's edges.
+NDArray histogramdd_counts(const NDArray& sample, const NDArray* weights, const std::vector<NDArray>& edges);
 
 }  // namespace kiln::arraycore

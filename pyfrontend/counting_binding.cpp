@@ -5,6 +5,8 @@
 //
 //   _core._bin_counts(x, None, 10)                       # bincount, 10 bins
 //   _core._linspace_edges(numpy.float64(0), numpy.float64(1), d, s, 11, numpy.float64)
+#include <vector>
+
 #include "arraycore/counting.h"
 #include "pyfrontend/operation_bindings.h"
 
@@ -50,6 +52,15 @@ void register_counting(py::module_& m) {
         py::arg("edges"), "Counts in the bins between increasing edges, the last bin closed.");
   m.def("_histogram2d_counts", &arraycore::histogram2d_counts, py::arg("x"), py::arg("y"),
         py::arg("weights").none(true), py::arg("ex"), py::arg("ey"), "numpy.histogram2d's float64 counts.");
+  m.def(
+      "_histogramdd_counts",
+      [](const NDArray& sample, const NDArray* weights, py::sequence edges) {
+        std::vector<NDArray> e;
+        for (py::handle h : edges) e.push_back(h.cast<NDArray>());
+        return arraycore::histogramdd_counts(sample, weights, e);
+      },
+      py::arg("sample"), py::arg("weights").none(true), py::arg("edges"),
+      "numpy.histogramdd's float64 counts of the (N, D) sample's rows.");
 }
 
 }  // namespace kiln::py_bind

@@ -48,4 +48,5 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_einsum(m);
   kiln::py_bind::register_fusion(m);
   kiln::py_bind::register_polynomial(m);
+  kiln::py_bind::register_numeric(m);
 }

@@ -25,10 +25,14 @@ void warn_discarded_imaginary();
 // the new array.
 py::object give(arraycore::StatResult r, const py::object& out);
 
+// An axis= argument: None, an int or a tuple of ints (statistics_binding.cpp).
+arraycore::AxisArg to_axis(py::handle obj);
+
 void register_selection(py::module_& m);
 void register_counting(py::module_& m);
 void register_math_functions(py::module_& m);
 void register_fusion(py::module_& m);
 void register_polynomial(py::module_& m);
+void register_numeric(py::module_& m);
 
 }  // namespace kiln::py_bind

@@ -31,16 +31,6 @@ NDArray operand(py::handle obj) {
   unsupported_operand(obj);
 }
 
-AxisArg to_axis(py::handle obj) {
-  if (obj.is_none()) return AxisArg::all();
-  if (PyTuple_Check(obj.ptr())) {
-    std::vector<int64_t> axes;
-    for (py::handle h : py::reinterpret_borrow<py::tuple>(obj)) axes.push_back(to_index(h));
-    return AxisArg::of(std::move(axes));
-  }
-  return AxisArg::one(to_index(obj));
-}
-
 // out= as NumPy's reductions take it: None, an array or a 1-tuple of one.
 py::object single_out(py::handle out, const char* method) {
   py::object o = py::reinterpret_borrow<py::object>(out);
@@ -87,6 +77,16 @@ void parse_common(arraycore::StatOptions& o, py::handle axis, py::handle dtype, 
 }
 
 }  // namespace
+
+AxisArg to_axis(py::handle obj) {
+  if (obj.is_none()) return AxisArg::all();
+  if (PyTuple_Check(obj.ptr())) {
+    std::vector<int64_t> axes;
+    for (py::handle h : py::reinterpret_borrow<py::tuple>(obj)) axes.push_back(to_index(h));
+    return AxisArg::of(std::move(axes));
+  }
+  return AxisArg::one(to_index(obj));
+}
 
 bool truth(py::handle v) {
   int t = PyObject_IsTrue(v.ptr());

@@ -36,7 +36,10 @@ from kiln._indexing import (nonzero, argwhere, flatnonzero, extract, compress, t
 from kiln import config
 from kiln._scans import (cumsum, cumprod, nancumsum, nancumprod, cumulative_sum, cumulative_prod, diff,
                          ediff1d)
+from kiln._numeric import (gradient, trapezoid, unwrap, cross, convolve, correlate, cov, corrcoef, interp, bartlett,
+                           blackman, hamming, hanning, kaiser)
 from kiln._counting import searchsorted, digitize, bincount, histogram, histogram2d, histogram_bin_edges
+from kiln._counting import histogramdd
 from kiln._selection import choose, select
 from kiln._sorting import sort, argsort, lexsort, partition, argpartition, sort_complex
 from kiln._sets import unique, unique_values, unique_counts, unique_inverse, unique_all

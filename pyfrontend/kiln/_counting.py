@@ -499,6 +499,71 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     return n, edges
 
 
+def _axis_edges(values, b, r, k, sample_dt):
+    """Axis k's edges as numpy.histogramdd finds them: b bins over the range r
+    (else the values' extremes) by NumPy's linspace, or the increasing edges b."""
+    if _is_scalar(b):
+        if b < 1:
+            raise ValueError("`bins[%d]` must be positive, when an integer" % k)
+        lo, hi = _outer_edges(values, r, sample_dt)
+        try:
+            n = operator.index(b)
+        except TypeError:
+            raise TypeError("`bins[%d]` must be an integer, when a scalar" % k) from None
+        dt = numpy.result_type(lo, hi)
+        return _linspace(lo, hi, n + 1, dt if dt.kind in "fc" else numpy.float64)
+    e = _bins_operand(b)
+    if e.ndim != 1:
+        raise ValueError("`bins[%d]` must be a scalar or 1d array" % k)
+    if e.size > 1 and _any(_ufn["greater"](e[:-1], e[1:])):
+        raise ValueError("`bins[%d]` must be monotonically increasing, when an array" % k)
+    return e
+
+
+def _density(hist, edges):
+    """hist divided by each bin's volume and by the total count, as NumPy's histogramdd does."""
+    total = _ufn["add"].reduce(hist, axis=None)
+    for k, e in enumerate(edges):
+        shape = [1] * hist.ndim
+        shape[k] = hist.shape[k]
+        hist = hist / _ufn["subtract"](e[1:], e[:-1]).reshape(tuple(shape))
+    return hist / total
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noqa: A002  (NumPy's name)
+    """The D-dimensional histogram of the N points in the rows of the (N, D)
+    sample (or of D 1-d arrays of coordinates), as numpy.histogramdd: (float64
+    counts of shape (nbins_0, ...), the D edge arrays). bins: an int or edges
+    for every axis, or one of those per axis; range: one (min, max) per axis.
+    A value on an axis's last edge falls in its last bin; values outside and
+    NaNs are dropped. Float weight sums: Note [Atomic bin sums]."""
+    if not (isinstance(sample, ndarray) and sample.ndim == 2):
+        sample = _manipulation.atleast_2d(sample if isinstance(sample, ndarray) else _manipulation.stack(sample)).T
+    if sample.ndim != 2:
+        raise ValueError("too many values to unpack (expected 2)")
+    n, d = sample.shape
+    if sample.dtype.kind == "c":
+        raise TypeError("histogramdd: complex values are not supported by kiln")
+    try:
+        if len(bins) != d:
+            raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+    except TypeError:
+        bins = [bins] * d
+    if range is None:
+        range = (None,) * d
+    elif len(range) != d:
+        raise ValueError("range argument must have one entry per dimension")
+    if weights is not None:
+        weights = _operand(weights)
+        if n:
+            _check_real_weights(weights)
+        if weights.ndim != 1 or weights.size != n:
+            raise ValueError("The weights and list don't have the same length.")
+    edges = [_axis_edges(sample[:, k], b, r, k, sample.dtype) for k, (b, r) in enumerate(zip(bins, range))]
+    hist = _core._histogramdd_counts(sample, weights, edges)
+    return (_density(hist, edges) if density else hist), edges
+
+
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002  (NumPy's name)
     """The 2-d histogram of the points (x[k], y[k]), as numpy.histogram2d:
     (counts as float64 of shape (nx, ny), x edges, y edges). bins: an int or
@@ -531,33 +596,11 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa:
             _check_real_weights(weights)
         if weights.ndim != 1 or weights.size != x.size:
             raise ValueError("The weights and list don't have the same length.")
-    edges = []
-    for k, (values, b, r) in enumerate(zip((x, y), bins, range)):
-        if _is_scalar(b):
-            if b < 1:
-                raise ValueError("`bins[%d]` must be positive, when an integer" % k)
-            lo, hi = _outer_edges(values, r, sample_dt)
-            try:
-                n = operator.index(b)
-            except TypeError:
-                raise TypeError("`bins[%d]` must be an integer, when a scalar" % k) from None
-            dt = numpy.result_type(lo, hi)
-            edges.append(_linspace(lo, hi, n + 1, dt if dt.kind in "fc" else numpy.float64))
-        else:
-            e = _bins_operand(b)
-            if e.ndim != 1:
-                raise ValueError("`bins[%d]` must be a scalar or 1d array" % k)
-            if e.size > 1 and _any(_ufn["greater"](e[:-1], e[1:])):
-                raise ValueError("`bins[%d]` must be monotonically increasing, when an array" % k)
-            edges.append(e)
+    edges = [_axis_edges(values, b, r, k, sample_dt) for k, (values, b, r) in enumerate(zip((x, y), bins, range))]
     ex, ey = edges
-    nx, ny = max(ex.size - 1, 0), max(ey.size - 1, 0)
     hist = _core._histogram2d_counts(x, y, weights, ex, ey)
     if density:
-        total = _ufn["add"].reduce(hist, axis=None)
-        dx = _ufn["subtract"](ex[1:], ex[:-1]).reshape((nx, 1))
-        dy = _ufn["subtract"](ey[1:], ey[:-1]).reshape((1, ny))
-        hist = hist / dx / dy / total
+        hist = _density(hist, edges)
     return hist, ex, ey
 
 

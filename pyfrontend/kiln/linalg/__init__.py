@@ -27,6 +27,7 @@ from kiln.linalg._decompositions import (EigResult, EighResult, QRResult, SVDRes
                                          eigvalsh, qr, svd, svdvals)
 from kiln.linalg._solvers import (SlogdetResult, cond, det, inv, lstsq, matrix_power, matrix_rank, pinv, slogdet,
                                   solve, tensorinv, tensorsolve)
+from kiln._numeric import linalg_cross as cross
 from kiln.linalg._norms import diagonal, matrix_norm, norm, trace, vector_norm
 
 for _f, _name in ((matmul, "matmul"), (outer, "outer"), (tensordot, "tensordot"), (vecdot, "vecdot")):
@@ -38,4 +39,4 @@ __all__ = ["matmul", "matrix_transpose", "outer", "tensordot", "vecdot"]
 __all__ += ["LinAlgError", "EigResult", "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond",
             "det", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matrix_power", "matrix_rank", "pinv", "qr",
             "slogdet", "solve", "svd", "svdvals", "tensorinv", "tensorsolve"]
-__all__ += ["diagonal", "matrix_norm", "norm", "trace", "vector_norm"]
+__all__ += ["cross", "diagonal", "matrix_norm", "norm", "trace", "vector_norm"]
