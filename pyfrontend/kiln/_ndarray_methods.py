@@ -2,6 +2,7 @@
 small download, iteration, get. The view methods (reshape, transpose, T, mT,
 swapaxes, squeeze, ravel, flatten) are C++ (pyfrontend/views_binding.cpp)."""
 import operator
+import pickle
 
 from kiln import _core
 from kiln import _creation
@@ -118,3 +119,38 @@ ndarray.device = property(_device, doc="The kiln.cuda.Device holding the array's
 # Binary operators with a NumPy array on the other side defer to kiln (which
 # then refuses the implicit download), as CuPy's arrays do.
 ndarray.__array_priority__ = 100
+
+
+def byteswap(self, inplace=False):
+    """Each element's bytes reversed (each part's of a complex): a new array,
+    or self changed in place (and returned) with inplace=True."""
+    out = _core._byteswap(self, inplace)
+    return self if inplace else out
+
+
+def tobytes(self, order="C"):
+    """The raw bytes of the data in `order` (one download), as numpy.ndarray.tobytes."""
+    return self.get().tobytes(order)
+
+
+def tofile(self, fid, sep="", format="%s"):
+    """Writes the data to a file through NumPy (one download), as numpy.ndarray.tofile."""
+    self.get().tofile(fid, sep, format)
+
+
+def dump(self, file):
+    """Pickles the array into `file` (a path or an open binary file)."""
+    if isinstance(file, (str, bytes)) or hasattr(file, "__fspath__"):
+        with open(file, "wb") as f:
+            return pickle.dump(self, f, protocol=2)
+    pickle.dump(self, file, protocol=2)
+
+
+for _name, _fn in {
+    "byteswap": byteswap, "tobytes": tobytes, "tofile": tofile, "dump": dump,
+    "dumps": lambda self: pickle.dumps(self, protocol=2),
+    "__reduce__": lambda self: (_creation.array, (self.get(order="F" if self._f_contiguous and not
+                                                           self._c_contiguous else "C"),)),
+}.items():
+    setattr(ndarray, _name, _fn)
+ndarray.flat = property(_core.flatiter, doc="A kiln.flatiter over the array's elements in C order.")
