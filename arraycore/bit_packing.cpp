@@ -11,9 +11,10 @@
 namespace kiln::arraycore {
 namespace {
 
-// `a` flattened (axis nullopt) or as it is, and the normalised axis.
+// `a` flattened (axis nullopt) or as it is (a 0-d array as 1-d, as NumPy
+// does), and the normalised axis.
 std::pair<NDArray, int> lanes_of(const NDArray& a, std::optional<int64_t> axis) {
-  if (!axis) return {ravel(a, 'C'), 0};
+  if (!axis || a.ndim() == 0) return {ravel(a, 'C'), normalize_axis(axis.value_or(0), 1)};
   return {a, normalize_axis(*axis, a.ndim())};
 }
 

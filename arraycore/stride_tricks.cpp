@@ -30,7 +30,7 @@ NDArray sliding_window_view(const NDArray& a, std::span<const int64_t> window_sh
                                   std::to_string(a.ndim()) + ".");
     for (int d = 0; d < a.ndim(); ++d) ax.push_back(d);
   } else {
-    for (int64_t d : axes) ax.push_back(normalize_axis(d, a.ndim(), "axis"));
+    for (int64_t d : axes) ax.push_back(normalize_axis(d, a.ndim()));
     if (window_shape.size() != ax.size())
       throw std::invalid_argument("Must provide matching length window_shape and axis; got " +
                                   std::to_string(window_shape.size()) + " window_shape elements and " +

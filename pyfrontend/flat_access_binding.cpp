@@ -67,6 +67,7 @@ py::object flat_get(const FlatIter& it, py::handle key) {
 }
 
 void flat_set(const FlatIter& it, py::handle key, py::handle value) {
+  if (!it.array().writeable()) throw py::value_error("underlying array is read-only");
   if (array_key(key)) {
     py::module_ indexing = py::module_::import("kiln._indexing");
     py::object k = py::reinterpret_borrow<py::object>(key);

@@ -13,9 +13,6 @@ from conftest import LAYOUTS, assert_same_bits, make, same_error
 @pytest.mark.parametrize("axis,order", [(None, "big"), (0, "little"), (-1, "big")])
 def test_packbits(rng, dtype, layout, axis, order):
     k, n = make(rng, layout, dtype, rng.integers(0, 2, (6, 8)).astype(dtype))
-    if n.ndim == 0 and axis is not None:
-        same_error(lambda: kiln.packbits(k, axis, order), lambda: numpy.packbits(n, axis, order))
-        return
     assert_same_bits(kiln.packbits(k, axis=axis, bitorder=order).get(), numpy.packbits(n, axis=axis, bitorder=order))
 
 
@@ -24,6 +21,8 @@ def test_packbits(rng, dtype, layout, axis, order):
                                               (1, 13, "little"), (None, 5, "big")])
 def test_unpackbits(rng, layout, axis, count, order):
     k, n = make(rng, layout, numpy.uint8)
+    if n.size == 0 and count:   # NumPy leaves a positive count's bits past an empty input uninitialised
+        return
     if count is not None and count < 0 and n.size == 0:
         same_error(lambda: kiln.unpackbits(k, axis, count, order), lambda: numpy.unpackbits(n, axis, count, order))
         return
@@ -38,6 +37,7 @@ def test_packing_errors():
     same_error(lambda: kiln.packbits(kiln.asarray(i), bitorder="r"), lambda: numpy.packbits(i, bitorder="r"))
     same_error(lambda: kiln.packbits(kiln.asarray(i), bitorder=10.4), lambda: numpy.packbits(i, bitorder=10.4))
     u = numpy.array([3], numpy.uint8)
+    assert_same_bits(kiln.unpackbits(kiln.asarray(u), count=12).get(), numpy.unpackbits(u, count=12))   # zeros past the end
     same_error(lambda: kiln.unpackbits(kiln.asarray(u), count=-20), lambda: numpy.unpackbits(u, count=-20))
 
 
