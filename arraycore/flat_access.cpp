@@ -7,6 +7,8 @@
 #include "arraycore/copy.h"
 #include "arraycore/generated_kernel.h"
 #include "arraycore/promotion.h"
+#include "arraycore/transfer.h"
+#include "runtime/stream.h"
 
 namespace kiln::arraycore {
 namespace {
@@ -109,6 +111,40 @@ void fill_diagonal(const NDArray& a, const NDArray& values, bool wrap) {
 NDArray resize(const NDArray& a, const Shape& shape) {
   NDArray out = NDArray::zeros(shape, a.dtype());
   flat_store(out, 0, 1, out.size(), a, nullptr);
+  return out;
+}
+
+std::vector<std::pair<int64_t, int64_t>> nonzero_bounds(const NDArray& a) {
+  const int nd = a.ndim();
+  std::vector<long long> b(2 * nd);
+  for (int d = 0; d < nd; ++d) b[2 * d] = a.shape()[d], b[2 * d + 1] = -1;
+  if (a.size() && nd) {
+    const NDArray mask = a.dtype() == DType::Bool ? a : astype(a, DType::Bool, Order::C);
+    NDArray bounds = NDArray::empty({2 * nd}, DType::Int64);
+    copy_from_host(bounds, b.data(), runtime::current_stream());
+    const std::string name = "nonzero_bounds";
+    const EwSpec& spec = generated_spec(name, [&] {
+      EwSpec s = exact_spec(name, "");
+      s.params = {raw_param("x", "bool"), raw_param("b", "long long")};
+      s.operation =
+          "if (x[i]) {\n"
+          "  long long k = i;\n"
+          "  for (int d = x.ndim - 1; d >= 0; --d) {\n"
+          "    const long long c = k % x.shape[d];\n"
+          "    k /= x.shape[d];\n"
+          "    atomicMin(&b[2 * d], c);\n"
+          "    atomicMax(&b[2 * d + 1], c);\n"
+          "  }\n"
+          "}";
+      return s;
+    });
+    const EwArg args[] = {EwArg::of(mask), EwArg::of(bounds)};
+    elementwise_launch(spec, args, {a.size()});
+    read_back(bounds, b.data());
+  }
+  std::vector<std::pair<int64_t, int64_t>> out(nd, {0, 0});
+  if (nd && b[1] >= 0)
+    for (int d = 0; d < nd; ++d) out[d] = {b[2 * d], b[2 * d + 1] + 1};
   return out;
 }
 

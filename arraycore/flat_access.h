@@ -21,6 +21,8 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "arraycore/ndarray.h"
 
@@ -52,6 +54,11 @@ void fill_diagonal(const NDArray& a, const NDArray& values, bool wrap);
 // numpy.resize: a new array of `shape` filled with a.flat repeated (zeros
 // when a is empty).
 NDArray resize(const NDArray& a, const Shape& shape);
+
+// numpy.trim_zeros' bounds: per axis d, [first, last + 1) of the
+// coordinates along d of a's nonzero elements ((0, 0) on every axis when
+// there is none). One launch over a's flat positions and one read back.
+std::vector<std::pair<int64_t, int64_t>> nonzero_bounds(const NDArray& a);
 
 // numpy.ndarray.byteswap: each element's bytes reversed (each part's of a
 // complex), into `a` itself when `inplace`, else into a new C-ordered array.

@@ -9,6 +9,8 @@
 #include "arraycore/flat_access.h"
 #include "pyfrontend/bindings.h"
 
+#include <pybind11/stl.h>
+
 namespace kiln::py_bind {
 namespace {
 
@@ -114,6 +116,8 @@ void register_flat_access(py::module_& m) {
   m.def(
       "_resize", [](const NDArray& a, py::handle shape) { return arraycore::resize(a, to_shape(shape)); },
       py::arg("a"), py::arg("shape"), "numpy.resize of a kiln array (a.flat repeated).");
+  m.def("_nonzero_bounds", &arraycore::nonzero_bounds, py::arg("a"),
+        "[(first, last + 1)] of the nonzero elements' coordinates per axis, (0, 0) each when none.");
   m.def("_byteswap", &arraycore::byteswap, py::arg("a"), py::arg("inplace"), "numpy.ndarray.byteswap.");
 }
 

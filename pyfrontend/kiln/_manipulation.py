@@ -643,12 +643,8 @@ def trim_zeros(filt, trim="fb", axis=None):
     axes = range(a.ndim) if axis is None else _axis_tuple(axis, a.ndim, "axis")
     if not axes:
         return filt
-    where = _core._nonzero(a, False)
-    start = stop = [0] * a.ndim
-    if where.shape[0]:
-        start = where.min(axis=0).tolist() if "f" in trim else [None] * a.ndim
-        stop = (where.max(axis=0) + 1).tolist() if "b" in trim else [None] * a.ndim
-    return a[tuple(slice(start[d], stop[d]) if d in axes else slice(None) for d in range(a.ndim))]
+    return a[tuple(slice(lo if "f" in trim or not hi else None, hi if "b" in trim or not hi else None)
+                   if d in axes else slice(None) for d, (lo, hi) in enumerate(_core._nonzero_bounds(a)))]
 
 
 def _block_depth(x, where):

@@ -71,6 +71,13 @@ def test_trim_zeros(trim, data):
     same_error(lambda: kiln.trim_zeros(kiln.asarray(n), "x"), lambda: numpy.trim_zeros(n, "x"))
 
 
+@pytest.mark.parametrize("dtype", [numpy.complex64, numpy.float16, numpy.bool_], ids=lambda d: numpy.dtype(d).name)
+def test_trim_zeros_layouts(rng, dtype):
+    n = numpy.asfortranarray(numpy.pad(rng.integers(1, 3, (3, 4)), ((1, 2), (0, 3))).astype(dtype))[:, ::-1]
+    assert_same_bits(kiln.trim_zeros(kiln.asarray(n), "b").get(), numpy.trim_zeros(n, "b"))
+    assert_same_bits(kiln.trim_zeros(kiln.asarray(n)).get(), numpy.trim_zeros(n))
+
+
 def test_block():
     a, b = numpy.ones((2, 2)), numpy.zeros((2, 3), numpy.int32)
     c = numpy.arange(5.0)
