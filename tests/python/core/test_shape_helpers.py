@@ -159,3 +159,12 @@ def test_tobytes_tofile_dumps_pickle(rng, layout, tmp_path):
     f = io.BytesIO()
     k.dump(f)
     assert_same_bits(pickle.loads(f.getvalue()).get(), n)
+
+
+def test_ufunc_at_takes_numpy_values():
+    n = numpy.zeros((2, 3, 4), numpy.float32)
+    k = kiln.asarray(n)
+    v = numpy.arange(8).reshape(2, 4)
+    numpy.add.at(n, (slice(None), [1, 1]), v)
+    kiln.add.at(k, (slice(None), [1, 1]), v)         # uploaded, as CuPy's at does
+    assert_same_bits(k.get(), n)
