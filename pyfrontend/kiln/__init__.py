@@ -81,9 +81,8 @@ from kiln._apply import apply_along_axis, apply_over_axes, piecewise
 from kiln._math_functions import real_if_close
 from kiln._core import flatiter, packbits, unpackbits
 from kiln._io import (load, save, savez, savez_compressed, savetxt, loadtxt, genfromtxt, fromfile, frombuffer,
-                      fromiter, fromstring)
+                      fromiter, fromstring, binary_repr, base_repr)
 from kiln import lib
-binary_repr, base_repr = _numpy.binary_repr, _numpy.base_repr   # strings from Python ints, as CuPy's
 
 __version__ = _core.__version__
 

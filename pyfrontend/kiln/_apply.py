@@ -29,7 +29,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     out = _core.empty(outer + result.shape, result.dtype)
     out[first] = result
     for ind in positions:
-        out[ind] = func1d(moved[ind], *args, **kwargs)
+        out[ind] = _asarray(func1d(moved[ind], *args, **kwargs))
     n = len(outer)
     return out.transpose(tuple(range(axis)) + tuple(range(n, out.ndim)) + tuple(range(axis, n)))
 

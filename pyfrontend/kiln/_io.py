@@ -72,3 +72,14 @@ def _reader(name):
 
 loadtxt, genfromtxt, fromfile, frombuffer, fromiter, fromstring = map(
     _reader, ("loadtxt", "genfromtxt", "fromfile", "frombuffer", "fromiter", "fromstring"))
+
+
+def binary_repr(num, width=None):
+    """numpy.binary_repr: a Python integer as a string of binary digits
+    (two's complement in `width` digits for a negative one)."""
+    return numpy.binary_repr(num, width)
+
+
+def base_repr(number, base=2, padding=0):
+    """numpy.base_repr: a Python integer as a string of digits in `base`."""
+    return numpy.base_repr(number, base, padding)

@@ -149,6 +149,9 @@ def dump(self, file):
 for _name, _fn in {
     "byteswap": byteswap, "tobytes": tobytes, "tofile": tofile, "dump": dump,
     "dumps": lambda self: pickle.dumps(self, protocol=2),
+    # bytes(a): a.tobytes(), except that a 0-d integer array is an int to bytes() (NumPy's __index__ rule)
+    "__bytes__": lambda self: bytes(operator.index(self)) if self.ndim == 0 and self.dtype.kind in "iu" else
+    self.tobytes(),
     "__reduce__": lambda self: (_creation.array, (self.get(order="F" if self._f_contiguous and not
                                                            self._c_contiguous else "C"),)),
 }.items():

@@ -98,6 +98,8 @@ def test_apply_along_axis_and_over_axes():
                            numpy.apply_along_axis(lambda v: v * 2, axis, n))
         assert_same_values(kiln.apply_along_axis(lambda v: v.sum(), axis, k).get(),
                            numpy.apply_along_axis(lambda v: v.sum(), axis, n))
+        assert_same_values(kiln.apply_along_axis(lambda v: (v.min(), v.max()), axis, k).get(),
+                           numpy.apply_along_axis(lambda v: (v.min(), v.max()), axis, n))
         assert_same_values(kiln.apply_along_axis(lambda v: kiln.stack([v, v]), axis, k).get(),
                            numpy.apply_along_axis(lambda v: numpy.stack([v, v]), axis, n))
     same_error(lambda: kiln.apply_along_axis(sum, 0, kiln.zeros((2, 0))),
@@ -150,7 +152,9 @@ def test_ndarray_methods_bound_to_functions(rng):
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_tobytes_tofile_dumps_pickle(rng, layout, tmp_path):
     k, n = make(rng, layout, numpy.complex64)
-    assert k.tobytes() == n.tobytes() and k.tobytes("F") == n.tobytes("F")
+    assert k.tobytes() == n.tobytes() and k.tobytes("F") == n.tobytes("F") and bytes(k) == bytes(n)
+    for x in (numpy.array(3, numpy.int16), numpy.array(True), numpy.array(2.0)):
+        assert bytes(kiln.asarray(x)) == bytes(x)
     k.tofile(tmp_path / "a.bin")
     assert (tmp_path / "a.bin").read_bytes() == n.tobytes()
     for b in (pickle.loads(k.dumps()), pickle.loads(pickle.dumps(k))):
