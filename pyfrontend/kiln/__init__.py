@@ -80,6 +80,17 @@ from kiln._index_tricks import (broadcast, r_, c_, mgrid, ogrid, s_, index_exp, 
 from kiln._polynomial import (poly1d, polyval, polyadd, polysub, polymul, polydiv, polyder, polyint, poly, roots,
                               polyfit, vander)
 from kiln import polynomial
+# indexing and manipulation helpers, ndarray members (issue 22, shapes)
+from kiln._manipulation import row_stack, delete, append, resize, trim_zeros, block
+from kiln._indexing import (putmask, fill_diagonal, diag_indices, diag_indices_from, tril_indices,
+                            tril_indices_from, triu_indices, triu_indices_from, mask_indices, scatter_add,
+                            scatter_max, scatter_min)
+from kiln._apply import apply_along_axis, apply_over_axes, piecewise
+from kiln._math_functions import real_if_close
+from kiln._core import flatiter, packbits, unpackbits
+from kiln._io import (load, save, savez, savez_compressed, savetxt, loadtxt, genfromtxt, fromfile, frombuffer,
+                      fromiter, fromstring, binary_repr, base_repr)
+from kiln import lib
 
 __version__ = _core.__version__
 

@@ -6,7 +6,7 @@ import numpy
 
 from kiln import _core
 from kiln._core import ndarray
-from kiln._creation import arange, asarray as _upload
+from kiln._creation import arange, tri, full, asarray as _upload
 from kiln._manipulation import ravel, _axis
 
 _MODES = ("raise", "wrap", "clip")
@@ -192,6 +192,83 @@ def place(arr, mask, vals):
     _flat_store(arr, positions, _cycled(vals, positions.size))
 
 
+def putmask(a, mask, values):
+    """a.flat[i] = values.flat[i % values.size] where mask.flat[i] is nonzero
+    (numpy.putmask: mask of a's size; array values must cast safely)."""
+    if not isinstance(a, ndarray):
+        raise TypeError("putmask: first argument must be an array")
+    unsafe = not isinstance(values, (ndarray, numpy.ndarray))
+    values = _core._assigned_value(values, a.dtype) if unsafe else _asarray(values)
+    _core._putmask(a, _asarray(mask), values, unsafe)
+
+
+def fill_diagonal(a, val, wrap=False):
+    """a's main diagonal = val (repeated), in place: numpy.fill_diagonal
+    (a tall 2-d array's diagonal continues below the square with wrap)."""
+    _core._fill_diagonal(a, val if isinstance(val, ndarray) else _core._assigned_value(val, a.dtype), wrap)
+
+
+def diag_indices(n, ndim=2):
+    """The indices of the main diagonal of an (n, ..., n) array: one arange per axis."""
+    return (arange(n),) * ndim
+
+
+def diag_indices_from(arr):
+    """diag_indices for arr, whose dimensions must be equal (2 or more)."""
+    if arr.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(arr.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(arr.shape[0], arr.ndim)
+
+
+def tril_indices(n, k=0, m=None):
+    """The indices of the lower triangle (below diagonal k) of an (n, m) array."""
+    return nonzero(tri(n, m, k, dtype=bool))
+
+
+def triu_indices(n, k=0, m=None):
+    """The indices of the upper triangle (above diagonal k) of an (n, m) array."""
+    return nonzero(~tri(n, m, k - 1, dtype=bool))
+
+
+def _from_2d(arr):
+    if arr.ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return arr.shape
+
+
+def tril_indices_from(arr, k=0):
+    """tril_indices for the shape of arr (2-d)."""
+    n, m = _from_2d(arr)
+    return tril_indices(n, k, m)
+
+
+def triu_indices_from(arr, k=0):
+    """triu_indices for the shape of arr (2-d)."""
+    n, m = _from_2d(arr)
+    return triu_indices(n, k, m)
+
+
+def mask_indices(n, mask_func, k=0):
+    """The indices where mask_func(ones((n, n)), k) is nonzero (e.g. kiln.triu)."""
+    return nonzero(mask_func(full((n, n), 1, int), k) != 0)
+
+
+def _scatter(name):
+    def scatter(a, slices, value):
+        """a[slices] = %s(a[slices], value), unbuffered (an element named k
+        times is updated k times), value cast to a's dtype first: CuPy's
+        scatter_%s, kiln.%s.at underneath."""
+        value = value.astype(a.dtype) if isinstance(value, ndarray) else _upload(value, dtype=a.dtype)
+        _core._ufuncs[name].at(a, slices, value)
+    scatter.__doc__ %= (name, name[:3], name)
+    return scatter
+
+
+scatter_add, scatter_max, scatter_min = _scatter("add"), _scatter("maximum"), _scatter("minimum")
+
+
 def _method_nonzero(self):
     return nonzero(self)
 
@@ -209,7 +286,8 @@ def _method_compress(self, condition, axis=None, out=None):
 
 
 for _name, _method in (("nonzero", _method_nonzero), ("take", _method_take), ("put", _method_put),
-                       ("compress", _method_compress)):
+                       ("compress", _method_compress), ("scatter_add", scatter_add),
+                       ("scatter_max", scatter_max), ("scatter_min", scatter_min)):
     _method.__name__ = _name
     _method.__doc__ = globals()[_name].__doc__
     setattr(ndarray, _name, _method)

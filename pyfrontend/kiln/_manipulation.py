@@ -585,10 +585,106 @@ def rot90(m, k=1, axes=(0, 1)):
     return flip(transpose(a, order), axes[1])
 
 
+# --- adding and removing elements (issue 22) ----------------------------------
+
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """vstack under its deprecated name (NumPy 2.4 warns, as here)."""
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
+
+
+def delete(arr, obj, axis=None):
+    """A copy of arr without the entries obj (a slice, integers or a boolean
+    mask) names along axis (of the flattened array when None)."""
+    a = _asarray(arr)
+    if axis is None:
+        a, axis = ravel(a), 0
+    axis = _axis(axis, a.ndim)
+    n = a.shape[axis]
+    keep = numpy.ones(n, dtype=bool)
+    obj = obj if isinstance(obj, slice) else numpy.asarray(obj.get() if isinstance(obj, ndarray) else obj)
+    if isinstance(obj, slice) or obj.dtype != bool:
+        if not isinstance(obj, slice) and obj.dtype.kind not in "iu":
+            if obj.size:
+                raise IndexError("arrays used as indices must be of integer (or boolean) type")
+            obj = obj.astype(numpy.intp)
+        keep[obj] = False
+    elif obj.shape != (n,):
+        raise ValueError("boolean array argument obj to delete must be one dimensional and match the "
+                         "axis length of %d" % n)
+    else:
+        keep = ~obj
+    return a[_index(axis, a.ndim, numpy.flatnonzero(keep))]
+
+
+def append(arr, values, axis=None):
+    """arr and values joined along axis (both flattened when None): a copy."""
+    if axis is None:
+        return concatenate((ravel(_asarray(arr)), ravel(_asarray(values))), 0)
+    return concatenate((arr, values), axis)
+
+
+def resize(a, new_shape):
+    """A new array of new_shape filled with a's elements (C order) repeated,
+    zeros when a is empty: numpy.resize."""
+    shape = _shape_tuple(new_shape)
+    if any(n < 0 for n in shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    return _core._resize(_asarray(a), shape)
+
+
+def trim_zeros(filt, trim="fb", axis=None):
+    """filt without its leading ('f') and/or trailing ('b') zeros along the
+    given axes (every axis when None): a view, numpy.trim_zeros."""
+    trim = trim.lower()
+    if trim not in {"fb", "bf", "f", "b"}:
+        raise ValueError("unexpected character(s) in `trim`: %r" % trim)
+    a = _asarray(filt)
+    axes = range(a.ndim) if axis is None else _axis_tuple(axis, a.ndim, "axis")
+    if not axes:
+        return filt
+    return a[tuple(slice(lo if "f" in trim or not hi else None, hi if "b" in trim or not hi else None)
+                   if d in axes else slice(None) for d, (lo, hi) in enumerate(_core._nonzero_bounds(a)))]
+
+
+def _block_depth(x, where):
+    """(list depth, largest array ndim) of numpy.block's argument, checked."""
+    if type(x) is tuple:
+        raise TypeError("%s is a tuple. Only lists can be used to arrange blocks, and np.block does not "
+                        "allow implicit conversion from tuple to ndarray." % where)
+    if type(x) is not list:
+        return 0, ndim(x)
+    if not x:
+        raise ValueError("List at %s cannot be empty" % where)
+    inner = [_block_depth(v, "%s[%d]" % (where, i)) for i, v in enumerate(x)]
+    for i, (d, _) in enumerate(inner):
+        if d != inner[0][0]:
+            raise ValueError("List depths are mismatched. First element was at depth %d, but there is an "
+                             "element at depth %d (%s[%d])" % (inner[0][0] + 1, d + 1, where, i))
+    return inner[0][0] + 1, max(n for _, n in inner)
+
+
+def block(arrays):
+    """An array assembled from nested lists of blocks: the innermost lists
+    join along the last axis, the next ones along the one before, ...
+    (numpy.block; one copy per block and level)."""
+    depth, nd = _block_depth(arrays, "arrays")
+    nd = max(nd, depth)
+
+    def build(x, level):
+        if type(x) is list:
+            return concatenate([build(v, level + 1) for v in x], axis=level - depth)
+        a = _asarray(x)
+        return reshape(a, (1,) * (nd - a.ndim) + a.shape)
+    return build(arrays, 0) if depth else _asarray(arrays).copy()
+
+
+ndarray.repeat = lambda self, repeats, axis=None: repeat(self, repeats, axis)   # numpy.ndarray.repeat
+
 __all__ = [
     "reshape", "ravel", "shape", "ndim", "size", "transpose", "swapaxes", "moveaxis", "rollaxis",
     "squeeze", "expand_dims", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes",
     "broadcast_to", "broadcast_arrays", "concatenate", "stack", "hstack", "vstack", "dstack",
     "column_stack", "array_split", "split", "hsplit", "vsplit", "dsplit", "tile", "repeat", "flip",
-    "fliplr", "flipud", "roll", "rot90",
+    "fliplr", "flipud", "roll", "rot90", "row_stack", "delete", "append", "resize", "trim_zeros", "block",
 ]

@@ -207,3 +207,13 @@ def array_equal(a1, a2, equal_nan=False):
     if numpy.shape(a1) != numpy.shape(a2):
         return False
     return _core._array_equal(a1, a2, bool(equal_nan))
+
+
+def real_if_close(a, tol=100):
+    """a.real when a is complex with every imaginary part below tol (in
+    machine epsilons when tol > 1), else a itself: numpy.real_if_close."""
+    a = _asarray(a)
+    if a.dtype.kind != "c":
+        return a
+    tol = numpy.finfo(a.dtype).eps * tol if tol > 1 else tol
+    return a.real if bool((abs(a.imag) < tol).all()) else a

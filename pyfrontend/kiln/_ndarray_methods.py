@@ -2,6 +2,7 @@
 small download, iteration, get. The view methods (reshape, transpose, T, mT,
 swapaxes, squeeze, ravel, flatten) are C++ (pyfrontend/views_binding.cpp)."""
 import operator
+import pickle
 
 from kiln import _core
 from kiln import _creation
@@ -80,16 +81,6 @@ def __bool__(self):
     return bool(self.get().reshape(()).item())
 
 
-def _from_pickle(host):
-    return _creation.array(host, order="K")
-
-
-def __reduce__(self):
-    """Pickles through the host (NumPy's pickle of the values, order kept):
-    multiprocessing, joblib and Dask's process scheduler pass arrays so."""
-    return _from_pickle, (self.get(order="F" if self._f_contiguous and not self._c_contiguous else "C"),)
-
-
 def __format__(self, spec):
     """A 0-d array formats as its scalar (format(a, '.3f')); others as
     NumPy formats the downloaded array."""
@@ -105,7 +96,7 @@ def __index__(self):
 
 for _name, _fn in {
     "item": item, "tolist": tolist, "fill": fill, "diagonal": _creation.diagonal,
-    "__bool__": __bool__, "__index__": __index__, "__reduce__": __reduce__, "__format__": __format__,
+    "__bool__": __bool__, "__index__": __index__, "__format__": __format__,
     "__copy__": lambda self: self.copy(order="K"), "__deepcopy__": lambda self, memo: self.copy(order="K"),
     "__int__": lambda self: int(_only_element(self)),
     "__float__": lambda self: float(_only_element(self)),
@@ -140,3 +131,42 @@ ndarray.device = property(_device, doc="The kiln.cuda.Device holding the array's
 # Binary operators with a NumPy array on the other side defer to kiln (which
 # then refuses the implicit download), as CuPy's arrays do.
 ndarray.__array_priority__ = 100
+
+
+def byteswap(self, inplace=False):
+    """Each element's bytes reversed (each part's of a complex): a new array,
+    or self changed in place (and returned) with inplace=True."""
+    out = _core._byteswap(self, inplace)
+    return self if inplace else out
+
+
+def tobytes(self, order="C"):
+    """The raw bytes of the data in `order` (one download), as numpy.ndarray.tobytes."""
+    return self.get().tobytes(order)
+
+
+def tofile(self, fid, sep="", format="%s"):
+    """Writes the data to a file through NumPy (one download), as numpy.ndarray.tofile."""
+    self.get().tofile(fid, sep, format)
+
+
+def dump(self, file):
+    """Pickles the array into `file` (a path or an open binary file)."""
+    if isinstance(file, (str, bytes)) or hasattr(file, "__fspath__"):
+        with open(file, "wb") as f:
+            return pickle.dump(self, f, protocol=2)
+    pickle.dump(self, file, protocol=2)
+
+
+for _name, _fn in {
+    "byteswap": byteswap, "tobytes": tobytes, "tofile": tofile, "dump": dump,
+    "dumps": lambda self: pickle.dumps(self, protocol=2),
+    # bytes(a): a.tobytes(), except that a 0-d integer array is an int to bytes() (NumPy's __index__ rule)
+    "__bytes__": lambda self: bytes(operator.index(self)) if self.ndim == 0 and self.dtype.kind in "iu" else
+    self.tobytes(),
+    # pickling through the host (multiprocessing, joblib, Dask's process scheduler), layout kept
+    "__reduce__": lambda self: (_creation.array, (self.get(order="F" if self._f_contiguous and not
+                                                           self._c_contiguous else "C"),)),
+}.items():
+    setattr(ndarray, _name, _fn)
+ndarray.flat = property(_core.flatiter, doc="A kiln.flatiter over the array's elements in C order.")

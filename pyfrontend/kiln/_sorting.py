@@ -63,6 +63,20 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     return _core._partition(_asarray(a), kth, axis, kind, order, True)
 
 
+def _ndarray_partition(self, kth, axis=-1, kind="introselect", order=None):
+    """Partitions the array in place along axis (kiln.partition's result)."""
+    self[...] = partition(self, kth, axis, kind, order)
+
+
+def _ndarray_argpartition(self, kth, axis=-1, kind="introselect", order=None):
+    """kiln.argpartition(self, kth, axis, kind, order)."""
+    return argpartition(self, kth, axis, kind, order)
+
+
+ndarray.partition = _ndarray_partition
+ndarray.argpartition = _ndarray_argpartition
+
+
 def sort_complex(a):
     """Sorted (along the last axis) as complex: complex64 for int8/16 and
     uint8/16 input, the input's complex dtype, else complex128 (NumPy's rule)."""

@@ -158,7 +158,9 @@ def at(self, a, indices, b=None):
     if self.nin > 2:
         raise ValueError("at only supported for unary and binary ufuncs")
     if b is not None:
-        b = _operand(b) if not isinstance(b, (bool, int, float, complex)) else _creation.asarray(numpy.asarray(b))
+        # A NumPy array b is uploaded, as CuPy's at does (its scatter tests pass them).
+        host = isinstance(b, (bool, int, float, complex, numpy.ndarray))
+        b = _creation.asarray(numpy.asarray(b)) if host else _operand(b)
     positions = _flat_positions(tuple(a.shape), _host_index(indices))
     _core._ufunc_at(self, a, _creation.asarray(positions), b)   # arraycore/ufunc_at.h: loop, casts, kernel
 

@@ -624,3 +624,6 @@ def __imatmul__(self, other):
 ndarray.__matmul__ = __matmul__
 ndarray.__rmatmul__ = __rmatmul__
 ndarray.__imatmul__ = __imatmul__
+
+
+ndarray.dot = lambda self, b, out=None: dot(self, b, out)   # numpy.ndarray.dot
