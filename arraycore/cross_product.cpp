@@ -21,16 +21,16 @@ NDArray component(const NDArray& v, int64_t k) {
 
 }  // namespace
 
-CrossResult cross(const NDArray& a_in, const NDArray& b_in, int64_t axisa, int64_t axisb, int64_t axisc) {
+NDArray cross(const NDArray& a_in, const NDArray& b_in, int64_t axisa, int64_t axisb, int64_t axisc) {
   if (a_in.ndim() < 1 || b_in.ndim() < 1) throw std::invalid_argument("At least one array has zero dimension");
   const int64_t sa[] = {normalize_axis(axisa, a_in.ndim(), "axisa")};
   const int64_t sb[] = {normalize_axis(axisb, b_in.ndim(), "axisb")};
   const int64_t last[] = {-1};
   const NDArray a = moveaxis(a_in, sa, last), b = moveaxis(b_in, sb, last);
   const int64_t na = a.shape().back(), nb = b.shape().back();
-  if ((na != 2 && na != 3) || (nb != 2 && nb != 3))
-    throw std::invalid_argument("incompatible dimensions for cross product\n(dimension must be 2 or 3)");
-  CrossResult r{NDArray::empty({}, DType::Bool), na == 2 || nb == 2};
+  if (na != 3 || nb != 3)
+    throw std::invalid_argument("Both input arrays must be (arrays of) 3-dimensional vectors, but they are " +
+                                std::to_string(na) + " and " + std::to_string(nb) + " dimensional instead.");
   const Shape sa0(a.shape().begin(), a.shape().end() - 1), sb0(b.shape().begin(), b.shape().end() - 1);
   Shape base;
   try {
@@ -40,44 +40,29 @@ CrossResult cross(const NDArray& a_in, const NDArray& b_in, int64_t axisa, int64
         "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with shape " +
         shape_repr(sa0) + " and arg 1 with shape " + shape_repr(sb0) + ".");
   }
-  const bool vectors = na == 3 || nb == 3;
   Shape shape = base;
-  if (vectors) {
-    shape.push_back(3);
-    axisc = normalize_axis(axisc, static_cast<int>(shape.size()), "axisc");
-  }
+  shape.push_back(3);
+  axisc = normalize_axis(axisc, static_cast<int>(shape.size()), "axisc");
   const DType dtype = promote_types(a.dtype(), b.dtype());
   const NDArray cp = NDArray::empty(shape, dtype);
-  std::vector<NDArray> av, bv;   // the components (a missing third one: none)
-  for (int64_t k = 0; k < na; ++k) av.push_back(component(a, k));
-  for (int64_t k = 0; k < nb; ++k) bv.push_back(component(b, k));
-  // out = x * y - u * v over components (a missing one is zero: a term or the whole product drops).
-  auto write = [&](const NDArray& out, int xi, int yi, int ui, int vi) {
-    const bool first = xi < na && yi < nb, second = ui < na && vi < nb;
+  // the operands' components, alive while the kernels that read them run
+  const NDArray av[] = {component(a, 0), component(a, 1), component(a, 2)};
+  const NDArray bv[] = {component(b, 0), component(b, 1), component(b, 2)};
+  // component i of the result: a[x] * b[y] - a[y] * b[x]
+  auto write = [&](int64_t i, int64_t x, int64_t y) {
     ExpressionKernel k("kiln_cross");
-    auto product = [&](int i, int j) {
-      return k.call("multiply", {k.input(UfuncInput::of(av[i]), dtype), k.input(UfuncInput::of(bv[j]), dtype)},
+    auto product = [&](int64_t p, int64_t q) {
+      return k.call("multiply", {k.input(UfuncInput::of(av[p]), dtype), k.input(UfuncInput::of(bv[q]), dtype)},
                     dtype);
     };
-    Value v = first && second ? k.call("subtract", {product(xi, yi), product(ui, vi)}, dtype)
-              : first         ? product(xi, yi)
-                              : k.call("negative", {product(ui, vi)}, dtype);
-    k.run(v, &out);
+    const NDArray out = component(cp, i);
+    k.run(k.call("subtract", {product(x, y), product(y, x)}, dtype), &out);
   };
-  if (!vectors) {
-    write(cp, 0, 1, 1, 0);
-  } else {
-    write(component(cp, 0), 1, 2, 2, 1);
-    write(component(cp, 1), 2, 0, 0, 2);
-    write(component(cp, 2), 0, 1, 1, 0);
-  }
-  if (!vectors) {
-    r.result = cp;
-  } else {
-    const int64_t from[] = {-1}, to[] = {axisc};
-    r.result = moveaxis(cp, from, to);
-  }
-  return r;
+  write(0, 1, 2);
+  write(1, 2, 0);
+  write(2, 0, 1);
+  const int64_t from[] = {-1}, to[] = {axisc};
+  return moveaxis(cp, from, to);
 }
 
 }  // namespace kiln::arraycore

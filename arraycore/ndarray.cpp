@@ -84,22 +84,26 @@ NDArray::NDArray(std::shared_ptr<Memory> memory, DType dtype, Shape shape, Strid
   checked_nbytes(shape_, itemsize());  // Note [Array size limit]
 }
 
-NDArray array_over_memory(std::shared_ptr<Memory> memory, int64_t offset, DType dtype, Shape shape,
-                          Strides strides) {
+void require_within_memory(const Memory& memory, int64_t offset, DType dtype, const Shape& shape,
+                           const Strides& strides) {
   if (strides.size() != shape.size())
     throw std::invalid_argument("strides must have one entry per dimension: shape " + shape_repr(shape) +
                                 ", strides " + shape_repr(strides));
   const size_t item = itemsize(dtype);
   checked_nbytes(shape, item);   // Note [Array size limit]
-  if (shape_size(shape) != 0) {
-    auto [low, high] = byte_extent(shape, strides, item);
-    const auto size = static_cast<int64_t>(memory->nbytes());
-    if (checked_add(offset, low) < 0 || checked_add(offset, high) > size)
-      throw std::invalid_argument("shape " + shape_repr(shape) + " with strides " + shape_repr(strides) +
-                                  " at offset " + std::to_string(offset) + " reaches bytes [" +
-                                  std::to_string(offset + low) + ", " + std::to_string(offset + high) +
-                                  ") of a memory of " + std::to_string(size) + " bytes");
-  }
+  if (shape_size(shape) == 0) return;
+  auto [low, high] = byte_extent(shape, strides, item);
+  const auto size = static_cast<int64_t>(memory.nbytes());
+  if (checked_add(offset, low) < 0 || checked_add(offset, high) > size)
+    throw std::invalid_argument("shape " + shape_repr(shape) + " with strides " + shape_repr(strides) +
+                                " at offset " + std::to_string(offset) + " reaches bytes [" +
+                                std::to_string(offset + low) + ", " + std::to_string(offset + high) +
+                                ") of a memory of " + std::to_string(size) + " bytes");
+}
+
+NDArray array_over_memory(std::shared_ptr<Memory> memory, int64_t offset, DType dtype, Shape shape,
+                          Strides strides) {
+  require_within_memory(*memory, offset, dtype, shape, strides);
   return NDArray(std::move(memory), dtype, std::move(shape), std::move(strides), offset);
 }
 

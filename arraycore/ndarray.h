@@ -125,10 +125,14 @@ std::string shape_repr(std::span<const int64_t> shape);
 std::pair<int64_t, int64_t> byte_extent(const Shape& shape, const Strides& strides,
                                         size_t itemsize);
 
+// std::invalid_argument unless every byte that `shape` and `strides` reach
+// from `offset` lies inside `memory` (and the shape keeps Note [Array size
+// limit]): unlike NumPy's as_strided, no view made by hand reaches past its
+// allocation.
+void require_within_memory(const Memory& memory, int64_t offset, DType dtype, const Shape& shape,
+                           const Strides& strides);
 // An array over memory that exists (kiln.ndarray(shape, dtype, memptr,
-// strides)), starting `offset` bytes into it. std::invalid_argument unless
-// every byte it spans lies inside the memory's nbytes: unlike NumPy's
-// as_strided, no view reaches past its allocation.
+// strides)), starting `offset` bytes into it; checked as above.
 NDArray array_over_memory(std::shared_ptr<Memory> memory, int64_t offset, DType dtype, Shape shape,
                           Strides strides);
 

@@ -10,9 +10,7 @@ namespace kiln::arraycore {
 
 NDArray as_strided(const NDArray& a, const Shape& shape, const Strides& strides, bool writeable) {
   if (shape.size() != strides.size()) throw std::invalid_argument("mismatch in length of strides and shape");
-  auto [low, high] = byte_extent(shape, strides, a.itemsize());
-  if (shape_size(shape) > 0 && (a.offset() + low < 0 || a.offset() + high > static_cast<int64_t>(a.memory()->nbytes())))
-    throw std::invalid_argument("the view reaches outside the array's memory");
+  require_within_memory(*a.memory(), a.offset(), a.dtype(), shape, strides);
   NDArray v = a.view_as(shape, strides, a.offset());
   if (!writeable) v.set_writeable(false);
   return v;

@@ -5,8 +5,8 @@
 //   NDArray v = as_strided(x, {2, 2}, {8, 8}, true);
 //
 // Unlike NumPy's, as_strided refuses a view that reaches outside the memory
-// `a` lies in (std::invalid_argument): on a GPU such a view faults or
-// corrupts other allocations.
+// `a` lies in (std::invalid_argument, require_within_memory in ndarray.h): on
+// a GPU such a view faults or corrupts other allocations.
 #pragma once
 
 #include <cstdint>

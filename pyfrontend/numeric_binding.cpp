@@ -77,8 +77,7 @@ void register_numeric(py::module_& m) {
   m.def(
       "_cross",
       [](const arraycore::NDArray& a, const arraycore::NDArray& b, int64_t axisa, int64_t axisb, int64_t axisc) {
-        arraycore::CrossResult r = arraycore::cross(a, b, axisa, axisb, axisc);
-        return py::make_tuple(r.result, r.two_dimensional);
+        return arraycore::cross(a, b, axisa, axisb, axisc);
       },
       py::arg("a"), py::arg("b"), py::arg("axisa"), py::arg("axisb"), py::arg("axisc"));
   m.def(

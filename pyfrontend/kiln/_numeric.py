@@ -248,23 +248,15 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """The cross product of the 2- or 3-vectors along axisa of a and axisb of
-    b (``axis`` sets all three), broadcast over the other axes, the vectors
-    along axisc of the result, as numpy.cross (2-vectors: NumPy 2's
-    DeprecationWarning)."""
+    """The cross product of the 3-vectors along axisa of a and axisb of b
+    (``axis`` sets all three), broadcast over the other axes, the vectors
+    along axisc of the result, as numpy.cross (2-vectors: NumPy 2.5's
+    ValueError)."""
     if axis is not None:
         axisa = axisb = axisc = axis
-    c, two_dimensional = _core._cross(_operand(a), _operand(b), axisa, axisb, axisc)
-    if two_dimensional:
-        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors instead. "
-                      "(deprecated in NumPy 2.0)", DeprecationWarning, stacklevel=2)
-    return c
+    return _core._cross(_operand(a), _operand(b), axisa, axisb, axisc)
 
 
 def linalg_cross(x1, x2, /, *, axis=-1):
     """numpy.linalg.cross: the cross product of 3-vectors along ``axis``."""
-    x1, x2 = _operand(x1), _operand(x2)
-    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
-        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but they are %d and %d "
-                         "dimensional instead." % (x1.shape[axis], x2.shape[axis]))
     return cross(x1, x2, axis=axis)

@@ -180,7 +180,12 @@ def roots(p):
     if p.dtype == bool:
         raise NotImplementedError("kiln.roots does not support boolean coefficients, as cupy.roots")
     companion, zeros = _core._roots_setup(p)
-    return _core._roots_finish(None if companion is None else linalg.eigvals(companion), zeros)
+    r = _core._roots_finish(None if companion is None else linalg.eigvals(companion), zeros)
+    # Real roots of a real p are real, as numpy.roots gives them with NumPy
+    # 2.4 and 2.5 alike (2.5's eigvals is complex always: Note [Eig dtypes]).
+    if r.dtype.kind == "c" and p.dtype.kind != "c" and not bool((r.imag != 0).any()):
+        r = r.real.copy()
+    return r
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):

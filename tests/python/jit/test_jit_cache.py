@@ -103,8 +103,10 @@ def test_edited_disk_source_is_detected_and_rewritten():
     out = kiln.zeros(8, dtype=kiln.float64)
     scaled[1, 8](x, out, 8)
     code = scaled.cached_code.encode()
-    [entry] = [os.path.join(d, f) for d, _, fs in os.walk(stats["directory"]) for f in fs
-               if open(os.path.join(d, f), "rb").read().endswith(code)]
+    # this build's entry: the newest of those holding the code (a cache
+    # directory kept across builds has one per build)
+    entry = max((os.path.join(d, f) for d, _, fs in os.walk(stats["directory"]) for f in fs
+                 if open(os.path.join(d, f), "rb").read().endswith(code)), key=os.path.getmtime)
     data = open(entry, "rb").read()
     assert b"2.0" in code
     with open(entry, "wb") as f:
