@@ -42,12 +42,15 @@ def _param(x):
 
 def _int_bound(x):
     """An integer bound: a Python int, or a kiln array of int64 (uint64
-    kept as it is, for bounds up to 2^64 - 1)."""
+    kept as it is, for bounds up to 2^64 - 1). Floating bounds are truncated
+    toward zero, as NumPy's randint and integers take them."""
     x = _param(x)
     if isinstance(x, ndarray):
-        if x.dtype.kind not in "iub":
+        if x.dtype.kind not in "iubf":
             raise TypeError("integer bounds must be integers, got dtype %s" % x.dtype)
         return x if x.dtype == numpy.uint64 else x.astype(numpy.int64, copy=False)
+    if isinstance(x, float):
+        return int(x)   # NaN and infinities: Python's ValueError/OverflowError, as NumPy's
     return operator.index(x)
 
 

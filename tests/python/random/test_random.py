@@ -319,6 +319,17 @@ def test_integers_bounds_and_endpoint():
     assert ri.min() == 1 and ri.max() == 3
 
 
+def test_float_bounds_truncate_toward_zero_as_numpy():
+    rs = kiln.random.RandomState(3)
+    x = rs.randint(-1.9, 3.9, 400).get()
+    assert x.dtype == numpy.int64 and x.min() == -1 and x.max() == 2
+    y = kiln.random.default_rng(3).integers(kiln.asarray([-1.5, 2.7]), 5.2, (300, 2)).get()
+    assert y[:, 0].min() == -1 and y[:, 1].min() == 2 and y.max() == 4
+    assert rs.randint(6.7, size=(2, 3)).shape == (2, 3)
+    with pytest.raises(ValueError, match="cannot convert float NaN to integer"):
+        rs.randint(float("nan"), 5)
+
+
 def test_integers_array_bounds():
     rng = kiln.random.default_rng(31)
     low = kiln.asarray(numpy.array([0, 100, -50]))
