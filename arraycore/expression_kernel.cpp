@@ -35,8 +35,7 @@ Value local(std::string name, DType dtype) {
 Value weak_float(double v) {
   Value r;
   r.weak = true;
-  r.weak_value.kind = ScalarValue::Kind::Float;
-  r.weak_value.re = v;
+  r.weak_value = ScalarValue::python_float(v);
   return r;
 }
 

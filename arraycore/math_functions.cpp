@@ -27,8 +27,7 @@ std::string cast_text(const std::string& text, DType d) { return "kiln::numpy_ca
 Value weak_int(long long v) {
   Value r;
   r.weak = true;
-  r.weak_value.kind = ScalarValue::Kind::Int;
-  r.weak_value.i = v;
+  r.weak_value = ScalarValue::python_int(v);
   return r;
 }
 
@@ -65,11 +64,9 @@ Value isclose_value(ExpressionKernel& k, const UfuncInput& a, const UfuncInput& 
   if (is_weak(b)) {
     UfuncInput f = b;
     if (b.scalar.kind == ScalarValue::Kind::Bool || b.scalar.kind == ScalarValue::Kind::Int) {
-      f.scalar.kind = ScalarValue::Kind::Float;
-      f.scalar.re = static_cast<double>(b.scalar.i);
+      f.scalar = ScalarValue::python_float(static_cast<double>(b.scalar.i));
     } else if (b.scalar.kind == ScalarValue::Kind::UInt) {
-      f.scalar.kind = ScalarValue::Kind::Float;
-      f.scalar.re = static_cast<double>(b.scalar.u);
+      f.scalar = ScalarValue::python_float(static_cast<double>(b.scalar.u));
     } else if (b.scalar.kind == ScalarValue::Kind::BigInt) {
       f.scalar.kind = ScalarValue::Kind::Float;
     }
@@ -266,10 +263,7 @@ NDArray sinc(const UfuncInput& x) {
     return k.run(k.expr(t.dtype, "kiln::ufn::sinc(" + xt.name + ")"));
   }
   // where(t, t, 1e-20): NumPy's sinc guard for complex t.
-  ScalarValue tiny;
-  tiny.kind = ScalarValue::Kind::Float;
-  tiny.re = 1e-20;
-  const Value e = k.scalar(tiny, t.dtype);
+  const Value e = k.scalar(ScalarValue::python_float(1e-20), t.dtype);
   const Value y = k.expr(t.dtype, "(" + t.name + " != " + c_type(t.dtype) + "(0)) ? " + t.name + " : " + e.name);
   const Value s = k.call("sin", {y});
   return k.run(k.call("divide", {s, y}));

@@ -2,7 +2,7 @@
 // step one ExpressionKernel (Note [One kernel per function]) over views of
 // the operand, with NumPy's dtypes and roundings at every step.
 //
-//   UfuncInput dx;  dx.scalar.kind = ScalarValue::Kind::Float;  dx.scalar.re = 0.5;   // a Python float
+//   UfuncInput dx = UfuncInput::of(ScalarValue::python_float(0.5));                // a Python float
 //   std::vector<NDArray> g = gradient(f, {&dx, 1}, AxisArg::all(), 1);              // one array per axis
 //   UfuncInput x = UfuncInput::of(coords);                                          // 1-d coordinates
 //   std::vector<NDArray> gx = gradient(f, {&x, 1}, AxisArg::one(0), 2);

@@ -25,26 +25,6 @@
 namespace kiln::arraycore {
 namespace {
 
-ScalarValue weak_int(long long v) {
-  ScalarValue s;
-  s.kind = ScalarValue::Kind::Int;
-  s.i = v;
-  return s;
-}
-
-ScalarValue weak_float(double v) {
-  ScalarValue s;
-  s.kind = ScalarValue::Kind::Float;
-  s.re = v;
-  return s;
-}
-
-UfuncInput scalar_in(const ScalarValue& s) {
-  UfuncInput u;
-  u.scalar = s;
-  return u;
-}
-
 // One ufunc call on two operands, into `out` when given (in place).
 NDArray apply2(const char* name, const UfuncInput& a, const UfuncInput& b, const NDArray* out = nullptr) {
   const UfuncInput in[] = {a, b};
@@ -58,7 +38,7 @@ NDArray binary(const char* name, const NDArray& a, const NDArray& b, const NDArr
 }
 
 NDArray with_scalar(const char* name, const NDArray& a, const ScalarValue& s) {
-  return apply2(name, UfuncInput::of(a), scalar_in(s));
+  return apply2(name, UfuncInput::of(a), UfuncInput::of(s));
 }
 
 NDArray unary(const char* name, const NDArray& a) {
@@ -134,7 +114,7 @@ std::vector<unsigned char> host_flags(const NDArray& mask) {
 }
 
 // Per element of a, whether it is nonzero (a != 0).
-std::vector<unsigned char> nonzero_flags(const NDArray& a) { return host_flags(with_scalar("not_equal", a, weak_int(0))); }
+std::vector<unsigned char> nonzero_flags(const NDArray& a) { return host_flags(with_scalar("not_equal", a, ScalarValue::python_int(0))); }
 
 // The values of a as complex128 on the host, C order.
 std::vector<std::complex<double>> host_complex(const NDArray& a) {
@@ -183,7 +163,7 @@ NDArray polyval_poly1d(const NDArray& p, const NDArray& q) {
   NDArray y = NDArray::zeros({1}, DType::Int64);
   for (int64_t i = 0; i < p.shape()[0]; ++i) {
     // y * q: the Python int 0 times q's coefficients first, then products.
-    y = i == 0 ? poly1d_coeffs(apply2("multiply", scalar_in(weak_int(0)), UfuncInput::of(q))) : polymul(y, q);
+    y = i == 0 ? poly1d_coeffs(apply2("multiply", UfuncInput::of(ScalarValue::python_int(0)), UfuncInput::of(q))) : polymul(y, q);
     y = poly1d_coeffs(polyadd(y, poly1d_coeffs(item(p, i)), false));
   }
   return y;
@@ -200,12 +180,12 @@ NDArray polyadd(const NDArray& a, const NDArray& b, bool subtract) {
 NDArray polymul(const NDArray& a, const NDArray& b) { return convolve_full(poly1d_coeffs(a), poly1d_coeffs(b)); }
 
 std::pair<NDArray, NDArray> polydiv(const NDArray& u_in, const NDArray& v_in) {
-  const NDArray u = with_scalar("add", at_least_1d(u_in), weak_float(0.0));
-  const NDArray v = with_scalar("add", at_least_1d(v_in), weak_float(0.0));
+  const NDArray u = with_scalar("add", at_least_1d(u_in), ScalarValue::python_float(0.0));
+  const NDArray v = with_scalar("add", at_least_1d(v_in), ScalarValue::python_float(0.0));
   if (u.shape()[0] == 0 || v.shape()[0] == 0) throw IndexError("index 0 is out of bounds for axis 0 with size 0");
   const DType w = binary("add", item(u, 0), item(v, 0)).dtype();
   const int64_t m = u.shape()[0] - 1, n = v.shape()[0] - 1;
-  const NDArray scale = apply2("divide", scalar_in(weak_float(1.0)), UfuncInput::of(item(v, 0)));
+  const NDArray scale = apply2("divide", UfuncInput::of(ScalarValue::python_float(1.0)), UfuncInput::of(item(v, 0)));
   NDArray q = NDArray::zeros({std::max<int64_t>(m - n + 1, 1)}, w);
   NDArray r = astype(u, w, Order::C);
   for (int64_t k = 0; k < m - n + 1; ++k) {
@@ -352,11 +332,11 @@ NDArray vander(const NDArray& x, std::optional<int64_t> n_in, bool increasing) {
 
 NDArray polyvander(const NDArray& x_in, int64_t deg) {
   if (deg < 0) throw std::invalid_argument("deg must be non-negative");
-  const NDArray x = with_scalar("add", at_least_1d(x_in), weak_float(0.0));
+  const NDArray x = with_scalar("add", at_least_1d(x_in), ScalarValue::python_float(0.0));
   Shape dims{deg + 1};
   dims.insert(dims.end(), x.shape().begin(), x.shape().end());
   NDArray v = NDArray::empty(dims, x.dtype());
-  copy_into(with_scalar("add", with_scalar("multiply", x, weak_int(0)), weak_int(1)), item(v, 0));
+  copy_into(with_scalar("add", with_scalar("multiply", x, ScalarValue::python_int(0)), ScalarValue::python_int(1)), item(v, 0));
   if (deg > 0) copy_into(x, item(v, 1));
   for (int64_t i = 2; i <= deg; ++i) {
     const NDArray vi = item(v, i);
@@ -418,13 +398,13 @@ NDArray trimcoef(const NDArray& c_in, const UfuncInput& tol) {
   const NDArray c = as_series(std::span<const NDArray>(&c_in, 1), true)[0];
   const std::vector<unsigned char> big = host_flags(apply2("greater", UfuncInput::of(unary("absolute", c)), tol));
   const auto last = std::find(big.rbegin(), big.rend(), 1);
-  if (last == big.rend()) return with_scalar("multiply", rows(c, 0, 1), weak_int(0));
+  if (last == big.rend()) return with_scalar("multiply", rows(c, 0, 1), ScalarValue::python_int(0));
   return astype(rows(c, 0, big.rend() - last), c.dtype(), Order::C);
 }
 
 PolyfitSystem polyfit_system(const NDArray& x_in, const NDArray& y_in, int64_t deg, const std::optional<NDArray>& w_in) {
-  const NDArray x = with_scalar("add", x_in, weak_float(0.0));
-  const NDArray y = with_scalar("add", y_in, weak_float(0.0));
+  const NDArray x = with_scalar("add", x_in, ScalarValue::python_float(0.0));
+  const NDArray y = with_scalar("add", y_in, ScalarValue::python_float(0.0));
   if (deg < 0) throw std::invalid_argument("expected deg >= 0");
   if (x.ndim() != 1) throw TypeError("expected 1D vector for x");
   if (x.size() == 0) throw TypeError("expected non-empty vector for x");
@@ -436,7 +416,7 @@ PolyfitSystem polyfit_system(const NDArray& x_in, const NDArray& y_in, int64_t d
                                                                                             : std::ldexp(1.0, -52);
   PolyfitSystem sys{vander(x, deg + 1, false), y, x, static_cast<double>(x.shape()[0]) * eps};
   if (w_in) {
-    const NDArray w = with_scalar("add", *w_in, weak_float(0.0));
+    const NDArray w = with_scalar("add", *w_in, ScalarValue::python_float(0.0));
     if (w.ndim() != 1) throw TypeError("expected a 1-d array for weights");
     if (w.shape()[0] != y.shape()[0]) throw TypeError("expected w and y to have the same length");
     const NDArray column = w.view_as({w.shape()[0], 1}, {w.strides()[0], 0}, w.offset());

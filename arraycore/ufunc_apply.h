@@ -27,6 +27,20 @@ struct ScalarValue {
   double re = 0, im = 0;      // Float, Complex; BigInt: the value rounded to double
   DType dtype = DType::Int64; // Typed: the NumPy scalar's dtype, bytes in `bytes`
   unsigned char bytes[16] = {};
+
+  // A Python int or float (weak in NumPy 2's promotion).
+  static ScalarValue python_int(long long v) {
+    ScalarValue s;
+    s.kind = Kind::Int;
+    s.i = v;
+    return s;
+  }
+  static ScalarValue python_float(double v) {
+    ScalarValue s;
+    s.kind = Kind::Float;
+    s.re = v;
+    return s;
+  }
 };
 
 // An operand: an array (not owned: the caller keeps it alive for the call)
@@ -35,6 +49,7 @@ struct UfuncInput {
   const NDArray* array = nullptr;
   ScalarValue scalar;
   static UfuncInput of(const NDArray& a) { UfuncInput u; u.array = &a; return u; }
+  static UfuncInput of(const ScalarValue& v) { UfuncInput u; u.scalar = v; return u; }
 };
 
 struct UfuncOptions {

@@ -5,12 +5,8 @@ import numpy
 
 from kiln import _core
 from kiln._core import ndarray
-from kiln._creation import asarray as _upload, zeros_like
-from kiln._manipulation import _axis, expand_dims, moveaxis, stack
-
-
-def _asarray(a):
-    return a if isinstance(a, ndarray) else _upload(a)
+from kiln._creation import zeros_like
+from kiln._manipulation import _asarray, _axis, expand_dims, moveaxis, stack
 
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):

@@ -3,12 +3,8 @@ downloaded before NumPy writes them and uploaded after NumPy reads them
 (numpy.save ... numpy.fromstring keep their signatures and behaviour)."""
 import numpy
 
-from kiln._core import ndarray
 from kiln._creation import array as _upload
-
-
-def _host(a):
-    return a.get() if isinstance(a, ndarray) else a
+from kiln._type_names import _host
 
 
 class NpzFile:

@@ -15,29 +15,15 @@ namespace {
 
 using FusionTest = testing::EngineTest;
 
-ScalarValue python_int(long long v) {
-  ScalarValue s;
-  s.kind = ScalarValue::Kind::Int;
-  s.i = v;
-  return s;
-}
-
-ScalarValue python_float(double v) {
-  ScalarValue s;
-  s.kind = ScalarValue::Kind::Float;
-  s.re = v;
-  return s;
-}
-
 TEST_F(FusionTest, ChainOfUfuncsWithWeakConstantsKeepsTheArrayDtype) {
   NDArray x = filled<int8_t>({5}, DType::Int8, [](int64_t k) { return static_cast<int8_t>(k * 30); });
   UfuncInput args[] = {UfuncInput::of(x)};
   FusionTrace t("fusion_test_chain", args);
-  const int two = t.constant(python_int(2));
+  const int two = t.constant(ScalarValue::python_int(2));
   const int inputs[] = {0, two};
   const int y = t.ufunc("multiply", inputs, std::nullopt, Casting::SameKind)[0];
   EXPECT_EQ(t.node(y).dtype, DType::Int8);   // NEP 50: the Python int is weak
-  const int h = t.constant(python_float(0.5));
+  const int h = t.constant(ScalarValue::python_float(0.5));
   const int inputs2[] = {y, h};
   const int z = t.ufunc("add", inputs2, std::nullopt, Casting::SameKind)[0];
   EXPECT_EQ(t.node(z).dtype, DType::Float64);   // int8 + Python float: float64
@@ -56,9 +42,9 @@ TEST_F(FusionTest, ConstantThatDoesNotFitRaisesOverflowAndComparisonsAreExact) {
   NDArray x = filled<uint8_t>({3}, DType::UInt8, [](int64_t k) { return static_cast<uint8_t>(k); });
   UfuncInput args[] = {UfuncInput::of(x)};
   FusionTrace t("fusion_test_overflow", args);
-  const int big[] = {0, t.constant(python_int(300))};
+  const int big[] = {0, t.constant(ScalarValue::python_int(300))};
   EXPECT_THROW(t.ufunc("add", big, std::nullopt, Casting::SameKind), ScalarOverflow);
-  const int minus[] = {0, t.constant(python_int(-1))};
+  const int minus[] = {0, t.constant(ScalarValue::python_int(-1))};
   const int gt = t.ufunc("greater", minus, std::nullopt, Casting::SameKind)[0];
   const int results[] = {gt};
   std::vector<NDArray> outs = t.plan(results).run(args, {});
@@ -68,13 +54,13 @@ TEST_F(FusionTest, ConstantThatDoesNotFitRaisesOverflowAndComparisonsAreExact) {
 TEST_F(FusionTest, PythonScalarArgumentIsConvertedAtEachRun) {
   NDArray x = filled<float>({4}, DType::Float32, [](int64_t k) { return static_cast<float>(k); });
   UfuncInput args[] = {UfuncInput::of(x), UfuncInput{}};
-  args[1].scalar = python_int(3);
+  args[1].scalar = ScalarValue::python_int(3);
   FusionTrace t("fusion_test_scalar_arg", args);
   const int inputs[] = {0, 1};
   const int y = t.ufunc("multiply", inputs, std::nullopt, Casting::SameKind)[0];
   const int results[] = {y};
   FusionPlan p = t.plan(results);
-  args[1].scalar = python_int(5);
+  args[1].scalar = ScalarValue::python_int(5);
   auto ys = read<float>(p.run(args, {})[0]);
   for (int64_t k = 0; k < 4; ++k) EXPECT_EQ(ys[k], 5.0f * k);
 }
@@ -86,7 +72,7 @@ TEST_F(FusionTest, OutputsOfTwoShapesAndAFinalReduction) {
   FusionTrace t("fusion_test_shapes", args);
   const int ab[] = {0, 1};
   const int prod = t.ufunc("multiply", ab, std::nullopt, Casting::SameKind)[0];
-  const int one[] = {1, t.constant(python_int(1))};
+  const int one[] = {1, t.constant(ScalarValue::python_int(1))};
   const int b1 = t.ufunc("subtract", one, std::nullopt, Casting::SameKind)[0];
   const int rows = t.reduce(prod, "sum", std::vector<int64_t>{1}, std::nullopt, true);
   const int results[] = {prod, b1, rows};
@@ -104,7 +90,7 @@ TEST_F(FusionTest, InPlaceOnAnArgumentAndEmptyMaxAreErrors) {
   NDArray x = NDArray::empty({0}, DType::Float32);
   UfuncInput args[] = {UfuncInput::of(x)};
   FusionTrace t("fusion_test_errors", args);
-  EXPECT_THROW(t.inplace("add", 0, t.constant(python_int(1))), TypeError);
+  EXPECT_THROW(t.inplace("add", 0, t.constant(ScalarValue::python_int(1))), TypeError);
   const int m = t.reduce(0, "max", std::nullopt, std::nullopt, false);
   const int results[] = {m};
   EXPECT_THROW(t.plan(results).run(args, {}), std::invalid_argument);
