@@ -18,7 +18,7 @@ namespace {
 
 void check_supported(DType dtype) {
   char kind = dtype_info(dtype).kind;
-  if (dtype == DType::Float16 || kind == 'c' || kind == 'b')
+  if (kind == 'c' || kind == 'b')
     throw std::invalid_argument("arange does not yet support dtype " +
                                 std::string(dtype_info(dtype).name));
 }
@@ -40,6 +40,7 @@ void launch_arange(const NDArray& out, bool integer, int64_t istart, int64_t ist
     runtime::CompileRequest request;
     request.source_name = "kiln_arange.cu";
     request.source =
+        std::string(out.dtype() == DType::Float16 ? "#include <kiln/half.h>\n" : "") +
         "extern \"C\" __global__ void kiln_arange(" + type +
         "* out, long long n, long long start_i, long long step_i, double start_f, double step_f) {\n"
         "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"

@@ -16,6 +16,7 @@ void set_allocator_hook(AllocatorHook hook) { hook_storage() = std::move(hook); 
 bool has_allocator_hook() { return static_cast<bool>(hook_storage()); }
 
 std::shared_ptr<Memory> allocate_memory(size_t nbytes) {
+  if (nbytes == 0) return std::make_shared<Memory>(nullptr, 0, runtime::backend().current_device(), nullptr);
   if (auto& hook = hook_storage()) return hook(nbytes);
   return allocate_from_pool(nbytes);
 }

@@ -39,7 +39,9 @@ using AllocatorHook = std::function<std::shared_ptr<Memory>(size_t nbytes)>;
 void set_allocator_hook(AllocatorHook hook);  // empty hook = the default pool
 bool has_allocator_hook();
 
-// nbytes on the current device, on the current stream's order.
+// nbytes on the current device, on the current stream's order. Zero bytes
+// allocate nothing: a Memory at address 0 (as CuPy's, so an empty array's
+// data.ptr is 0).
 std::shared_ptr<Memory> allocate_memory(size_t nbytes);
 
 // nbytes from the current device's default pool, whatever allocator is set

@@ -109,8 +109,10 @@ NDArray array_over_memory(std::shared_ptr<Memory> memory, int64_t offset, DType 
 
 NDArray NDArray::empty(const Shape& shape, DType dtype, Order order) {
   const size_t bytes = static_cast<size_t>(checked_nbytes(shape, arraycore::itemsize(dtype)));
-  return NDArray(allocate_memory(bytes), dtype, shape,
-                 contiguous_strides(shape, arraycore::itemsize(dtype), order), 0);
+  // A new array of no elements has all strides 0, as NumPy's (2.x) and CuPy's.
+  Strides strides = bytes == 0 ? Strides(shape.size(), 0)
+                                : contiguous_strides(shape, arraycore::itemsize(dtype), order);
+  return NDArray(allocate_memory(bytes), dtype, shape, std::move(strides), 0);
 }
 
 NDArray NDArray::zeros(const Shape& shape, DType dtype, Order order) {

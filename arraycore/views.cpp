@@ -143,16 +143,28 @@ NDArray reshape(const NDArray& a, const Shape& shape, char order, CopyMode copy)
   return copy_as(a, resolved, o);
 }
 
+std::vector<int> memory_order_axes(std::span<const int64_t> strides) {
+  std::vector<int> perm(strides.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  for (size_t i = 1; i < perm.size(); ++i) {
+    const int64_t s = std::abs(strides[perm[i]]);
+    size_t to = i;
+    for (size_t j = i; j-- > 0;) {
+      const int64_t t = std::abs(strides[perm[j]]);
+      if (s == 0 || t == 0) continue;   // ambiguous: look further out
+      if (t >= s) break;
+      to = j;
+    }
+    std::rotate(perm.begin() + to, perm.begin() + i, perm.begin() + i + 1);
+  }
+  return perm;
+}
+
 NDArray ravel(const NDArray& a, char order) {
   const Shape flat{a.size()};
   const Strides unit{static_cast<int64_t>(a.itemsize())};
   if (order == 'K') {
-    // a's axes from the largest stride to the smallest (stable): memory order.
-    std::vector<int> perm(a.ndim());
-    std::iota(perm.begin(), perm.end(), 0);
-    std::stable_sort(perm.begin(), perm.end(),
-                     [&](int x, int y) { return std::abs(a.strides()[x]) > std::abs(a.strides()[y]); });
-    NDArray t = permuted(a, perm);
+    NDArray t = permuted(a, memory_order_axes(a.strides()));
     if (a.size() == 0 || reshape_strides(t, flat, Order::C) == std::optional<Strides>(unit))
       return a.view_as(flat, unit, a.offset());
     return copy_as(t, flat, Order::C);
@@ -205,6 +217,11 @@ NDArray moveaxis(const NDArray& a, std::span<const int64_t> source, std::span<co
 
 NDArray squeeze(const NDArray& a, const std::optional<std::vector<int64_t>>& axes) {
   std::vector<bool> drop(a.ndim());
+  if (a.ndim() == 0 && axes) {   // NumPy lets a 0-d array squeeze axis 0 (or -1): nothing to drop
+    for (int64_t ax : *axes)
+      if (ax != 0 && ax != -1) normalize_axis(ax, 0);   // throws NumPy's AxisError
+    return a;
+  }
   if (!axes) {
     for (int d = 0; d < a.ndim(); ++d) drop[d] = a.shape()[d] == 1;
   } else {

@@ -44,6 +44,15 @@ NDArray reshape(const NDArray& a, const Shape& shape, char order = 'C', CopyMode
 // numpy.ravel: 1-d, read in `order` ('C', 'F', 'A' or 'K'); a view when no copy is needed.
 NDArray ravel(const NDArray& a, char order = 'C');
 
+// Note [Memory order of axes]
+// The axes of an array with `strides`, outermost first, as order 'K' reads
+// them (ravel, copies, *_like): NumPy's rule. Starting from C order, an axis
+// moves outwards past axes of smaller |stride|; a stride of 0 (broadcast or
+// length-1 axes) says nothing about memory order, so such axes neither move
+// nor stop another axis, and equal strides keep C order. A broadcast array
+// therefore reads in C order where plain sorting by stride would not.
+std::vector<int> memory_order_axes(std::span<const int64_t> strides);
+
 // Axes reversed (numpy's a.T).
 NDArray transpose(const NDArray& a);
 // Axes permuted: result axis i is a's axis axes[i]. AxisError for an axis out

@@ -53,8 +53,10 @@ class AcquireGil {
   PyGILState_STATE state_;
 };
 
-// Anything numpy.dtype() accepts -> DType; TypeError for non-numeric dtypes.
-arraycore::DType to_dtype(py::handle obj);
+// Anything numpy.dtype() accepts -> DType; TypeError for non-numeric dtypes,
+// ValueError for a byte-swapped one unless `any_byte_order` (the dtype of host
+// values, which kiln swaps as it uploads them).
+arraycore::DType to_dtype(py::handle obj, bool any_byte_order = false);
 // DType -> the numpy.dtype object (cached singletons).
 py::object to_numpy_dtype(arraycore::DType dtype);
 // int or sequence of ints -> Shape; TypeError/ValueError like NumPy.

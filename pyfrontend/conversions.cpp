@@ -26,10 +26,14 @@ std::unordered_map<PyObject*, arraycore::DType>& dtype_cache() {
 
 }  // namespace
 
-arraycore::DType to_dtype(py::handle obj) {
+arraycore::DType to_dtype(py::handle obj, bool any_byte_order) {
   auto& cache = dtype_cache();
   if (auto it = cache.find(obj.ptr()); it != cache.end()) return it->second;
   py::object descr = numpy().attr("dtype")(obj.is_none() ? py::handle(numpy().attr("float64")) : obj);
+  const bool native = descr.attr("isnative").cast<bool>();
+  if (!native && !any_byte_order)   // as CuPy: device arrays are never byte-swapped
+    throw py::value_error("kiln arrays hold native byte-order values: " + std::string(py::str(py::repr(descr))) +
+                          " is byte-swapped (use its native-order equivalent, dtype.newbyteorder('='))");
   std::string ch = py::str(descr.attr("char"));
   std::optional<arraycore::DType> dtype;
   if (ch.size() == 1 && py::int_(descr.attr("itemsize")).cast<size_t>() > 0)
@@ -40,7 +44,7 @@ arraycore::DType to_dtype(py::handle obj) {
                          " is not supported (use bool, integer, float or complex dtypes)");
   }
   // Cache type objects and dtype instances only (both live for the process).
-  if (PyType_Check(obj.ptr()) || py::isinstance(obj, numpy().attr("dtype"))) {
+  if (native && (PyType_Check(obj.ptr()) || py::isinstance(obj, numpy().attr("dtype")))) {
     obj.inc_ref();
     cache.emplace(obj.ptr(), *dtype);
   }
@@ -119,6 +123,7 @@ arraycore::Shape to_shape(py::handle obj) {
       shape.push_back(to_extent(obj));
       return shape;
     }
+    if (obj.is_none()) throw py::type_error("Use () not None as shape arguments");   // NumPy's words
     throw py::type_error("shape must be an int or a sequence of ints, not '" + type_name(obj) + "'");
   }
   for (py::handle item : obj) shape.push_back(to_extent(item));

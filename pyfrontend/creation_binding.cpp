@@ -16,7 +16,7 @@ using arraycore::NDArray;
 
 NDArray upload_host_array(py::handle obj, const std::vector<int>& axis_order) {
   py::module_ np = py::module_::import("numpy");
-  arraycore::DType dt = to_dtype(obj.attr("dtype"));
+  arraycore::DType dt = to_dtype(obj.attr("dtype"), true);
   // The axes permuted into memory order, C-contiguous and in native byte
   // order ('>i4' data is swapped here).
   py::array host = np.attr("ascontiguousarray")(py::reinterpret_borrow<py::object>(obj).attr("transpose")(

@@ -70,7 +70,7 @@ arraycore::DType dtype_of_typestr(py::handle typestr) {
   if (auto it = cache->find(key); it != cache->end()) return it->second;
   py::object descr = py::module_::import("numpy").attr("dtype")(typestr);
   if (!descr.attr("isnative").cast<bool>())
-    throw py::type_error("kiln arrays hold native-byte-order values: typestr '" + key + "' is byte-swapped");
+    throw py::value_error("kiln arrays hold native byte-order values: typestr '" + key + "' is byte-swapped");
   arraycore::DType dtype = to_dtype(descr);
   cache->emplace(key, dtype);
   return dtype;
@@ -104,7 +104,7 @@ py::object from_cuda_array_interface(py::handle obj, bool sync) {
     throw py::type_error("__cuda_array_interface__ must be a dict, got '" + type_name(cai) + "'");
   PyObject* mask = item(cai, "mask");
   if (mask != nullptr && mask != Py_None)
-    throw py::type_error("kiln cannot import a __cuda_array_interface__ with a mask");
+    throw py::value_error("kiln does not support a __cuda_array_interface__ with a mask (masked arrays)");
   PyObject* shape_obj = item(cai, "shape");
   PyObject* typestr = item(cai, "typestr");
   PyObject* data = item(cai, "data");

@@ -190,8 +190,20 @@ void register_ndarray(py::module_& m) {
              const arraycore::DType dt = to_dtype(dtype);
              arraycore::Shape s = to_shape(shape);
              if (memptr.is_none()) {
-               if (!strides.is_none()) throw py::value_error("memptr is required if strides is given.");
-               return NDArray::empty(s, dt, to_order(order));
+               NDArray fresh = NDArray::empty(s, dt, to_order(order));
+               if (strides.is_none()) return fresh;
+               // As CuPy: new memory of the contiguous size, which the given strides must stay inside.
+               arraycore::Strides st = to_shape(strides);
+               if (st.size() != s.size())
+                 throw py::value_error("ndarray() with strides " + std::string(py::str(strides)) +
+                                       " needs one stride per dimension of shape " + std::string(py::str(shape)));
+               const auto [low, high] = arraycore::byte_extent(s, st, arraycore::itemsize(dt));
+               if (low < 0 || high > fresh.nbytes())
+                 throw py::value_error("ndarray() with strides " + std::string(py::str(strides)) + " reaches bytes [" +
+                                       std::to_string(low) + ", " + std::to_string(high) + ") of the " +
+                                       std::to_string(fresh.nbytes()) +
+                                       " bytes allocated for its shape (pass memptr for a larger or offset layout)");
+               return NDArray(fresh.memory(), dt, std::move(s), std::move(st), 0);
              }
              if (!py::isinstance<MemoryPointer>(memptr))
                throw py::type_error("memptr must be a kiln.cuda.MemoryPointer, not '" + type_name(memptr) + "'");

@@ -35,7 +35,7 @@ bool has_dtype_attr(py::handle obj) {
 
 // An array (kiln or NumPy), NumPy scalar, or anything numpy.dtype() takes -> DType.
 DType strong_dtype(py::handle obj) {
-  return has_dtype_attr(obj) ? to_dtype(obj.attr("dtype")) : to_dtype(obj);
+  return has_dtype_attr(obj) ? to_dtype(obj.attr("dtype"), true) : to_dtype(obj);
 }
 
 }  // namespace

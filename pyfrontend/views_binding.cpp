@@ -172,6 +172,9 @@ void register_views(py::module_& m) {
           py::arg("order") = "C", "A 1-d copy, read in order ('C', 'F', 'A', 'K').");
 
   m.def(
+      "_memory_order_axes", [](std::vector<int64_t> strides) { return arraycore::memory_order_axes(strides); },
+      py::arg("strides"), "The axes, outermost first, as order 'K' reads them (Note [Memory order of axes]).");
+  m.def(
       "moveaxis",
       [](py::handle a, py::handle source, py::handle destination) {
         return make_view(a, arraycore::moveaxis(array_arg(a), to_axes(source), to_axes(destination)));

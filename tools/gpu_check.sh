@@ -104,13 +104,21 @@ if [ -n "${KILN_BASE_DIR:-}" ] && [ -d "${KILN_BASE_DIR}" ]; then
 fi
 # KILN_CONFORMANCE="areas" (or "default") then runs CuPy's own suite
 # (../shared/conformance, copied into the checkout's ignored .conformance:
-# its README) against this build, each area's tally in conformance.log.
+# its README) against this build (KILN_CONFORMANCE_MODULE=cupy: against
+# CuPy itself), each area's tally in conformance.log, the JUnit report in
+# conformance_report.xml.gz.
 if [ -n "${KILN_CONFORMANCE:-}" ] && [ -f .conformance/run_cupy_tests.sh ]; then
   areas="${KILN_CONFORMANCE}"; [ "$areas" = default ] && areas=""
+  limit="${KILN_CONFORMANCE_S:-480}"
+  # The runner interrupts pytest itself 90 s before the outer limit, so the
+  # JUnit report of a cut-short run is still written and tallied per area.
   # shellcheck disable=SC2086
-  PYTHON=$py KILN_BACKEND=cuda CUPY_WORKERS="${KILN_GPU_WORKERS:-14}" CUPY_EXTRA_PYTHONPATH="$site" CUPY_OUT="$out/conformance" \
-    timeout "${KILN_CONFORMANCE_S:-480}" bash .conformance/run_cupy_tests.sh kiln $areas >"$out/conformance.log" 2>&1
-  echo "=== CuPy conformance (kiln) ==="
+  PYTHON=$py KILN_BACKEND=cuda CUPY_WORKERS="${KILN_GPU_WORKERS:-14}" CUPY_EXTRA_PYTHONPATH="$site" \
+    CUPY_OUT=/tmp/kiln_conformance CUPY_RUN_TIMEOUT=$((limit - 90)) \
+    timeout "$limit" bash .conformance/run_cupy_tests.sh "${KILN_CONFORMANCE_MODULE:-kiln}" $areas \
+    >"$out/conformance.log" 2>&1
+  gzip -c /tmp/kiln_conformance/report.xml >"$out/conformance_report.xml.gz" 2>/dev/null
+  echo "=== CuPy conformance (${KILN_CONFORMANCE_MODULE:-kiln}) ==="
   tail -40 "$out/conformance.log"
 fi
 

@@ -66,7 +66,7 @@ def _axis_order(a, order, ndim=None):
         return list(range(ndim))
     if order == "F":
         return list(range(ndim))[::-1]
-    return sorted(range(ndim), key=lambda d: -abs(a.strides[d]))   # stable: ties keep C order
+    return _core._memory_order_axes(a.strides)   # Note [Memory order of axes]
 
 
 def _has_layout(a, order):
@@ -131,14 +131,15 @@ def _from_nested(obj, dtype, order):
 _HOST_TYPES = frozenset([numpy.ndarray, list, tuple, int, float, complex, bool])
 
 
-def array(obj, dtype=None, copy=True, order="K", ndmin=0):
+def array(obj, dtype=None, copy=True, order="K", ndmin=0, *, blocking=False):
     """A kiln array from host data (scalars, nested sequences, NumPy arrays),
     a kiln array, another library's device array (anything with
     ``__cuda_array_interface__``: viewed in place, Note [CAI import]), or
     sequences mixing kiln arrays and host data, as numpy.array: ``copy=True`` always copies, ``copy=None`` copies only when
     dtype or order demand it, ``copy=False`` never copies and raises
     ValueError when it would have to. Host data always needs a copy (the
-    upload), so it raises with ``copy=False``."""
+    upload), so it raises with ``copy=False``; ``blocking=True`` waits for
+    that upload to finish (CuPy's keyword)."""
     order = _order(order)
     ndmin = operator.index(ndmin)
     if ndmin > 64:
@@ -162,13 +163,16 @@ def array(obj, dtype=None, copy=True, order="K", ndmin=0):
         out = _from_nested(obj, dtype, order)
     else:
         out = _from_host(obj, dtype, order)
+        if blocking:
+            from kiln.cuda import get_current_stream
+            get_current_stream().synchronize()
     if out.ndim < ndmin:
         extra = ndmin - out.ndim
         out = _view(out, (1,) * extra + out.shape, (0,) * extra + out.strides)
     return out
 
 
-def asarray(a, dtype=None, order=None, copy=None):
+def asarray(a, dtype=None, order=None, copy=None, *, blocking=False):
     """array(a, dtype, copy=copy, order=order): ``a`` itself when it is a kiln
     array of that dtype and order; a view of another library's device array
     (Note [CAI import])."""
@@ -178,12 +182,12 @@ def asarray(a, dtype=None, order=None, copy=None):
         foreign = _core._from_cuda_array_interface(a, _interop_cai.SYNC)
         if foreign is not None:
             return foreign
-    return array(a, dtype, copy=copy, order=order)
+    return array(a, dtype, copy=copy, order=order, blocking=blocking)
 
 
-def asanyarray(a, dtype=None, order=None, copy=None):
+def asanyarray(a, dtype=None, order=None, copy=None, *, blocking=False):
     """asarray (kiln has no ndarray subclasses)."""
-    return array(a, dtype, copy=copy, order=order)
+    return array(a, dtype, copy=copy, order=order, blocking=blocking)
 
 
 def ascontiguousarray(a, dtype=None):
@@ -208,6 +212,9 @@ def asnumpy(a, stream=None, order="C", out=None, blocking=True):
     With ``blocking=False`` the copy is only queued on ``stream``: ``out`` (or
     the returned array) is complete once that stream is synchronized, and the
     host is free meanwhile when ``out`` is page-locked memory."""
+    if not isinstance(a, ndarray) and type(a) not in _HOST_TYPES:
+        foreign = _core._from_cuda_array_interface(a, _interop_cai.SYNC)   # another library's device array
+        a = a if foreign is None else foreign
     if isinstance(a, ndarray):
         return _core._to_numpy(a, stream, order, out, blocking)
     if out is not None:
@@ -220,6 +227,8 @@ def arange(start, stop=None, step=1, dtype=None):
     """Evenly spaced values in [start, stop), as numpy.arange."""
     if stop is None:
         start, stop = 0, start
+    if step is None:
+        step = 1
     if step == 0:
         raise ZeroDivisionError("step of arange must not be zero")
     if dtype is None:
@@ -227,6 +236,10 @@ def arange(start, stop=None, step=1, dtype=None):
     dtype = numpy.dtype(dtype)
     n = max(int(math.ceil((stop - start) / step)), 0)
     integral = all(isinstance(v, (int, numpy.integer)) for v in (start, stop, step))
+    if dtype.kind == "b":
+        if n > 2:
+            raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
+        return array([bool(start), bool(start + step)][:n], dtype=dtype)
     if dtype.kind in "iu" and integral:
         return _core._arange_int(operator.index(start), operator.index(step), n, dtype)
     if dtype.kind == "c":   # real start and step: the real parts' range, imaginary parts 0
@@ -254,34 +267,36 @@ def full(shape, fill_value, dtype=None, order="C"):
     return out
 
 
-def empty_like(prototype, dtype=None, order="K", subok=True, shape=None):
+def empty_like(prototype, dtype=None, order="K", subok=None, shape=None):
     """A new uninitialised array with prototype's shape and dtype (or the
     given ones). order 'K' keeps prototype's memory order (also for a new
     shape of the same ndim), 'A' is F when prototype is F-contiguous only.
-    ``subok`` is accepted for NumPy compatibility (kiln has no subclasses)."""
-    return _like(prototype, dtype, order, shape, False)
+    ``subok=True`` is refused, as CuPy does (kiln has no subclasses)."""
+    return _like(prototype, dtype, order, shape, False, subok)
 
 
-def _like(prototype, dtype, order, shape, zero):
+def _like(prototype, dtype, order, shape, zero, subok):
+    if subok:
+        raise TypeError("subok=True is not supported: kiln arrays have no subclasses")
     proto = prototype if isinstance(prototype, ndarray) else numpy.asarray(prototype)
     dtype = proto.dtype if dtype is None else numpy.dtype(dtype)
     shape = proto.shape if shape is None else _shape_tuple(shape)
     return _new(shape, dtype, _axis_order(proto, _order(order), len(shape)), zero)
 
 
-def zeros_like(prototype, dtype=None, order="K", subok=True, shape=None):
+def zeros_like(prototype, dtype=None, order="K", subok=None, shape=None):
     """empty_like, filled with zeros."""
-    return _like(prototype, dtype, order, shape, True)
+    return _like(prototype, dtype, order, shape, True, subok)
 
 
-def ones_like(prototype, dtype=None, order="K", subok=True, shape=None):
+def ones_like(prototype, dtype=None, order="K", subok=None, shape=None):
     """empty_like, filled with ones."""
     out = empty_like(prototype, dtype, order, subok, shape)
     out.fill(1)
     return out
 
 
-def full_like(prototype, fill_value, dtype=None, order="K", subok=True, shape=None):
+def full_like(prototype, fill_value, dtype=None, order="K", subok=None, shape=None):
     """empty_like, filled with fill_value (broadcast, cast unsafely)."""
     out = empty_like(prototype, dtype, order, subok, shape)
     _copyto.copyto(out, fill_value, casting="unsafe")
@@ -357,6 +372,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if integer and computed.kind == "c":
         raise TypeError("linspace cannot give integer dtype %s from complex start or stop "
                         "(numpy's floor is not defined for complex values)" % numpy.dtype(dtype))
+    if computed.itemsize < (16 if computed.kind == "c" else 8):
+        return _narrow_linspace(start, stop, num, endpoint, retstep, dtype, axis, computed, integer)
     operands, shape = _compute_operands(computed.kind == "c", start, stop)
     out = _spaced(_LINEAR, num, endpoint, integer, operands, shape, axis,
                   computed if dtype is None else dtype)
@@ -373,6 +390,35 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     if isinstance(step, numpy.ndarray) and step.ndim > 0:
         step = _from_host(step, None, "C")
     return out, step
+
+
+def _narrow_linspace(start, stop, num, endpoint, retstep, dtype, axis, computed, integer):
+    """linspace computed in float16, float32 or complex64 (start or stop of
+    that dtype): NumPy's operations in NumPy's order, each rounded to that
+    dtype, so the values are NumPy's bit for bit."""
+    on_device = isinstance(start, ndarray) or isinstance(stop, ndarray)
+    start, stop = array(start, computed, copy=None), array(stop, computed, copy=None)
+    delta = stop - start
+    y = arange(0, num, dtype=computed).reshape((-1,) + (1,) * delta.ndim)
+    div = num - 1 if endpoint else num
+    step = delta / div if div > 0 else float("nan")
+    if div > 0 and bool((step == 0).any()):   # subnormal steps (NumPy's rule, for all elements at once)
+        y = y / div * delta
+    else:
+        y = y * (step if div > 0 else delta)
+    y += start
+    if endpoint and num > 1:
+        y[-1, ...] = stop
+    axis = operator.index(axis)
+    if not -y.ndim <= axis < y.ndim:
+        raise AxisError(axis, y.ndim, "destination")
+    y = y.transpose(list(range(1, axis % y.ndim + 1)) + [0] + list(range(axis % y.ndim + 1, y.ndim)))
+    if integer:
+        y = _core._ufuncs["floor"](y)
+    y = y.astype(computed if dtype is None else dtype, copy=False)
+    if not retstep:
+        return y
+    return y, (step if isinstance(step, float) or step.ndim or on_device else step.dtype.type(step.get()))
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):

@@ -456,7 +456,11 @@ def repeat(a, repeats, axis=None):
         axis = _axis(axis, a.ndim)
     counts = repeats.get() if isinstance(repeats, ndarray) else numpy.asarray(repeats)
     if counts.ndim > 1:
-        raise ValueError("repeats must be a scalar or a 1-d sequence (got %d dimensions)" % counts.ndim)
+        raise ValueError("object too deep for desired array (repeats must be a scalar or 1-d, got %d "
+                         "dimensions)" % counts.ndim)
+    if isinstance(repeats, (ndarray, numpy.ndarray)) and not numpy.can_cast(counts.dtype, numpy.intp):
+        raise TypeError("Cannot cast array data from %r to %r according to the rule 'safe'"
+                        % (counts.dtype, numpy.dtype(numpy.intp)))
     counts = counts.astype(numpy.intp).reshape(-1)
     if (counts < 0).any():
         raise ValueError("repeats may not contain negative values.")
@@ -469,7 +473,8 @@ def repeat(a, repeats, axis=None):
             out[...] = source
         return reshape(out, a.shape[:axis] + (n * r,) + a.shape[axis + 1:])
     if counts.size != n:
-        raise ValueError("operands could not be broadcast together with shape (%d,) (%d,)" % (n, counts.size))
+        raise ValueError("repeats must have the same length as axis %d: operands could not be broadcast together "
+                         "with shape (%d,) (%d,)" % (axis, n, counts.size))
     total = sum(counts.tolist())   # a Python int: an int64 sum could wrap (Note [Array size limit])
     out = _core.empty(a.shape[:axis] + (total,) + a.shape[axis + 1:], a.dtype)
     if out.size == 0:
@@ -534,7 +539,9 @@ def roll(a, shift, axis=None):
     a = _asarray(a)
     if axis is None:
         return reshape(roll(ravel(a), shift, 0), a.shape)
-    shifts, axes = _ints(shift), _ints(axis)
+    axes = _ints(axis)
+    shift = shift.tolist() if isinstance(shift, ndarray) else shift
+    shifts = [int(v) for v in shift] if isinstance(shift, (tuple, list)) else [int(shift)]   # int(): NumPy's
     if len(shifts) != len(axes) and 1 not in (len(shifts), len(axes)):
         raise ValueError("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is "
                          "between arg 0 with shape (%d,) and arg 1 with shape (%d,)." % (len(shifts), len(axes)))

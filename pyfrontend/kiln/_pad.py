@@ -1,16 +1,22 @@
 """numpy.pad over kiln arrays: constant, edge, reflect, symmetric, wrap and
 empty modes, each a bounded number of copies per axis (Note [Bounded
-launches] in _manipulation.py). The modes that compute values (linear_ramp,
-maximum, mean, median, minimum), reflect_type='odd' and callables need
-elementwise arithmetic and raise NotImplementedError until it arrives."""
+launches] in _manipulation.py); linear_ramp (kiln.linspace) and the
+statistics modes (maximum, mean, median, minimum: one reduction per side and
+axis). reflect_type='odd' and callables raise NotImplementedError."""
 import numpy
 
 from kiln import _core
+from kiln._creation import linspace
 from kiln._manipulation import _asarray, _index, flip
+from kiln._statistics_order import median
 
+_STATISTICS = {"maximum": lambda x, axis: x.max(axis=axis, keepdims=True),
+               "minimum": lambda x, axis: x.min(axis=axis, keepdims=True),
+               "mean": lambda x, axis: x.mean(axis=axis, keepdims=True),
+               "median": lambda x, axis: median(x, axis=axis, keepdims=True)}
 _PAD_KWARGS = {"constant": {"constant_values"}, "edge": set(), "wrap": set(), "empty": set(),
-               "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}}
-_PAD_NEEDS_ARITHMETIC = {"linear_ramp", "maximum", "mean", "median", "minimum"}
+               "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}, "linear_ramp": {"end_values"},
+               **{mode: {"stat_length"} for mode in _STATISTICS}}
 
 
 def _as_pairs(x, ndim, as_index):
@@ -50,21 +56,45 @@ def _fill_periodic(padded, axis, lo, hi, period, origin):
         i += m * p
 
 
+def _pad_computed(roi, core, axis, ends, mode, end_values, lengths):
+    """Fill roi's two pads along ``axis`` from ``core`` (the filled extent):
+    numpy.pad's statistic of the ``lengths`` values nearest each side
+    (integer results rounded half to even, as NumPy), or its linear ramp
+    from ``end_values`` to the edge."""
+    n = core.shape[axis]
+    for side, ((lo, hi), end) in enumerate(zip(ends, end_values)):
+        if hi == lo:
+            continue
+        if mode == "linear_ramp":
+            edge = core[_index(axis, core.ndim, -side)]
+            fill = linspace(end, edge, hi - lo, endpoint=False, dtype=roi.dtype, axis=axis)
+            fill = flip(fill, axis) if side else fill
+        else:
+            length = n if lengths[side] is None else min(lengths[side], n)
+            if length == 0 and mode in ("maximum", "minimum"):
+                raise ValueError("stat_length of 0 yields no value for padding")
+            fill = _STATISTICS[mode](core[_index(axis, core.ndim, slice(n - length, n) if side else
+                                                 slice(0, length))], axis)
+            if roi.dtype.kind in "iub" and fill.dtype.kind == "f":
+                fill = fill.round()
+        roi[_index(axis, roi.ndim, slice(lo, hi))] = fill
+
+
 def pad(array, pad_width, mode="constant", **kwargs):
     """``array`` padded on each side of each axis: numpy.pad with modes
-    'constant' (``constant_values``), 'edge', 'reflect', 'symmetric', 'wrap'
-    and 'empty'. ``pad_width`` takes every numpy.pad spelling: n,
-    (n,), (before, after), ((before, after),) or one pair per axis.
+    'constant' (``constant_values``), 'edge', 'reflect', 'symmetric', 'wrap',
+    'empty', 'linear_ramp' (``end_values``) and 'maximum', 'minimum',
+    'mean', 'median' (``stat_length``). ``pad_width`` takes every numpy.pad
+    spelling: n, (n,), (before, after), ((before, after),) or one pair per
+    axis.
 
-    A bounded number of copies per axis, whatever the pad width (wide
+    A bounded number of launches per axis, whatever the pad width (wide
     reflect/wrap pads tile whole periods through one 2-d view). Differences
-    from NumPy: reflect_type='odd' and the modes that compute values
-    (linear_ramp, maximum, mean, median, minimum) and callables raise
-    NotImplementedError until kiln has elementwise arithmetic."""
+    from NumPy: reflect_type='odd' and callable modes raise
+    NotImplementedError."""
     a = _asarray(array)
-    if callable(mode) or mode in _PAD_NEEDS_ARITHMETIC:
-        raise NotImplementedError("numpy.pad mode %r is not supported by kiln yet (it needs elementwise "
-                                  "arithmetic)" % (mode,))
+    if callable(mode):
+        raise NotImplementedError("numpy.pad with a callable mode is not supported by kiln")
     if mode not in _PAD_KWARGS:
         raise ValueError("mode '%s' is not supported" % (mode,))
     unsupported = set(kwargs) - _PAD_KWARGS[mode]
@@ -89,7 +119,10 @@ def pad(array, pad_width, mode="constant", **kwargs):
                 raise ValueError("can't extend empty axis %d using modes other than 'constant' or 'empty'"
                                  % axis)
         return padded   # the result is empty too
-    values = _as_pairs(kwargs.get("constant_values", 0), a.ndim, as_index=False) if mode == "constant" else None
+    values = _as_pairs(kwargs.get({"constant": "constant_values", "linear_ramp": "end_values"}.get(mode, ""), 0),
+                       a.ndim, as_index=False)
+    lengths = kwargs.get("stat_length")
+    lengths = [(None, None)] * a.ndim if lengths is None else _as_pairs(lengths, a.ndim, as_index=True)
     for axis, (n, (before, after)) in enumerate(zip(a.shape, widths)):
         if not (before or after):
             continue
@@ -105,6 +138,9 @@ def pad(array, pad_width, mode="constant", **kwargs):
                     roi[_index(axis, roi.ndim, slice(lo, hi))] = v
             continue
         core = roi[_index(axis, roi.ndim, slice(before, before + n))]
+        if mode in _STATISTICS or mode == "linear_ramp":
+            _pad_computed(roi, core, axis, ends, mode, values[axis], lengths and lengths[axis])
+            continue
         if mode == "edge" or (mode == "reflect" and n == 1):
             for (lo, hi), e in zip(ends, (0, n - 1)):
                 if hi > lo:

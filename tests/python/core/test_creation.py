@@ -25,8 +25,10 @@ def make(rng, layout, dtype):
 # its inputs are Python scalars or float64, so float64 results agree to the
 # last bit on the host backend; a GPU may contract a*b+c into one FMA and its
 # pow/log10 are within 2 ulp, hence 4 ulp. When NumPy computes in float32 or
-# float16 (inputs of that dtype) it rounds after each of its ~3 operations,
-# so its values sit within ~3 ulp of ours: 4 ulp of the largest magnitude.
+# float16 (inputs of that dtype) it rounds after each of its ~3 operations;
+# kiln.linspace then does the same operations in that dtype (bit for bit:
+# test_linspace_in_the_ends_dtype_is_numpys_bit_for_bit); logspace and
+# geomspace stay within ~3 ulp of NumPy: 4 ulp of the largest magnitude.
 # Integer and bool results are exact (the tests pick values whose floor or
 # truncation is not within an ulp of an integer boundary).
 def assert_matches(got, expected, scale=None):
@@ -188,6 +190,16 @@ def test_like_keeps_a_permuted_stride_order():
 
 def test_new_array_errors():
     for make_array in (kiln.empty, kiln.zeros, kiln.ones):
+        with pytest.raises(TypeError, match=r"Use \(\) not None as shape arguments"):
+            make_array(None)
+        with pytest.raises(ValueError, match=r"native byte-order values: dtype\('>i4'\) is byte-swapped"):
+            make_array(3, dtype=">i4")
+    for make_like in (kiln.empty_like, kiln.zeros_like, kiln.ones_like):
+        with pytest.raises(TypeError, match="subok=True is not supported"):
+            make_like(kiln.ones(2), subok=True)
+    with pytest.raises(TypeError, match="subok=True is not supported"):
+        kiln.full_like(kiln.ones(2), 1, subok=True)
+    for make_array in (kiln.empty, kiln.zeros, kiln.ones):
         with pytest.raises(ValueError, match="negative dimensions"):
             make_array((2, -1))
         with pytest.raises(TypeError, match="shape must be an int or a sequence of ints"):
@@ -246,6 +258,22 @@ def test_linspace_array_ends_any_layout(rng, dtype, layout):
     expected, expected_step = numpy.linspace(stop, host, 4, endpoint=False, retstep=True)
     assert_matches(got, expected, scale=scale)
     assert_matches(step, numpy.asarray(expected_step), scale=scale)
+
+
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.complex64])
+def test_linspace_in_the_ends_dtype_is_numpys_bit_for_bit(dtype):
+    start, stop = numpy.array([0, 120, -3.3], dtype), numpy.array([100, 0, 7.1], dtype)
+    for num, endpoint, axis, out in [(50, True, 0, None), (7, False, -1, None), (9, True, 1, numpy.int16),
+                                     (1, True, 0, None), (0, False, 0, numpy.float64)]:
+        if out is numpy.int16 and dtype == numpy.complex64:
+            continue
+        want = numpy.linspace(start, stop, num, endpoint=endpoint, axis=axis, dtype=out)
+        got = kiln.linspace(kiln.asarray(start), stop, num, endpoint=endpoint, axis=axis, dtype=out)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        numpy.testing.assert_array_equal(got.get(), want)
+    got, step = kiln.linspace(kiln.asarray(start[:1]), kiln.asarray(stop[:1]), 5, retstep=True)
+    want, want_step = numpy.linspace(start[:1], stop[:1], 5, retstep=True)
+    numpy.testing.assert_array_equal(step.get(), want_step)
 
 
 def test_linspace_host_array_ends_and_axis():
@@ -511,3 +539,37 @@ def test_full_converts_python_scalars_as_numpy():
     with pytest.raises(OverflowError, match="Python integer 300 out of bounds for int8"):
         kiln.arange(300, 302, dtype=kiln.int8)
     assert kiln.full(2, numpy.array([300, 1]), dtype=kiln.int8).tolist() == [44, 1]   # arrays cast unsafely
+
+
+def test_new_empty_arrays_have_zero_strides_and_no_memory():
+    for shape in [(0,), (2, 0, 3), (0, 4)]:
+        for order in "CF":
+            assert kiln.empty(shape, order=order).strides == numpy.empty(shape, order=order).strides
+        assert kiln.zeros(shape).data.ptr == 0 and kiln.zeros(shape).data.mem.size == 0
+    assert kiln.asarray(numpy.zeros((3, 0))).strides == (0, 0)
+    a = kiln.arange(12.0).reshape(3, 4)[:0]            # a view keeps its strides, as NumPy's
+    assert a.strides == numpy.arange(12.0).reshape(3, 4)[:0].strides
+
+
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.bool_])
+def test_arange_float16_and_bool(dtype):
+    for args in [(2,), (1, 3), (1, -1, -1), (0, 0), (0, 10, None)]:
+        try:
+            want = numpy.arange(*args, dtype=dtype)
+        except TypeError as e:
+            with pytest.raises(TypeError, match="at most length 2"):
+                kiln.arange(*args, dtype=dtype)
+            assert "at most length 2" in str(e)
+            continue
+        got = kiln.arange(*args, dtype=dtype)
+        assert got.dtype == want.dtype
+        numpy.testing.assert_array_equal(got.get(), want)
+
+
+def test_blocking_uploads_and_byte_swapped_host_data():
+    host = numpy.arange(24, dtype=">i4").reshape(2, 3, 4)
+    for convert in (kiln.array, kiln.asarray, kiln.asanyarray):
+        got = convert(host, blocking=True)
+        assert got.dtype == numpy.int32
+        numpy.testing.assert_array_equal(got.get(), host)
+    assert kiln.result_type(host, numpy.int8) == numpy.int32

@@ -331,9 +331,23 @@ def test_bad_input_raises_numpys_exception(fn, exc, match):
         fn(kiln, kiln.asarray(host))
 
 
-def test_pad_modes_kiln_cannot_compute_yet():
-    with pytest.raises(NotImplementedError, match="linear_ramp"):
-        kiln.pad(kiln.zeros(3), 1, mode="linear_ramp")
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.float32, numpy.float64])
+@pytest.mark.parametrize("mode,kw", [
+    ("linear_ramp", {}), ("linear_ramp", {"end_values": ((-3, 7), (2, 9), (0, 0))}),
+    ("maximum", {}), ("minimum", {"stat_length": 2}), ("mean", {"stat_length": ((1, 3), (2, 4), (1, 1))}),
+    ("median", {})])
+def test_pad_computed_modes_match_numpy(rng, dtype, mode, kw):
+    host = random_array(rng, (4, 5, 3), dtype)
+    for layout in [host, host[::-1, ::2], numpy.asfortranarray(host)]:
+        want = numpy.pad(layout, ((1, 2), (3, 0), (2, 2)), mode, **kw)
+        got = kiln.pad(kiln.asarray(layout), ((1, 2), (3, 0), (2, 2)), mode, **kw).get()
+        assert got.dtype == want.dtype
+        numpy.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_pad_modes_kiln_cannot_compute():
+    with pytest.raises(ValueError, match="stat_length of 0 yields no value"):
+        kiln.pad(kiln.zeros(3), 1, mode="maximum", stat_length=0)
     with pytest.raises(NotImplementedError, match="odd"):
         kiln.pad(kiln.zeros(3), 1, mode="reflect", reflect_type="odd")
 

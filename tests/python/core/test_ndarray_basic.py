@@ -168,8 +168,14 @@ def test_constructor_over_existing_memory():
         kiln.ndarray((4, 4), kiln.float32, base.data)            # 64 bytes of a 48-byte allocation
     with pytest.raises(ValueError, match="reaches bytes"):
         kiln.ndarray((2, 2), kiln.float32, kiln.cuda.MemoryPointer(base.data.mem, 4), (-8, 4))
-    with pytest.raises(ValueError, match="memptr is required if strides is given"):
-        kiln.ndarray((2,), kiln.float32, strides=(4,))
+    small = kiln.ndarray((2, 3), kiln.float64, strides=(8, 0))     # new memory of the contiguous size (CuPy's rule)
+    assert small.strides == (8, 0) and small.data.mem.size >= 48
+    assert kiln.ndarray((2, 0, 4), strides=(8, 128, 1024)).shape == (2, 0, 4)
+    with pytest.raises(ValueError, match=r"ndarray\(\) with strides \(8, 16\) reaches bytes \[0, 28\) of the 16"):
+        kiln.ndarray((2, 2), kiln.float32, strides=(8, 16))
+    with pytest.raises(ValueError, match=r"ndarray\(\) with strides \(-4,\) reaches bytes \[-4, 4\)"):
+        kiln.ndarray((2,), kiln.float32, strides=(-4,))
+    assert kiln.empty(0).data.ptr == 0 and kiln.zeros((2, 0, 3)).strides == numpy.zeros((2, 0, 3)).strides
     with pytest.raises(TypeError, match="memptr must be a kiln.cuda.MemoryPointer"):
         kiln.ndarray((2,), kiln.float32, memptr=3)
     with pytest.raises(ValueError, match="one entry per dimension"):
