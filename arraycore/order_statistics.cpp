@@ -124,6 +124,7 @@ std::string hex_literal(double v) {
 }
 
 std::string nan_test(DType d, const std::string& x) {
+  if (kind(d) == 'c') return "(" + x + " != " + x + ")";   // a NaN in either part, as NumPy's sort sees it
   if (kind(d) != 'f') return "false";
   return itemsize(d) == 2 ? "((float)" + x + " != (float)" + x + ")" : "(" + x + " != " + x + ")";
 }
@@ -132,7 +133,7 @@ std::string nan_test(DType d, const std::string& x) {
 // statistic uses, and has_nan, whether a NaN makes it NaN.
 std::string row_count_code(DType d, bool skip_nan) {
   std::string code = "long long c = n;\nbool has_nan = false;\n";
-  if (kind(d) != 'f') return code;
+  if (kind(d) != 'f' && kind(d) != 'c') return code;
   if (skip_nan)
     return code +
            "{ long long lo = 0, hi = n;\n"
@@ -236,8 +237,10 @@ std::string median_code(DType sdt, DType rdt, bool skip_nan) {
   const std::string nan = kind(rdt) == 'c' ? r + "(0.0 / 0.0, 0.0)"
                                            : "kiln::numpy_cast<" + r + ">((" +
                                                  (kind(rdt) == 'f' ? std::string("double") : acc) + ")(0.0 / 0.0))";
+  // A row holding a NaN gives that NaN (its last sorted value), as NumPy's median does.
   return "const " + t + "* row = &s[i * n];\n" + row_count_code(sdt, skip_nan) +
-         "if (has_nan || c == 0) { o[i] = " + nan + "; return; }\n"
+         "if (has_nan) { o[i] = kiln::numpy_cast<" + r + ">(row[n - 1]); return; }\n"
+         "if (c == 0) { o[i] = " + nan + "; return; }\n"
          "const " + acc + " x = kiln::numpy_cast<" + acc + ">(row[(c - 1) / 2]), y = kiln::numpy_cast<" + acc +
          ">(row[c / 2]);\n"
          "o[i] = kiln::numpy_cast<" + r + ">((c % 2) ? x : (" + acc + ")((" + acc + ")(x + y) / (" + acc + ")2));";
@@ -335,7 +338,7 @@ Rows sorted_rows(const NDArray& a, const std::vector<int>& axes, bool with_index
 // NumPy's warning when a sorted row (NaNs last) holds only NaNs: a look at
 // the rows' first elements, which synchronises.
 bool has_all_nan_row(const NDArray& rows) {
-  if (kind(rows.dtype()) != 'f' || rows.size() == 0) return false;
+  if ((kind(rows.dtype()) != 'f' && kind(rows.dtype()) != 'c') || rows.size() == 0) return false;
   const NDArray first(rows.memory(), rows.dtype(), {rows.shape()[0]}, {rows.strides()[0]}, rows.offset());
   const UfuncInput x[] = {UfuncInput::of(first)};
   return any_of(ufunc_apply(ufunc("isnan"), x, {})[0]);
@@ -370,9 +373,10 @@ NDArray finish(const NDArray& result, const Shape& q_shape, const Rows& rows, co
   return *out;
 }
 
-// q checked and scaled as NumPy does it: q / 100 in q's dtype for
-// percentile, every value in [0, 1] (NaN is not).
+// q checked and scaled as NumPy does it: at most 2-d (NumPy's limit), q / 100
+// in q's dtype for percentile, every value in [0, 1] (NaN is not).
 std::vector<double> checked_q(const QuantileQ& q, bool percentile) {
+  if (q.shape.size() > 2) throw std::invalid_argument("q must be a scalar or 1d");
   std::vector<double> v = q.values;
   if (percentile)
     for (double& x : v) {

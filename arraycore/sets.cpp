@@ -229,7 +229,8 @@ UniqueResult unique_apply(const NDArray& a, std::optional<int64_t> axis, bool eq
     perm = gather_rows(perm.reshape({1, r}), step).reshape({r});
   }
   const NDArray ordered = gather_rows(rows.reshape({1, r * width}), row_offsets(perm, width)).reshape({r, width});
-  UniqueResult res = unique_rows(ordered, perm, equal_nan, want_index, want_inverse, want_counts);
+  // Subarrays holding NaNs never compare equal, whatever equal_nan says: NumPy's axis= rule.
+  UniqueResult res = unique_rows(ordered, perm, false, want_index, want_inverse, want_counts);
   Shape values_shape{res.values.shape()[0]};
   values_shape.insert(values_shape.end(), rest.begin(), rest.end());
   res.values = axis_zero_to(res.values.reshape(values_shape), d);

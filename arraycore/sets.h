@@ -37,6 +37,8 @@ struct UniqueResult {
 // numpy.unique(a, return_index, return_inverse, return_counts, axis,
 // equal_nan): values sorted (along `axis`: a view with that axis moved back
 // in place), first indices, inverse (a's shape for axis nullopt), counts.
+// equal_nan applies to elements only: subarrays holding NaNs are all
+// distinct, as NumPy's.
 UniqueResult unique_apply(const NDArray& a, std::optional<int64_t> axis, bool equal_nan, bool want_index,
                           bool want_inverse, bool want_counts);
 

@@ -19,6 +19,7 @@ import warnings
 
 import numpy
 
+from kiln import _copyto
 from kiln import _core
 from kiln._core import ndarray
 from kiln._creation import asarray as _asarray, full as _full
@@ -113,6 +114,16 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         return x.copy() if copy else x
     real = _real_dtype(x.dtype)
     info = numpy.finfo(real)
+    if any(isinstance(v, (ndarray, numpy.ndarray, list, tuple)) for v in (nan, posinf, neginf)):
+        # Array fills, broadcast against x: NumPy's copyto where each test holds.
+        out = x.copy() if copy else x
+        uf = _core._ufuncs
+        for part in (out.real, out.imag) if out.dtype.kind == "c" else (out,):
+            tests = (uf["isnan"](part), uf["logical_and"](uf["isinf"](part), uf["greater"](part, 0)),
+                     uf["logical_and"](uf["isinf"](part), uf["less"](part, 0)))
+            for test, v, default in zip(tests, (nan, posinf, neginf), (0.0, info.max, info.min)):
+                _copyto.copyto(part, default if v is None else _asarray(v), casting="same_kind", where=test)
+        return out
     fills = [_fill_value(v, real, d) for v, d in ((nan, None), (posinf, info.max), (neginf, info.min))]
     r = _core._nan_to_num(x, *fills, None if copy else x)
     return r if copy else x

@@ -152,15 +152,16 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """Weighted mean over axis, as numpy.average: weights of a's shape, or 1-d
-    along one axis; returned=True adds the sum of the weights."""
-    a = _operand(a)
+    along one axis; returned=True adds the sum of the weights. Host arrays
+    are uploaded, as CuPy's average does."""
+    a = _creation.asarray(a)
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
         if not returned:
             return avg
         n = a.size // avg.size if avg.size else 0
         return avg, _creation.full(avg.shape, n, dtype=avg.dtype)
-    w = _operand(weights)
+    w = _creation.asarray(weights)
     result_dtype = numpy.result_type(a.dtype, w.dtype, *(["f8"] if a.dtype.kind in "biu" else []))
     if tuple(w.shape) != tuple(a.shape):
         if axis is None:

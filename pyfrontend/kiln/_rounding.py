@@ -59,8 +59,9 @@ def _clip_method(self, min=None, max=None, out=None, **kwargs):
 
 
 def _conjugate_method(self):
-    """The complex conjugate (a copy; real arrays are copied unchanged)."""
-    return _core._ufuncs["conjugate"](self)
+    """The complex conjugate (a copy); a real or bool array is returned
+    itself, as NumPy's method does."""
+    return _core._ufuncs["conjugate"](self) if self.dtype.kind == "c" else self
 
 
 ndarray.round = _round_method

@@ -283,6 +283,22 @@ def test_nan_to_num_values():
         assert str(np_info.value) == str(kn_info.value)
 
 
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.complex128])
+def test_nan_to_num_array_fills_broadcast(dtype):
+    n = numpy.array([[0, 1, numpy.nan, 4], [11, numpy.inf, -numpy.inf, 13]], dtype)
+    if dtype == numpy.complex128:
+        n = n + 1j * n[::-1]
+    k = kiln.asarray(n)
+    for fill in [numpy.full((2, 4), 7.5), numpy.array([[-1.0], [2.0]]), numpy.arange(4.0)]:
+        for key in ("nan", "posinf", "neginf"):
+            want = numpy.nan_to_num(n, **{key: fill})
+            assert_same_values(mf.nan_to_num(k, **{key: kiln.asarray(fill)}).get(), want)
+    with pytest.raises(ValueError):
+        mf.nan_to_num(k[0], nan=kiln.zeros((2, 4)))
+    with pytest.raises(ValueError):
+        mf.nan_to_num(0.0, posinf=kiln.zeros((2, 4)))
+
+
 # ---- real, imag, isreal, iscomplex, angle -------------------------------------
 
 @pytest.mark.parametrize("layout", ["C", "negative", "0-d", "empty"])
@@ -477,6 +493,9 @@ def test_methods(rng, dtype):
     k, n = make(rng, "F", dtype, special_base(rng, dtype))
     assert_same_values(k.conj().get(), n.conj())
     assert_same_values(k.conjugate().get(), n.conjugate())
+    assert (k.conj() is k) == (n.conj() is n)      # a real array is its own conjugate, as NumPy's method says
+    b = kiln.asarray(numpy.array([True, False]))
+    assert b.conj() is b
     assert_same_values(k.round(1).get(), numpy_result(n.round, 1))
     kout, nout = kiln.empty(n.shape, dtype), numpy.empty(n.shape, dtype)
     assert k.round(out=kout) is kout

@@ -101,6 +101,9 @@ def test_errors():
         kiln.quantile(k, 1.5)
     with pytest.raises(ValueError, match=r"Percentiles must be in the range \[0, 100\]"):
         kiln.percentile(k, [10, 101])
+    with pytest.raises(ValueError, match="q must be a scalar or 1d"):   # NumPy's limit: 2-d q is fine
+        kiln.percentile(k, numpy.full((1, 2, 3), 50), axis=-1)
+    assert kiln.quantile(k, numpy.full((2, 2), 0.5), axis=-1).shape == (2, 2, 2)
     with pytest.raises(ValueError, match="is not a valid method"):
         kiln.quantile(k, 0.5, method="bogus")
     with pytest.raises(TypeError, match="array of real numbers"):
@@ -113,6 +116,18 @@ def test_errors():
         kiln.median(k, axis=(0, 0))
     with pytest.raises(TypeError, match="boolean subtract"):
         kiln.quantile(kiln.zeros(3, numpy.bool_), 0.5)
+
+
+def test_complex_median_sees_nans_as_numpy():
+    host = numpy.array([[1, numpy.nan, 3, 4], [5, 6, 7, 8], [2, 9, complex(1, numpy.nan), 0]]) + 0j
+    k = kiln.asarray(host)
+    for axis in (None, 0, 1):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            for kiln_fn, numpy_fn in ((kiln.median, numpy.median), (kiln.nanmedian, numpy.nanmedian)):
+                got, want = kiln_fn(k, axis=axis).get(), numpy_fn(host, axis=axis)
+                numpy.testing.assert_array_equal(numpy.atleast_1d(got).view(numpy.float64),
+                                                 numpy.atleast_1d(want).view(numpy.float64))   # each part
 
 
 @pytest.mark.parametrize("dtype", [numpy.int32, numpy.int64], ids=name)

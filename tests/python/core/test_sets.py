@@ -57,6 +57,10 @@ def test_unique_axis(rng, axis):
     check_all(kiln.unique(kiln.asarray(x), True, True, True, axis=axis), numpy.unique(x, True, True, True, axis=axis))
     with pytest.raises(AxisError):
         kiln.unique(kiln.asarray(x), axis=3)
+    x[1] = x[2] = numpy.nan                      # subarrays with NaNs stay distinct, equal_nan or not
+    for equal_nan in (True, False):
+        check_all(kiln.unique(kiln.asarray(x), True, True, True, axis=axis, equal_nan=equal_nan),
+                  numpy.unique(x, True, True, True, axis=axis, equal_nan=equal_nan))
 
 
 def test_array_api_unique(rng):
