@@ -35,6 +35,24 @@ class Device:
         return "%d%d" % (p["major"], p["minor"]) if p["major"] else "0"
 
     @property
+    def attributes(self):
+        """Every cudaDevAttr* of kiln.cuda.runtime for this device, by name
+        without the prefix: ``{'MaxThreadsPerBlock': 1024, ...}``."""
+        from kiln.cuda import runtime
+        return {k[11:]: runtime.deviceGetAttribute(v, self.id) for k, v in vars(runtime).items()
+                if k.startswith("cudaDevAttr")}
+
+    @property
+    def pci_bus_id(self):
+        """'0000:3B:00.0': the device's PCI domain, bus, device and function."""
+        return _core._rt_device_pci_bus_id(self.id)
+
+    @classmethod
+    def from_pci_bus_id(cls, pci_bus_id):
+        """The device at PCI bus id ``pci_bus_id`` (as pci_bus_id gives it)."""
+        return cls(_core._rt_device_by_pci_bus_id(pci_bus_id))
+
+    @property
     def name(self):
         return _core.device_properties(self.id)["name"]
 
