@@ -166,7 +166,19 @@ void register_cuda(py::module_& m) {
            [](const Stream& s, int mode) { runtime::cuda::begin_capture(s.handle(), mode); },
            py::arg("mode") = runtime::cuda::cu_capture::kModeRelaxed)
       .def("end_capture",
-           [](const Stream& s) { return std::shared_ptr<runtime::cuda::Graph>(runtime::cuda::end_capture(s.handle())); })
+           [](const Stream& s) {
+             // ~Graph waits for the graph's last launches (Note [Graphs]):
+             // without the GIL, since a launch may run a Python host function.
+             return std::shared_ptr<runtime::cuda::Graph>(runtime::cuda::end_capture(s.handle()).release(),
+                                                          [](runtime::cuda::Graph* g) {
+                                                            if (Py_IsInitialized() && PyGILState_Check()) {
+                                                              ReleaseGil nogil;
+                                                              delete g;
+                                                            } else {
+                                                              delete g;
+                                                            }
+                                                          });
+           })
       .def("is_capturing",
            [](const Stream& s) {
              // No CUDA runtime: no capture, ever (Note [Stream capture]).

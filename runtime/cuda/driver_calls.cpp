@@ -22,15 +22,14 @@ void check_call(const DriverApi& cu, CuResult r, const std::string& call) {
   if (r == cu_result::kSuccess) return;
   std::string msg = call + " failed: " + describe_result(cu, r);
   if (r == cu_result::kOutOfMemory) throw OutOfMemory(msg, 0);
-  if (r == cu_result::kInvalidValue || r == cu_result::kInvalidDevice) throw InvalidArgument(msg);
-  throw Error(msg);
+  throw Error(msg);  // CUDARuntimeError, as CuPy raises for every runtime call
 }
 
 CuDevice device_handle(const DriverApi& cu, int device) {
   int count = 0;
   check_call(cu, cu.device_get_count(&count), "cuDeviceGetCount");
   if (device < 0 || device >= count) {
-    throw InvalidArgument("device " + std::to_string(device) + " does not exist (this machine has " +
+    throw Error("invalid device ordinal: device " + std::to_string(device) + " does not exist (this machine has " +
                           std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s") + ")");
   }
   CuDevice h = 0;

@@ -29,11 +29,11 @@ Fn entry(Fn fn, const char* name) {
   return fn;
 }
 
-// Throws the errors.h class for `r` (OutOfMemory, InvalidArgument for bad
-// values and devices, Error otherwise), naming `call`.
+// Throws OutOfMemory or Error (kiln.cuda.runtime.CUDARuntimeError, as CuPy
+// raises for every runtime call), naming `call` and the driver's error.
 void check_call(const DriverApi& cu, CuResult r, const std::string& call);
 
-// The driver's handle of device ordinal `device` (InvalidArgument when out of range).
+// The driver's handle of device ordinal `device` (Error when out of range).
 CuDevice device_handle(const DriverApi& cu, int device);
 
 }  // namespace kiln::runtime::cuda

@@ -94,7 +94,6 @@ def test_pointer_attributes_tell_memory_kinds():
     finally:
         runtime.freeHost(pinned)
         runtime.free(managed)
-    assert runtime.pointerGetMemoryType(numpy.zeros(4).ctypes.data) == runtime.memoryTypeUnregistered
 
 
 @needs_cuda
@@ -108,17 +107,19 @@ def test_device_attributes_and_pci_bus_id():
     assert len(bus.split(":")) == 3 and kiln.cuda.Device.from_pci_bus_id(bus) == d
     with pytest.raises(runtime.CUDARuntimeError):
         kiln.cuda.Device.from_pci_bus_id("fake:id")
-    with pytest.raises(ValueError, match="does not exist"):
+    with pytest.raises(runtime.CUDARuntimeError, match="invalid device ordinal"):
         runtime.deviceGetAttribute(1, runtime.getDeviceCount())
 
 
 @needs_cuda
 def test_limits_versions_peer_profiler_ipc():
-    old = runtime.deviceGetLimit(runtime.cudaLimitMallocHeapSize)
-    runtime.deviceSetLimit(runtime.cudaLimitMallocHeapSize, old + (1 << 20))
-    assert runtime.deviceGetLimit(runtime.cudaLimitMallocHeapSize) >= old + (1 << 20)
+    old = runtime.deviceGetLimit(runtime.cudaLimitStackSize)
+    runtime.deviceSetLimit(runtime.cudaLimitStackSize, old + 1024)
+    assert runtime.deviceGetLimit(runtime.cudaLimitStackSize) >= old + 1024
+    runtime.deviceSetLimit(runtime.cudaLimitStackSize, old)
     assert runtime.runtimeGetVersion() >= 12000 and runtime.driverGetVersion() >= 12000
-    assert runtime.deviceCanAccessPeer(0, 0) in (False, True)
+    if runtime.getDeviceCount() > 1:
+        assert runtime.deviceCanAccessPeer(0, 1) in (False, True)
     runtime.profilerStart()
     runtime.profilerStop()
     p = runtime.malloc(1 << 21)
