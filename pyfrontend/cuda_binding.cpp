@@ -56,10 +56,13 @@ class Stream {
   int device_;
 };
 
-// The per-thread default stream: CUDA's CU_STREAM_PER_THREAD; a backend
-// that runs everything in order has one stream, the null one.
+// The per-thread default stream: CUDA's CU_STREAM_PER_THREAD; elsewhere
+// one stream of the process, never destroyed (a backend without CUDA
+// streams runs the work of all its streams in order anyway).
 runtime::StreamHandle per_thread_stream() {
-  return be().caps().cuda_interop ? static_cast<runtime::StreamHandle>(runtime::cuda::kStreamPerThread) : nullptr;
+  if (be().caps().cuda_interop) return static_cast<runtime::StreamHandle>(runtime::cuda::kStreamPerThread);
+  static runtime::StreamHandle shared = be().create_stream(false);
+  return shared;
 }
 
 class Event {

@@ -8,7 +8,7 @@ from kiln.cuda._synchronize import check_synchronize
 class Stream:
     """A CUDA stream. ``with stream:`` makes it current for kernels, copies and
     allocations issued in the block. ``Stream.null`` is the default stream,
-    ``Stream.ptds`` the per-thread default stream (the null stream on the host
+    ``Stream.ptds`` the per-thread default stream (one stream on the host
     backend, where all work runs in order). ``priority``: lower runs first
     (``runtime.deviceGetStreamPriorityRange()``)."""
 
