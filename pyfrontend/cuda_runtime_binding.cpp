@@ -6,6 +6,9 @@
 #include "arraycore/memory.h"
 #include "pyfrontend/bindings.h"
 #include "pyfrontend/memory_pointer.h"
+#include "runtime/cuda/cublas_api.h"
+#include "runtime/cuda/cusolver_api.h"
+#include "runtime/cuda/driver_calls.h"
 #include "runtime/cuda/driver_api.h"
 #include "runtime/cuda/runtime_functions.h"
 #include "runtime/stream.h"
@@ -124,6 +127,24 @@ void register_cuda_runtime(py::module_& m) {
     return rt::ipc_open_mem_handle(std::string(h), flags);
   });
   m.def("_rt_ipc_close_mem_handle", &rt::ipc_close_mem_handle);
+  // The calling thread's library handles of the current device (the ones
+  // kiln's own matmul and solvers use), as integers.
+  m.def("_cublas_handle", [] {
+    runtime::cuda::driver_for("kiln.cuda.get_cublas_handle");
+    std::string why;
+    const runtime::cuda::CublasApi* api = runtime::cuda::load_cublas_api(&why);
+    if (!api) throw runtime::Error("kiln.cuda.get_cublas_handle: " + why);
+    return reinterpret_cast<uintptr_t>(
+        runtime::cuda::cublas_handle_for_current_thread(*api, runtime::backend().current_device()));
+  });
+  m.def("_cusolver_handle", [] {
+    runtime::cuda::driver_for("kiln.cuda.device.get_cusolver_handle");
+    std::string why;
+    const runtime::cuda::CusolverApi* api = runtime::cuda::load_cusolver_api(&why);
+    if (!api) throw runtime::Error("kiln.cuda.device.get_cusolver_handle: " + why);
+    return reinterpret_cast<uintptr_t>(
+        runtime::cuda::cusolver_context_for_current_thread(*api, runtime::backend().current_device()).handle);
+  });
   m.def("_rt_profiler_start", &rt::profiler_start);
   m.def("_rt_profiler_stop", &rt::profiler_stop);
 }

@@ -72,8 +72,8 @@ Graph::Graph(CuGraph graph, CuGraphExec exec, int device, std::vector<void*> hel
       callbacks_(std::move(callbacks)) {}
 
 // A launch still running is freed by the driver when it completes; the held
-// chunks go back to the pool homed on the last launch's stream, so another
-// stream reuses them only once that stream is idle (Note [Cross-stream reuse]).
+// chunks go back to the pool once the last launch on every stream is done
+// (the binding drops the GIL first: a launch may call a Python host function).
 Graph::~Graph() {
   try {
     int previous = backend().current_device();

@@ -53,6 +53,18 @@ class Device:
         return cls(_core._rt_device_by_pci_bus_id(pci_bus_id))
 
     @property
+    def cublas_handle(self):
+        """This thread's cuBLAS handle of this device, as an integer."""
+        with self:
+            return _core._cublas_handle()
+
+    @property
+    def cusolver_handle(self):
+        """This thread's cuSOLVER (dense) handle of this device, as an integer."""
+        with self:
+            return _core._cusolver_handle()
+
+    @property
     def name(self):
         return _core.device_properties(self.id)["name"]
 
@@ -81,3 +93,13 @@ class Device:
 
     def __repr__(self):
         return "<CUDA Device %d>" % self.id
+
+
+def get_cublas_handle():
+    """The current device's cuBLAS handle for this thread."""
+    return Device().cublas_handle
+
+
+def get_cusolver_handle():
+    """The current device's cuSOLVER handle for this thread."""
+    return Device().cusolver_handle

@@ -127,3 +127,22 @@ def test_limits_versions_peer_profiler_ipc():
         assert len(runtime.ipcGetMemHandle(p)) == 64
     finally:
         runtime.free(p)
+
+
+@pytest.mark.parametrize("get", [kiln.cuda.get_cublas_handle, kiln.cuda.device.get_cusolver_handle],
+                         ids=["cublas", "cusolver"])
+def test_library_handles_are_per_thread(get):
+    if not CUDA:
+        with pytest.raises(runtime.CUDARuntimeError, match="host backend has no CUDA runtime"):
+            get()
+        return
+    import threading
+    handles = [get(), None, None]
+
+    def other():
+        handles[1], handles[2] = get(), get()
+
+    t = threading.Thread(target=other)
+    t.start()
+    t.join()
+    assert handles[0] and handles[0] == get() and handles[1] == handles[2] != handles[0]
