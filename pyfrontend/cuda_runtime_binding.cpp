@@ -11,6 +11,7 @@
 #include "runtime/cuda/driver_calls.h"
 #include "runtime/cuda/driver_api.h"
 #include "runtime/cuda/runtime_functions.h"
+#include "runtime/memory_pool.h"
 #include "runtime/stream.h"
 
 namespace kiln::py_bind {
@@ -94,7 +95,12 @@ void register_cuda_runtime(py::module_& m) {
   m.def("_rt_stream_create_default", [be](bool non_blocking) {
     return reinterpret_cast<uintptr_t>(be().create_stream(non_blocking));
   });
-  m.def("_rt_stream_destroy", [be](uintptr_t s) { be().destroy_stream(as_stream(s)); });
+  m.def("_rt_stream_destroy", [be](uintptr_t s) {
+    // As ~Stream: the pool must not keep chunks keyed by a dead stream.
+    be().synchronize_stream(as_stream(s));
+    runtime::forget_stream_in_default_pools(as_stream(s));
+    be().destroy_stream(as_stream(s));
+  });
   m.def("_rt_stream_synchronize", [be](uintptr_t s) {
     ReleaseGil nogil;
     be().synchronize_stream(as_stream(s));
