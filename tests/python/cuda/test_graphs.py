@@ -93,7 +93,7 @@ def test_graph_memory_is_not_reused_after_capture():
 
 
 @needs_cuda
-@pytest.mark.parametrize("what", ["get", "item", "bool", "nonzero", "upload"])
+@pytest.mark.parametrize("what", ["get", "item", "bool", "nonzero", "upload", "random"])
 def test_capture_refuses_host_waits_and_stays_valid(what):
     a = kiln.arange(100, dtype=kiln.float32)
     _ready(a)
@@ -110,6 +110,8 @@ def test_capture_refuses_host_waits_and_stays_valid(what):
                 bool(b.sum() > 0)
             elif what == "nonzero":
                 kiln.nonzero(b > 10)
+            elif what == "random":
+                kiln.random.random(10)          # a graph would replay the same numbers
             else:
                 kiln.asarray(numpy.ones(4))
         g = s.end_capture()                # the capture is still valid
