@@ -66,7 +66,7 @@ def test_graph_replays_kiln_kernels(upload, same_stream):
         g.launch(s2)
         s2.synchronize()
         want_e, want_c = _chain(a)
-        numpy.testing.assert_array_equal(e.get(), want_e.get())
+        numpy.testing.assert_allclose(e.get(), want_e.get(), rtol=1e-13)   # a reduction: order may differ
         numpy.testing.assert_array_equal(c.get(), want_c.get())
 
 
