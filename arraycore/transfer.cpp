@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "arraycore/copy.h"
+#include "runtime/capture.h"
 #include "runtime/memory_pool.h"
 
 namespace kiln::arraycore {
@@ -126,6 +127,7 @@ void copy_to_host(const NDArray& src, void* dst, runtime::StreamHandle stream, b
   auto& be = runtime::backend();
   const size_t nbytes = src.nbytes();
   if (nbytes == 0) return;
+  runtime::check_not_capturing(stream, "copying an array to the host");  // Note [Stream capture]
   // A strided view is packed on the device by the copy kernel first; the
   // packed temporary goes back to the pool in stream order.
   NDArray packed = src.c_contiguous() ? src : astype(src, src.dtype(), Order::C);
@@ -141,6 +143,7 @@ void copy_from_host(const NDArray& dst, const void* src, runtime::StreamHandle s
   if (!dst.c_contiguous()) throw std::logic_error("copy_from_host needs a C-contiguous target");
   const size_t nbytes = dst.nbytes();
   if (nbytes == 0) return;
+  runtime::check_not_capturing(stream, "copying host memory to the device");  // Note [Stream capture]
   if (use_staging(nbytes)) {
     staged_copy(dst.data(), src, nbytes, runtime::CopyKind::HostToDevice, stream);
     return;

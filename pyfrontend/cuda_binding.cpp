@@ -4,7 +4,11 @@
 #include <vector>
 
 #include "pyfrontend/bindings.h"
+#include "runtime/capture.h"
 #include "runtime/cuda/cuda_backend.h"
+#include "runtime/cuda/driver_api.h"
+#include "runtime/cuda/graph.h"
+#include "runtime/cuda/runtime_functions.h"
 #include "runtime/cuda/library_search.h"
 #include "runtime/memory_pool.h"
 #include "runtime/stream.h"
@@ -16,7 +20,8 @@ runtime::Backend& be() { return runtime::backend(); }
 
 class Stream {
  public:
-  Stream(runtime::StreamHandle handle, bool owned) : handle_(handle), owned_(owned) {
+  Stream(runtime::StreamHandle handle, bool owned, bool non_blocking = false, int priority = 0)
+      : handle_(handle), owned_(owned), non_blocking_(non_blocking), priority_(priority) {
     device_ = be().current_device();
   }
   ~Stream() {
@@ -33,12 +38,32 @@ class Stream {
   }
   runtime::StreamHandle handle() const { return handle_; }
   int device() const { return device_; }
+  void set_device(int device) { device_ = device; }
+  // CUDA asks the driver (streams made elsewhere included); other backends
+  // report what the stream was made with.
+  bool non_blocking() const {
+    if (!cuda_streams()) return non_blocking_;
+    return (runtime::cuda::rt::stream_flags(handle_) & runtime::cuda::kStreamNonBlocking) != 0;
+  }
+  int priority() const { return cuda_streams() ? runtime::cuda::rt::stream_priority(handle_) : priority_; }
 
  private:
+  static bool cuda_streams() { return be().caps().cuda_interop; }
   runtime::StreamHandle handle_;
   bool owned_;
+  bool non_blocking_;
+  int priority_;
   int device_;
 };
+
+// The per-thread default stream: CUDA's CU_STREAM_PER_THREAD; elsewhere
+// one stream of the process, never destroyed (a backend without CUDA
+// streams runs the work of all its streams in order anyway).
+runtime::StreamHandle per_thread_stream() {
+  if (be().caps().cuda_interop) return static_cast<runtime::StreamHandle>(runtime::cuda::kStreamPerThread);
+  static runtime::StreamHandle shared = be().create_stream(false);
+  return shared;
+}
 
 class Event {
  public:
@@ -117,11 +142,18 @@ void register_cuda(py::module_& m) {
   });
 
   py::class_<Stream, std::shared_ptr<Stream>>(m, "Stream")
-      .def(py::init([](bool null, bool non_blocking) {
+      .def(py::init([](bool null, bool non_blocking, int priority, bool ptds) {
+             if (null && ptds) throw py::value_error("a stream cannot be both null and ptds");
              if (null) return std::make_shared<Stream>(nullptr, false);
-             return std::make_shared<Stream>(be().create_stream(non_blocking), true);
+             if (ptds) return std::make_shared<Stream>(per_thread_stream(), false);
+             if (priority == 0 || !be().caps().cuda_interop)
+               return std::make_shared<Stream>(be().create_stream(non_blocking), true, non_blocking, priority);
+             unsigned flags = non_blocking ? runtime::cuda::kStreamNonBlocking : runtime::cuda::kStreamDefault;
+             return std::make_shared<Stream>(runtime::cuda::rt::stream_create(flags, priority), true, non_blocking,
+                                             priority);
            }),
-           py::arg("null") = false, py::arg("non_blocking") = false)
+           py::arg("null") = false, py::arg("non_blocking") = false, py::arg("priority") = 0,
+           py::arg("ptds") = false)
       .def_static(
           "_external",
           [](uintptr_t ptr) {
@@ -130,6 +162,52 @@ void register_cuda(py::module_& m) {
           py::arg("ptr"), "A stream another library made (not destroyed by kiln).")
       .def_property_readonly("ptr", [](const Stream& s) { return reinterpret_cast<uintptr_t>(s.handle()); })
       .def_property_readonly("device_id", &Stream::device)
+      .def("_set_device_id", &Stream::set_device)
+      .def_property_readonly("is_non_blocking", &Stream::non_blocking)
+      .def_property_readonly("priority", &Stream::priority)
+      .def("begin_capture",
+           [](const Stream& s, int mode) { runtime::cuda::begin_capture(s.handle(), mode); },
+           py::arg("mode") = runtime::cuda::cu_capture::kModeRelaxed)
+      .def("end_capture",
+           [](const Stream& s) {
+             // ~Graph waits for the graph's last launches (Note [Graphs]):
+             // without the GIL, since a launch may run a Python host function.
+             return std::shared_ptr<runtime::cuda::Graph>(runtime::cuda::end_capture(s.handle()).release(),
+                                                          [](runtime::cuda::Graph* g) {
+                                                            if (Py_IsInitialized() && PyGILState_Check()) {
+                                                              ReleaseGil nogil;
+                                                              delete g;
+                                                            } else {
+                                                              delete g;
+                                                            }
+                                                          });
+           })
+      .def("is_capturing",
+           [](const Stream& s) {
+             // No CUDA runtime: no capture, ever (Note [Stream capture]).
+             return be().caps().cuda_interop && runtime::cuda::is_capturing(s.handle());
+           })
+      .def("launch_host_func",
+           [](const Stream& s, py::object fn) {
+             auto keep = keep_alive(std::move(fn));
+             auto call = std::make_shared<std::function<void()>>([keep] {
+               AcquireGil gil;
+               try {
+                 py::reinterpret_borrow<py::object>(static_cast<PyObject*>(keep.get()))();
+               } catch (py::error_already_set& e) {
+                 e.discard_as_unraisable("kiln.cuda.Stream.launch_host_func callback");
+               }
+             });
+             if (!be().caps().cuda_interop) {  // work runs in order: everything queued is done
+               be().synchronize_stream(s.handle());
+               (*call)();
+               return;
+             }
+             runtime::cuda::launch_host_func(s.handle(), std::move(call));
+           },
+           py::arg("callback"),
+           "Queue callback() on the stream: it runs on a driver thread once the work before it is done; inside a "
+           "capture it becomes a node of the graph.")
       .def("synchronize", [](const Stream& s) {
         ReleaseGil nogil;
         be().synchronize_stream(s.handle());
@@ -154,6 +232,13 @@ void register_cuda(py::module_& m) {
       })
       .def("__hash__", [](const Stream& s) { return std::hash<void*>()(s.handle()); });
 
+  py::class_<runtime::cuda::Graph, std::shared_ptr<runtime::cuda::Graph>>(m, "Graph")
+      .def("launch", [](runtime::cuda::Graph& g, py::handle stream) { g.launch(to_stream(stream)); },
+           py::arg("stream") = py::none())
+      .def("upload", [](runtime::cuda::Graph& g, py::handle stream) { g.upload(to_stream(stream)); },
+           py::arg("stream") = py::none())
+      .def("debug_dot_str", [](const runtime::cuda::Graph& g, unsigned flags) { return g.debug_dot(flags); },
+           py::arg("flags") = 0u);
   m.def("_current_stream_ptr", [] { return reinterpret_cast<uintptr_t>(runtime::current_stream()); });
 
   py::class_<Event, std::shared_ptr<Event>>(m, "Event")

@@ -4,6 +4,7 @@
 //   InvalidArgument-> ValueError
 //   LaunchError    -> kiln.cuda.LaunchError (a CUDADriverError)
 //   Interrupted    -> what Python's SIGINT handler raises (KeyboardInterrupt)
+//   CaptureError   -> kiln.cuda.StreamCaptureError (a CUDADriverError and a NotImplementedError)
 //   other Error    -> kiln.cuda.driver.CUDADriverError (RuntimeError)
 //   std::invalid_argument -> ValueError
 //   arraycore::UfuncTypeError -> kiln's UFuncTypeError classes (ufunc_types_binding.cpp)
@@ -15,6 +16,7 @@
 #include "pyfrontend/bindings.h"
 #include "arraycore/axes.h"
 #include "arraycore/ufunc_apply.h"
+#include "runtime/capture.h"
 #include "runtime/errors.h"
 #include "runtime/interrupted.h"
 
@@ -25,6 +27,7 @@ PyObject* g_compile_exc = nullptr;
 PyObject* g_oom_exc = nullptr;
 PyObject* g_driver_exc = nullptr;
 PyObject* g_launch_exc = nullptr;
+PyObject* g_capture_exc = nullptr;
 }  // namespace
 
 void set_axis_error(const arraycore::AxisError& e) {
@@ -60,6 +63,8 @@ void set_python_error(std::exception_ptr p) {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const runtime::LaunchError& e) {
     PyErr_SetString(g_launch_exc, e.what());
+  } catch (const runtime::CaptureError& e) {
+    PyErr_SetString(g_capture_exc, e.what());
   } catch (const runtime::Interrupted& e) {
     // Note [Cancelling host launches]: Python's SIGINT handler says what to
     // raise (KeyboardInterrupt by default); if it raises nothing, the launch
@@ -90,6 +95,12 @@ void register_errors(py::module_& m) {
   // CUDADriverError, so handlers of that still catch it.
   static py::exception<runtime::LaunchError> launch_exc(m, "LaunchError", driver_exc.ptr());
   g_launch_exc = launch_exc.ptr();
+  // Work a CUDA graph capture cannot record (Note [Stream capture]): CuPy
+  // raises RuntimeError for waits and NotImplementedError for libraries.
+  py::tuple capture_bases = py::make_tuple(driver_exc, py::handle(PyExc_NotImplementedError));
+  g_capture_exc = PyErr_NewException("kiln._core.StreamCaptureError", capture_bases.ptr(), nullptr);
+  if (g_capture_exc == nullptr) throw py::error_already_set();
+  m.attr("StreamCaptureError") = py::handle(g_capture_exc);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

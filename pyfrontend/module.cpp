@@ -12,6 +12,7 @@ void register_memory_ranges(py::module_& m);   // memory_ranges_binding.cpp, the
 void register_flat_access(py::module_& m);     // flat_access_binding.cpp (issue 22), the same
 void register_bit_packing(py::module_& m);     // bit_packing_binding.cpp (issue 22), the same
 void register_stride_tricks(py::module_& m);   // stride_tricks_binding.cpp (issue 22), the same
+void register_cuda_runtime(py::module_& m);    // cuda_runtime_binding.cpp (issue 22), the same
 }  // namespace kiln::py_bind
 
 PYBIND11_MODULE(_core, m) {
@@ -21,6 +22,7 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_exit_flag();
   kiln::py_bind::register_memory(m);
   kiln::py_bind::register_cuda(m);
+  kiln::py_bind::register_cuda_runtime(m);
   kiln::py_bind::register_ndarray(m);
   kiln::py_bind::register_views(m);
   kiln::py_bind::register_raw_kernel(m);

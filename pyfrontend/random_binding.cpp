@@ -11,6 +11,8 @@
 
 #include "arraycore/random.h"
 #include "pyfrontend/bindings.h"
+#include "runtime/capture.h"
+#include "runtime/stream.h"
 
 namespace kiln::py_bind {
 namespace {
@@ -21,6 +23,11 @@ using arraycore::PhiloxTake;
 
 PhiloxTake take_from(py::handle bitgen) {
   return [bitgen](int64_t units) {
+    // Note [Stream capture]: the counter advances on the host, so a graph
+    // would replay the same numbers at every launch.
+    runtime::check_not_capturing(runtime::current_stream(),
+                                 "drawing random numbers with kiln.random (cuRAND's place: a CUDA graph would replay "
+                                 "the same numbers)");
     py::tuple k = bitgen.attr("_take")(units);
     PhiloxKey key;
     key.key0 = k[0].cast<uint32_t>();

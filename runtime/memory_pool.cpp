@@ -19,6 +19,8 @@
 // site does) before allocate/deallocate may reach the backend.
 #include "runtime/memory_pool.h"
 
+#include "runtime/capture.h"
+
 #include <atomic>
 #include <cstdint>
 #include <limits>
@@ -43,6 +45,10 @@ struct Chunk {
   Chunk* next = nullptr;
   StreamHandle stream = nullptr;  // last stream the chunk was allocated on
   bool free = false;
+  // Note [Pool and graph capture]
+  uint64_t capture = 0;  // the open capture it was handed out in (0: none)
+  uint32_t holds = 0;    // graphs holding it
+  bool parked = false;   // freed while it belongs to a capture or a graph
 };
 
 // Memory obtained from the backend with one allocate() call.
@@ -78,6 +84,8 @@ std::string describe_bytes(size_t n) { return std::to_string(n) + " bytes"; }
 }  // namespace
 
 struct MemoryPool::Impl {
+  void free_chunk(Chunk* c);
+
   Impl(Backend& be, int dev) : backend(be), device(dev) {
     in_use.reserve(1024);
     spare_set_nodes.reserve(64);
@@ -96,6 +104,8 @@ struct MemoryPool::Impl {
   std::vector<InUseMap::node_type> spare_map_nodes;
   std::vector<Chunk*> spare_chunks;
   Segment* segments = nullptr;
+  // Chunks of open captures and of live graphs (Note [Pool and graph capture]).
+  std::unordered_map<void*, Chunk*> graph_chunks;
 
   size_t used = 0, total = 0, n_free = 0, limit = 0;
 
@@ -176,7 +186,7 @@ struct MemoryPool::Impl {
 
   // Best fit on `stream` first; then on other streams that have no work in
   // flight (all of them when `all_idle`, i.e. right after a device sync).
-  Chunk* take_free(size_t size, StreamHandle stream, bool all_idle) {
+  Chunk* take_free(size_t size, StreamHandle stream, bool all_idle, bool other_streams = true) {
     SizeKey key{size, nullptr};
     FreeSet& own = set_for(stream);
     if (auto it = own.lower_bound(key); it != own.end()) {
@@ -185,6 +195,7 @@ struct MemoryPool::Impl {
       split(c, size, stream);
       return c;
     }
+    if (!other_streams) return nullptr;
     for (auto& [other, set] : free_by_stream) {
       if (other == stream || set.empty()) continue;
       auto it = set.lower_bound(key);
@@ -258,10 +269,23 @@ struct MemoryPool::Impl {
     }
   }
 
-  Chunk* allocate_locked(size_t nbytes, size_t size, StreamHandle stream) {
-    if (Chunk* c = take_free(size, stream, false)) return c;
+  Chunk* allocate_locked(size_t nbytes, size_t size, StreamHandle stream, bool capture_open) {
+    if (Chunk* c = take_free(size, stream, false, !capture_open)) return c;
     std::string why;
+    if (capture_open && !may_allocate_during_capture()) {
+      throw CaptureError("kiln's memory pool needs " + describe_bytes(size) + " more from device " +
+                         std::to_string(device) + " while a CUDA graph capture in global or thread-local mode is "
+                         "open, where cuMemAlloc is not allowed (Note [Pool and graph capture]): begin the capture "
+                         "with mode=streamCaptureModeRelaxed (kiln's default), or run the work once before "
+                         "capturing so that the pool holds the memory");
+    }
     Segment* seg = try_new_segment(size, why);
+    if (seg == nullptr && capture_open) {
+      throw OutOfMemory("out of memory allocating " + std::to_string(nbytes) + " bytes on device " +
+                            std::to_string(device) + " while a CUDA graph capture is open: " + why +
+                            "; the pool cannot wait for the device to free cached memory during a capture",
+                        nbytes);
+    }
     if (seg == nullptr) {
       // Note [Out of memory]: wait for all work, so every stream's free
       // chunks are usable and freeing segments is safe, then retry once.
@@ -316,9 +340,16 @@ void* MemoryPool::allocate(size_t nbytes, StreamHandle stream) {
                       nbytes);
   }
   size_t size = nbytes == 0 ? kRoundBytes : round_up(nbytes, kRoundBytes);
+  // Note [Pool and graph capture]: the driver is asked only while a capture is open.
+  const bool capture_open = captures_open();
+  const uint64_t capture = capture_open ? capture_id(stream) : 0;
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  Chunk* c = impl_->allocate_locked(nbytes, size, stream);
+  Chunk* c = impl_->allocate_locked(nbytes, size, stream, capture_open);
   impl_->mark_in_use(c);
+  if (capture != 0) {
+    c->capture = capture;
+    impl_->graph_chunks.emplace(c->ptr, c);
+  }
   return c->ptr;
 }
 
@@ -334,6 +365,16 @@ void MemoryPool::deallocate(void* ptr) {
   }
   Chunk* c = node.mapped();
   s.spare_map_nodes.push_back(std::move(node));
+  if (c->capture != 0 || c->holds != 0) {  // Note [Pool and graph capture]: stays in use
+    c->parked = true;
+    return;
+  }
+  s.free_chunk(c);
+}
+
+// Gives a chunk that left in_use back to the free set of its stream.
+void MemoryPool::Impl::free_chunk(Chunk* c) {
+  Impl& s = *this;
   s.used -= c->size;
   --c->segment->used_chunks;
   // Merge with free neighbours of the same stream (Note [Cross-stream reuse]:
@@ -400,9 +441,11 @@ void MemoryPool::forget_stream(StreamHandle stream) {
   std::lock_guard<std::mutex> lock(s.mutex);
   for (auto& [ptr, c] : s.in_use)
     if (c->stream == stream) c->stream = nullptr;
+  for (auto& [ptr, c] : s.graph_chunks)
+    if (c->stream == stream) c->stream = nullptr;
   auto it = s.free_by_stream.find(stream);
   if (it == s.free_by_stream.end()) return;
-  std::vector<Chunk*> moved(it->second.begin(), it->second.end());
+  std::vector<Chunk*> moved(it->second.begin(), it->second.end());  // (held chunks are in no free set)
   for (Chunk* c : moved) s.erase_free(it->second, it->second.find(c));
   s.free_by_stream.erase(it);
   s.cached_set = nullptr;
@@ -446,6 +489,37 @@ std::unordered_map<int, MemoryPool*>& all_pools() {
 void forget_stream_in_default_pools(StreamHandle stream) {
   std::lock_guard<std::mutex> lock(pools_mutex());
   for (auto& [device, pool] : all_pools()) pool->forget_stream(stream);
+}
+
+std::vector<void*> MemoryPool::hold_capture(uint64_t capture_id) {
+  std::vector<void*> held;
+  if (capture_id == 0) return held;
+  Impl& s = *impl_;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (auto& [ptr, c] : s.graph_chunks) {
+    if (c->capture != capture_id) continue;
+    c->capture = 0;
+    ++c->holds;
+    held.push_back(ptr);
+  }
+  return held;
+}
+
+void MemoryPool::release_held(const std::vector<void*>& chunks) {
+  Impl& s = *impl_;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (void* ptr : chunks) {
+    auto it = s.graph_chunks.find(ptr);
+    if (it == s.graph_chunks.end()) continue;
+    Chunk* c = it->second;
+    if (c->holds > 0) --c->holds;
+    if (c->holds != 0 || c->capture != 0) continue;
+    s.graph_chunks.erase(it);
+    if (c->parked) {
+      c->parked = false;
+      s.free_chunk(c);
+    }
+  }
 }
 
 MemoryPool& default_memory_pool(int device) {

@@ -16,6 +16,17 @@
 // (stream order makes that safe). Another stream may take it only when
 // backend.stream_done(S) says S has no work in flight.
 //
+// Note [Pool and graph capture]
+// While a CUDA graph capture is open (runtime/capture.h), a chunk handed out
+// on a capturing stream belongs to that capture: freed during it, it is
+// parked, not reused, because the graph will write to it at every replay.
+// At the end of the capture the graph holds all of them (hold_capture) until
+// it is destroyed (release_held); a held chunk freed by its array is parked
+// too. While any capture is open the pool never asks about other streams
+// (cuStreamQuery would invalidate a capture), never waits for the device and
+// never frees segments; it grows only where cuMemAlloc is allowed (relaxed
+// mode), and otherwise throws CaptureError with the way out.
+//
 // Note [Out of memory]
 // When the backend refuses a segment, or the limit would be exceeded, the
 // pool synchronizes the device, releases every wholly-free segment, and
@@ -24,8 +35,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "runtime/backend.h"
 
@@ -58,6 +71,11 @@ class MemoryPool {
   // chunks (and chunks in use that were allocated on it) move to the default
   // stream, so the pool never asks the backend about a dead stream.
   void forget_stream(StreamHandle stream);
+  // Note [Pool and graph capture]: the chunks handed out during capture
+  // `capture_id`, now held by its graph; release_held gives them back once
+  // no launch of the graph runs (those already freed become free chunks).
+  std::vector<void*> hold_capture(uint64_t capture_id);
+  void release_held(const std::vector<void*>& chunks);
 
  private:
   struct Impl;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "runtime/capture.h"
 #include "runtime/cuda/cublas_api.h"
 #include "runtime/cuda/cufft_api.h"
 #include "runtime/cuda/cusolver_api.h"
@@ -101,6 +102,7 @@ class CudaBlas final : public BlasLibrary {
     Call(StreamHandle stream, ElementType type, bool allow_tf32)
         : api(load_cublas_api(nullptr)), data(data_type(type)), compute(compute_type(type, allow_tf32)) {
       if (!api) throw Error("cuBLAS (libcublas) is not loaded");
+      check_not_capturing(stream, "calling cuBLAS");  // Note [Stream capture]
       h = cublas_handle_for_current_thread(*api, backend().current_device());
       check_blas(*api, api->set_stream(h, static_cast<CuStream>(stream)), "cublasSetStream_v2");
     }
@@ -131,6 +133,7 @@ class CudaSolverSession final : public SolverSession {
  public:
   CudaSolverSession(const CusolverApi& api, bool host_memory, StreamHandle stream)
       : api_(api), host_memory_(host_memory), stream_(stream) {
+    check_not_capturing(stream, "calling cuSOLVER");  // Note [Stream capture]
     if (host_memory_) {   // no device, no context: a handle per session
       check(api_.create(&h_), "cusolverDnCreate");
       check(api_.create_params(&p_), "cusolverDnCreateParams");
@@ -395,6 +398,7 @@ class CudaFft final : public FftLibrary {
 
   void execute(int64_t plan, int device, StreamHandle stream, FftType type, bool double_precision, void* i, void* o,
                bool forward) override {
+    check_not_capturing(stream, "calling cuFFT");  // Note [Stream capture]
     const CufftApi& api = cufft();
     const CufftHandle h = static_cast<CufftHandle>(plan);
     make_primary_context_current(device);

@@ -76,6 +76,41 @@ LoadResult load_once() {
   resolve_symbol(lib, "cuFuncGetParamInfo", a.func_get_param_info, nullptr);  // optional
   resolve_symbol(lib, "cuLaunchKernel", a.launch_kernel, &missing);
   resolve_symbol(lib, "cuLaunchCooperativeKernel", a.launch_cooperative_kernel, nullptr);  // optional
+  // Note [Optional driver entries]
+  resolve_symbol(lib, "cuStreamCreateWithPriority", a.stream_create_with_priority, nullptr);
+  resolve_symbol(lib, "cuStreamGetPriority", a.stream_get_priority, nullptr);
+  resolve_symbol(lib, "cuStreamGetFlags", a.stream_get_flags, nullptr);
+  resolve_symbol(lib, "cuCtxGetStreamPriorityRange", a.ctx_get_stream_priority_range, nullptr);
+  resolve_symbol(lib, "cuLaunchHostFunc", a.launch_host_func, nullptr);
+  resolve_symbol(lib, "cuStreamBeginCapture_v2", a.stream_begin_capture, nullptr);
+  resolve_symbol(lib, "cuStreamEndCapture", a.stream_end_capture, nullptr);
+  resolve_symbol(lib, "cuStreamIsCapturing", a.stream_is_capturing, nullptr);
+  resolve_symbol(lib, "cuStreamGetCaptureInfo_v3", a.stream_get_capture_info_v3, nullptr);
+  resolve_symbol(lib, "cuStreamGetCaptureInfo_v2", a.stream_get_capture_info_v2, nullptr);
+  resolve_symbol(lib, "cuThreadExchangeStreamCaptureMode", a.thread_exchange_stream_capture_mode, nullptr);
+  resolve_symbol(lib, "cuGraphInstantiateWithFlags", a.graph_instantiate, nullptr);
+  resolve_symbol(lib, "cuGraphLaunch", a.graph_launch, nullptr);
+  resolve_symbol(lib, "cuGraphUpload", a.graph_upload, nullptr);
+  resolve_symbol(lib, "cuGraphExecDestroy", a.graph_exec_destroy, nullptr);
+  resolve_symbol(lib, "cuGraphDestroy", a.graph_destroy, nullptr);
+  resolve_symbol(lib, "cuGraphDebugDotPrint", a.graph_debug_dot_print, nullptr);
+  resolve_symbol(lib, "cuMemAllocManaged", a.mem_alloc_managed, nullptr);
+  resolve_symbol(lib, "cuMemAllocAsync", a.mem_alloc_async, nullptr);
+  resolve_symbol(lib, "cuMemFreeAsync", a.mem_free_async, nullptr);
+  resolve_symbol(lib, "cuMemcpyAsync", a.memcpy_async, nullptr);
+  resolve_symbol(lib, "cuDeviceGetPCIBusId", a.device_get_pci_bus_id, nullptr);
+  resolve_symbol(lib, "cuDeviceGetByPCIBusId", a.device_get_by_pci_bus_id, nullptr);
+  resolve_symbol(lib, "cuPointerGetAttribute", a.pointer_get_attribute, nullptr);
+  resolve_symbol(lib, "cuDeviceCanAccessPeer", a.device_can_access_peer, nullptr);
+  resolve_symbol(lib, "cuCtxEnablePeerAccess", a.ctx_enable_peer_access, nullptr);
+  resolve_symbol(lib, "cuCtxDisablePeerAccess", a.ctx_disable_peer_access, nullptr);
+  resolve_symbol(lib, "cuCtxGetLimit", a.ctx_get_limit, nullptr);
+  resolve_symbol(lib, "cuCtxSetLimit", a.ctx_set_limit, nullptr);
+  resolve_symbol(lib, "cuIpcGetMemHandle", a.ipc_get_mem_handle, nullptr);
+  resolve_symbol(lib, "cuIpcOpenMemHandle_v2", a.ipc_open_mem_handle, nullptr);
+  resolve_symbol(lib, "cuIpcCloseMemHandle", a.ipc_close_mem_handle, nullptr);
+  resolve_symbol(lib, "cuProfilerStart", a.profiler_start, nullptr);
+  resolve_symbol(lib, "cuProfilerStop", a.profiler_stop, nullptr);
   if (!missing.empty()) {
     out.why_not = "the CUDA driver " + path + " has no " + missing +
                   " (driver too old for this build of kiln)";
@@ -108,6 +143,20 @@ std::string describe_result(const DriverApi& api, CuResult result) {
   if (api.get_error_name(result, &name) != cu_result::kSuccess || !name) name = nullptr;
   if (api.get_error_string(result, &text) != cu_result::kSuccess || !text) text = nullptr;
   std::string out = name ? name : "CUDA error " + std::to_string(result);
+  // The CUDA runtime's names of the capture errors, which CuPy's messages
+  // (and code written for them) use.
+  switch (result) {
+    case cu_result::kIllegalState: out += " [cudaErrorIllegalState]"; break;
+    case cu_result::kStreamCaptureUnsupported: out += " [cudaErrorStreamCaptureUnsupported]"; break;
+    case cu_result::kStreamCaptureInvalidated: out += " [cudaErrorStreamCaptureInvalidated]"; break;
+    case cu_result::kStreamCaptureMerge: out += " [cudaErrorStreamCaptureMerge]"; break;
+    case cu_result::kStreamCaptureUnmatched: out += " [cudaErrorStreamCaptureUnmatched]"; break;
+    case cu_result::kStreamCaptureUnjoined: out += " [cudaErrorStreamCaptureUnjoined]"; break;
+    case cu_result::kStreamCaptureIsolation: out += " [cudaErrorStreamCaptureIsolation]"; break;
+    case cu_result::kStreamCaptureImplicit: out += " [cudaErrorStreamCaptureImplicit]"; break;
+    case cu_result::kStreamCaptureWrongThread: out += " [cudaErrorStreamCaptureWrongThread]"; break;
+    default: break;
+  }
   if (text) out += std::string(" (") + text + ")";
   return out;
 }

@@ -15,6 +15,7 @@
 
 #ifdef KILN_CHECK_AGAINST_SDK_HEADERS
 #include <cuda.h>
+#include <cudaProfiler.h>
 #include <nvrtc.h>
 #endif
 
@@ -113,6 +114,19 @@ template <> struct ours<CUstream> { using type = CuStream; };
 template <> struct ours<CUstream*> { using type = CuStream*; };
 template <> struct ours<CUevent> { using type = CuEvent; };
 template <> struct ours<CUevent*> { using type = CuEvent*; };
+template <> struct ours<CUgraph> { using type = CuGraph; };
+template <> struct ours<CUgraph*> { using type = CuGraph*; };
+template <> struct ours<CUgraphExec> { using type = CuGraphExec; };
+template <> struct ours<CUgraphExec*> { using type = CuGraphExec*; };
+template <> struct ours<const CUgraphNode**> { using type = const CuGraphNode**; };
+template <> struct ours<const CUgraphEdgeData**> { using type = const void**; };
+template <> struct ours<CUstreamCaptureMode> { using type = int; };
+template <> struct ours<CUstreamCaptureMode*> { using type = int*; };
+template <> struct ours<CUstreamCaptureStatus*> { using type = int*; };
+template <> struct ours<CUlimit> { using type = int; };
+template <> struct ours<CUpointer_attribute> { using type = int; };
+template <> struct ours<CUipcMemHandle> { using type = CuIpcMemHandle; };
+template <> struct ours<CUipcMemHandle*> { using type = CuIpcMemHandle*; };
 template <> struct ours<nvrtcResult> { using type = NvrtcResult; };
 template <> struct ours<nvrtcProgram> { using type = NvrtcProgram; };
 template <> struct ours<nvrtcProgram*> { using type = NvrtcProgram*; };
@@ -170,6 +184,63 @@ KILN_SAME_SIGNATURE(func_set_attribute, cuFuncSetAttribute);
 KILN_SAME_SIGNATURE(func_get_param_info, cuFuncGetParamInfo);
 KILN_SAME_SIGNATURE(launch_kernel, cuLaunchKernel);
 KILN_SAME_SIGNATURE(launch_cooperative_kernel, cuLaunchCooperativeKernel);
+KILN_SAME_SIGNATURE(stream_create_with_priority, cuStreamCreateWithPriority);
+KILN_SAME_SIGNATURE(stream_get_priority, cuStreamGetPriority);
+KILN_SAME_SIGNATURE(stream_get_flags, cuStreamGetFlags);
+KILN_SAME_SIGNATURE(ctx_get_stream_priority_range, cuCtxGetStreamPriorityRange);
+KILN_SAME_SIGNATURE(launch_host_func, cuLaunchHostFunc);
+KILN_SAME_SIGNATURE(stream_begin_capture, cuStreamBeginCapture_v2);
+KILN_SAME_SIGNATURE(stream_end_capture, cuStreamEndCapture);
+KILN_SAME_SIGNATURE(stream_is_capturing, cuStreamIsCapturing);
+KILN_SAME_SIGNATURE(stream_get_capture_info_v3, cuStreamGetCaptureInfo_v3);
+KILN_SAME_SIGNATURE(thread_exchange_stream_capture_mode, cuThreadExchangeStreamCaptureMode);
+KILN_SAME_SIGNATURE(graph_instantiate, cuGraphInstantiateWithFlags);
+KILN_SAME_SIGNATURE(graph_launch, cuGraphLaunch);
+KILN_SAME_SIGNATURE(graph_upload, cuGraphUpload);
+KILN_SAME_SIGNATURE(graph_exec_destroy, cuGraphExecDestroy);
+KILN_SAME_SIGNATURE(graph_destroy, cuGraphDestroy);
+KILN_SAME_SIGNATURE(graph_debug_dot_print, cuGraphDebugDotPrint);
+KILN_SAME_SIGNATURE(mem_alloc_managed, cuMemAllocManaged);
+KILN_SAME_SIGNATURE(mem_alloc_async, cuMemAllocAsync);
+KILN_SAME_SIGNATURE(mem_free_async, cuMemFreeAsync);
+KILN_SAME_SIGNATURE(memcpy_async, cuMemcpyAsync);
+KILN_SAME_SIGNATURE(device_get_pci_bus_id, cuDeviceGetPCIBusId);
+KILN_SAME_SIGNATURE(device_get_by_pci_bus_id, cuDeviceGetByPCIBusId);
+KILN_SAME_SIGNATURE(pointer_get_attribute, cuPointerGetAttribute);
+KILN_SAME_SIGNATURE(device_can_access_peer, cuDeviceCanAccessPeer);
+KILN_SAME_SIGNATURE(ctx_enable_peer_access, cuCtxEnablePeerAccess);
+KILN_SAME_SIGNATURE(ctx_disable_peer_access, cuCtxDisablePeerAccess);
+KILN_SAME_SIGNATURE(ctx_get_limit, cuCtxGetLimit);
+KILN_SAME_SIGNATURE(ctx_set_limit, cuCtxSetLimit);
+KILN_SAME_SIGNATURE(ipc_get_mem_handle, cuIpcGetMemHandle);
+KILN_SAME_SIGNATURE(ipc_open_mem_handle, cuIpcOpenMemHandle_v2);
+KILN_SAME_SIGNATURE(ipc_close_mem_handle, cuIpcCloseMemHandle);
+KILN_SAME_SIGNATURE(profiler_start, cuProfilerStart);
+KILN_SAME_SIGNATURE(profiler_stop, cuProfilerStop);
+static_assert(sizeof(CUipcMemHandle) == sizeof(CuIpcMemHandle));
+static_assert(cu_result::kIllegalState == CUDA_ERROR_ILLEGAL_STATE);
+static_assert(cu_result::kPeerAccessAlreadyEnabled == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED);
+static_assert(cu_result::kStreamCaptureUnsupported == CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+static_assert(cu_result::kStreamCaptureInvalidated == CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+static_assert(cu_result::kStreamCaptureUnmatched == CUDA_ERROR_STREAM_CAPTURE_UNMATCHED);
+static_assert(cu_result::kStreamCaptureUnjoined == CUDA_ERROR_STREAM_CAPTURE_UNJOINED);
+static_assert(cu_result::kStreamCaptureImplicit == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT);
+static_assert(cu_result::kStreamCaptureWrongThread == CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD);
+static_assert(cu_device_attr::kMemoryPoolsSupported == CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED);
+static_assert(cu_pointer_attr::kMemoryType == CU_POINTER_ATTRIBUTE_MEMORY_TYPE);
+static_assert(cu_pointer_attr::kDevicePointer == CU_POINTER_ATTRIBUTE_DEVICE_POINTER);
+static_assert(cu_pointer_attr::kHostPointer == CU_POINTER_ATTRIBUTE_HOST_POINTER);
+static_assert(cu_pointer_attr::kIsManaged == CU_POINTER_ATTRIBUTE_IS_MANAGED);
+static_assert(cu_pointer_attr::kDeviceOrdinal == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL);
+static_assert(cu_memory_type::kHost == CU_MEMORYTYPE_HOST && cu_memory_type::kDevice == CU_MEMORYTYPE_DEVICE);
+static_assert(cu_memory_type::kUnified == CU_MEMORYTYPE_UNIFIED);
+static_assert(cu_capture::kStatusActive == CU_STREAM_CAPTURE_STATUS_ACTIVE);
+static_assert(cu_capture::kStatusInvalidated == CU_STREAM_CAPTURE_STATUS_INVALIDATED);
+static_assert(cu_capture::kModeGlobal == CU_STREAM_CAPTURE_MODE_GLOBAL);
+static_assert(cu_capture::kModeThreadLocal == CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+static_assert(cu_capture::kModeRelaxed == CU_STREAM_CAPTURE_MODE_RELAXED);
+static_assert(kMemAttachGlobal == CU_MEM_ATTACH_GLOBAL);
+static_assert(kIpcMemLazyEnablePeerAccess == CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
 
 KILN_SAME_NVRTC_SIGNATURE(get_error_string, nvrtcGetErrorString);
 KILN_SAME_NVRTC_SIGNATURE(version, nvrtcVersion);

@@ -35,6 +35,36 @@ class Device:
         return "%d%d" % (p["major"], p["minor"]) if p["major"] else "0"
 
     @property
+    def attributes(self):
+        """Every cudaDevAttr* of kiln.cuda.runtime for this device, by name
+        without the prefix: ``{'MaxThreadsPerBlock': 1024, ...}``."""
+        from kiln.cuda import runtime
+        return {k[11:]: runtime.deviceGetAttribute(v, self.id) for k, v in vars(runtime).items()
+                if k.startswith("cudaDevAttr")}
+
+    @property
+    def pci_bus_id(self):
+        """'0000:3B:00.0': the device's PCI domain, bus, device and function."""
+        return _core._rt_device_pci_bus_id(self.id)
+
+    @classmethod
+    def from_pci_bus_id(cls, pci_bus_id):
+        """The device at PCI bus id ``pci_bus_id`` (as pci_bus_id gives it)."""
+        return cls(_core._rt_device_by_pci_bus_id(pci_bus_id))
+
+    @property
+    def cublas_handle(self):
+        """This thread's cuBLAS handle of this device, as an integer."""
+        with self:
+            return _core._cublas_handle()
+
+    @property
+    def cusolver_handle(self):
+        """This thread's cuSOLVER (dense) handle of this device, as an integer."""
+        with self:
+            return _core._cusolver_handle()
+
+    @property
     def name(self):
         return _core.device_properties(self.id)["name"]
 
@@ -63,3 +93,13 @@ class Device:
 
     def __repr__(self):
         return "<CUDA Device %d>" % self.id
+
+
+def get_cublas_handle():
+    """The current device's cuBLAS handle for this thread."""
+    return Device().cublas_handle
+
+
+def get_cusolver_handle():
+    """The current device's cuSOLVER handle for this thread."""
+    return Device().cusolver_handle

@@ -1,10 +1,15 @@
 """Device memory: pools, pointers, user allocators (the RMM convention)."""
+import contextlib
+import threading
+
 from kiln import _core
-from kiln._core import MemoryPointer, Memory, alloc, OutOfMemoryError
+from kiln._core import MemoryPointer, Memory, alloc, OutOfMemoryError, PinnedMemoryPointer
 
 OutOfMemoryError.__module__ = "kiln.cuda.memory"
 
 _allocator = [None]
+_pinned_allocator = [None]
+_scoped = threading.local()  # using_allocator blocks open in this thread
 
 
 class UnownedMemory:
@@ -25,6 +30,8 @@ def set_allocator(allocator=None):
     object alive while the memory is in use. ``None`` restores the pool."""
     if allocator is not None and not callable(allocator):
         raise TypeError("allocator must be callable or None")
+    if getattr(_scoped, "depth", 0):
+        raise ValueError("set_allocator cannot be called inside a using_allocator block")
     _core._set_allocator(allocator)
     _allocator[0] = allocator
 
@@ -32,6 +39,50 @@ def set_allocator(allocator=None):
 def get_allocator():
     """The allocator set with set_allocator, or None for the default pool."""
     return _allocator[0]
+
+
+@contextlib.contextmanager
+def using_allocator(allocator=None):
+    """Route allocations through ``allocator`` (None: the default pool) for
+    the block, then restore the previous one. The allocator is process-wide
+    in kiln, so blocks in other threads see it too."""
+    previous = _allocator[0]
+    _scoped.depth = getattr(_scoped, "depth", 0) + 1
+    _core._set_allocator(allocator)
+    _allocator[0] = allocator
+    try:
+        yield
+    finally:
+        _scoped.depth -= 1
+        _core._set_allocator(previous)
+        _allocator[0] = previous
+
+
+def malloc_managed(size):
+    """A MemoryPointer to ``size`` bytes of managed (unified) memory
+    (cuMemAllocManaged), usable as an allocator: ``set_allocator(malloc_managed)``.
+    On the host backend all memory is host memory: a pool allocation."""
+    return _core._malloc_managed(size)
+
+
+def malloc_async(size):
+    """A MemoryPointer to ``size`` bytes from the driver's stream-ordered pool
+    (cuMemAllocAsync on the current stream; freed on that stream). On the
+    host backend, where all work runs in order: a pool allocation."""
+    from kiln.cuda.stream import get_current_stream
+    return _core._malloc_async(size, get_current_stream())
+
+
+class MemoryAsyncPool:
+    """The driver's stream-ordered pool of the current device (cuMemAllocAsync):
+    ``set_allocator(MemoryAsyncPool().malloc)``."""
+
+    def __init__(self, pool_handles="current"):
+        if pool_handles != "current":
+            raise ValueError("kiln supports only the device's current pool (pool_handles='current')")
+
+    def malloc(self, size):
+        return malloc_async(size)
 
 
 class MemoryPool:
@@ -86,8 +137,17 @@ class PinnedMemoryPool:
 
 
 def alloc_pinned_memory(size):
-    """``size`` bytes of page-locked host memory from the pinned pool, as a
-    buffer: ``numpy.frombuffer(kiln.cuda.alloc_pinned_memory(n), numpy.uint8)``.
+    """``size`` bytes of page-locked host memory from the pinned pool (or the
+    allocator given to set_pinned_memory_allocator), as a buffer:
+    ``numpy.frombuffer(kiln.cuda.alloc_pinned_memory(n), numpy.uint8)``.
     Copies into it with ``kiln.asnumpy(a, out=..., blocking=False)`` are truly
     asynchronous."""
-    return _core._pinned_malloc(size)
+    return (_pinned_allocator[0] or _core._pinned_malloc)(size)
+
+
+def set_pinned_memory_allocator(allocator=None):
+    """Route alloc_pinned_memory through ``allocator(size)`` (None: the pinned
+    pool). kiln's own staging buffers always come from the pinned pool."""
+    if allocator is not None and not callable(allocator):
+        raise TypeError("allocator must be callable or None")
+    _pinned_allocator[0] = allocator

@@ -7,13 +7,67 @@ from kiln.cuda._synchronize import check_synchronize
 
 class Stream:
     """A CUDA stream. ``with stream:`` makes it current for kernels, copies and
-    allocations issued in the block. ``Stream.null`` is the default stream."""
+    allocations issued in the block. ``Stream.null`` is the default stream,
+    ``Stream.ptds`` the per-thread default stream (one stream on the host
+    backend, where all work runs in order). ``priority``: lower runs first
+    (``runtime.deviceGetStreamPriorityRange()``)."""
 
-    null = None  # set below
+    null = ptds = None  # set below
 
-    def __init__(self, null=False, non_blocking=False):
-        self._impl = _core.Stream(null, non_blocking)
+    def __init__(self, null=False, non_blocking=False, ptds=False, priority=None):
+        self._impl = _core.Stream(null, non_blocking, priority or 0, ptds)
         self.non_blocking = non_blocking
+
+    @classmethod
+    def from_external(cls, obj):
+        """A kiln stream over ``obj``'s stream (any object with
+        ``__cuda_stream__()`` returning ``(0, pointer)``); ``obj`` is kept alive."""
+        if not hasattr(obj, "__cuda_stream__"):
+            raise TypeError("%s does not implement the __cuda_stream__ protocol" % type(obj).__name__)
+        info = obj.__cuda_stream__()
+        if not isinstance(info, tuple) or len(info) != 2:
+            raise TypeError("__cuda_stream__ must return a 2-tuple (version, stream pointer)")
+        if not all(isinstance(v, int) for v in info):
+            raise TypeError("__cuda_stream__ must return (int, int), got %r" % (info,))
+        if info[0] != 0:
+            raise TypeError("unsupported version %d of the __cuda_stream__ protocol" % info[0])
+        stream = cls.__new__(cls)
+        stream._impl, stream.non_blocking, stream._owner = _core.Stream._external(info[1]), False, obj
+        stream._impl._set_device_id(-1)  # the protocol does not say
+        return stream
+
+    def __cuda_stream__(self):
+        return (0, self.ptr)
+
+    @property
+    def is_non_blocking(self):
+        return self._impl.is_non_blocking
+
+    @property
+    def priority(self):
+        return self._impl.priority
+
+    def begin_capture(self, mode=None):
+        """Record the work queued on this stream into a CUDA graph instead of
+        running it, until end_capture(); ``mode`` defaults to
+        ``runtime.streamCaptureModeRelaxed``. See docs/cuda_graphs.md."""
+        self._impl.begin_capture(2 if mode is None else mode)
+
+    def end_capture(self):
+        """End the capture: a kiln.cuda.Graph to launch (on any stream)."""
+        return self._impl.end_capture()
+
+    def is_capturing(self):
+        return self._impl.is_capturing()
+
+    def launch_host_func(self, callback, arg):
+        """Call ``callback(arg)`` on a driver thread once the work queued so
+        far is done (a graph node when capturing)."""
+        self._impl.launch_host_func(lambda: callback(arg))
+
+    def add_callback(self, callback, arg):
+        """Call ``callback(stream, 0, arg)`` once the work queued so far is done."""
+        self._impl.launch_host_func(lambda: callback(self, 0, arg))
 
     @property
     def ptr(self):
@@ -73,6 +127,7 @@ class Stream:
 
 
 Stream.null = Stream(null=True)
+Stream.ptds = Stream(ptds=True)
 
 
 class ExternalStream(Stream):
