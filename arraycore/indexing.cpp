@@ -126,8 +126,20 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
   return out;
 }
 
-void assign(const NDArray& dst, const NDArray& value) {
+// value without the leading length-1 axes beyond dst's ndim: NumPy's
+// assignment (a[:] = ones((1, 4)) into shape (4,)) drops them.
+static NDArray without_extra_unit_axes(const NDArray& value, int ndim) {
+  const int extra = value.ndim() - ndim;
+  for (int d = 0; d < extra; ++d)
+    if (value.shape()[d] != 1) return value;   // broadcast_to's error names both shapes
+  if (extra <= 0) return value;
+  return value.view_as(Shape(value.shape().begin() + extra, value.shape().end()),
+                       Strides(value.strides().begin() + extra, value.strides().end()), value.offset());
+}
+
+void assign(const NDArray& dst, const NDArray& value_in) {
   require_writeable(dst);   // Note [Read-only arrays]
+  const NDArray value = without_extra_unit_axes(value_in, dst.ndim());
   NDArray src = broadcast_to(value, dst.shape());
   if (dst.size() == 0) return;
   // Overlapping memory (a[1:] = a[:-1]): copy the source out first.

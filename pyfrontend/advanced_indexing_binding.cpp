@@ -30,9 +30,10 @@ AdvancedItem host_array_item(py::handle k, std::vector<py::object>& keep) {
   py::object arr = numpy().attr("asarray")(k);
   char kind = arr.attr("dtype").attr("kind").cast<std::string>()[0];
   if (kind == 'b') return AdvancedItem::of_array(upload(arr));
-  if (kind == 'f' && arr.attr("size").cast<int64_t>() == 0) kind = 'i';  // [] is an empty integer index
+  const bool host_array = py::isinstance<py::array>(k);   // a NumPy array keeps its dtype; a list does not
+  if (kind == 'f' && !host_array && arr.attr("size").cast<int64_t>() == 0) kind = 'i';  // [] is an empty integer index
   if (kind != 'i' && kind != 'u')
-    throw py::index_error(kind == 'O' ? "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
+    throw py::index_error(kind == 'O' && !host_array ? "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
                                         "and integer or boolean arrays are valid indices"
                                       : "arrays used as indices must be of integer (or boolean) type");
   py::object values = numpy().attr("asarray")(arr, "int64", py::arg("order") = "C");  // keeps 0-d 0-d

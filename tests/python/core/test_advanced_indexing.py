@@ -53,6 +53,9 @@ KEYS = [
     (1, _B[1, :, 0], slice(2, None)),
     _B[:, 0, 0].tolist(),
     numpy.zeros(SHAPE, bool),
+    numpy.empty(0, bool),                                   # empty boolean indices select nothing, any shape
+    (slice(None), numpy.empty((0, 2), bool)),
+    (numpy.empty((0, 3), bool), numpy.empty(0, bool)),
 ]
 
 
@@ -226,7 +229,8 @@ def test_host_out_of_bounds_raise_numpy_errors(key):
 
 @pytest.mark.parametrize("key", [numpy.ones(3, bool), (slice(None), numpy.ones((5, 7), bool)),
                                  ([0, 1], [0, 1, 2]), ([[0, 1]], [0, 1, 2]), numpy.array([0.5]),
-                                 (0, 0, 0, [0]), (_B, 0), "x", [0, slice(None)]], ids=_key_id)
+                                 (0, 0, 0, [0]), (_B, 0), "x", [0, slice(None)], numpy.array([], float),
+                                 numpy.array([1], object)], ids=_key_id)
 def test_bad_keys_raise_numpy_errors(key):
     host = numpy.zeros(SHAPE)
     a = kiln.zeros(SHAPE)

@@ -40,6 +40,10 @@ def test_setitem_scalar_and_broadcast_array(rng, key):
     a[key] = kiln.asarray(value)                     # broadcast + cast int32 -> float64
     host[key] = value
     numpy.testing.assert_array_equal(a.get(), host)
+    value = random_array(rng, (1, 1) + target_shape, numpy.float64)   # extra leading length-1 axes
+    a[key] = kiln.asarray(value)
+    host[key] = value
+    numpy.testing.assert_array_equal(a.get(), host)
 
 
 def test_views_share_memory():
