@@ -11,7 +11,8 @@ void register_einsum(py::module_& m);   // einsum_binding.cpp, here for the same
 void register_memory_ranges(py::module_& m);   // memory_ranges_binding.cpp, the same
 void register_flat_access(py::module_& m);     // flat_access_binding.cpp (issue 22), the same
 void register_bit_packing(py::module_& m);     // bit_packing_binding.cpp (issue 22), the same
-void register_stride_tricks(py::module_& m);   // stride_tricks_binding.cpp (issue 22), the same
+void register_stride_tricks(py::module_& m);
+void register_records(py::module_& m);          // record_binding.cpp (issue 22), the same   // stride_tricks_binding.cpp (issue 22), the same
 }  // namespace kiln::py_bind
 
 PYBIND11_MODULE(_core, m) {
@@ -55,4 +56,5 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_flat_access(m);
   kiln::py_bind::register_bit_packing(m);
   kiln::py_bind::register_stride_tricks(m);
+  kiln::py_bind::register_records(m);
 }
