@@ -78,8 +78,6 @@ bool packed(const RecordLayout& l) {
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
-std::string shape_tuple(const Shape& s) { return shape_repr(s); }
-
 std::string fields_repr(const RecordLayout& l) {
   std::string out;
   if (packed(l) || l.aligned) {
@@ -87,7 +85,7 @@ std::string fields_repr(const RecordLayout& l) {
     for (size_t k = 0; k < l.fields.size(); ++k) {
       const auto& f = l.fields[k];
       out += (k ? ", (" : "(") + quoted(f.name) + ", " + format_of(f.dtype);
-      if (!f.subarray.empty()) out += ", " + shape_tuple(f.subarray);
+      if (!f.subarray.empty()) out += ", " + shape_repr(f.subarray);
       out += ")";
     }
     return out + "]";
@@ -97,7 +95,7 @@ std::string fields_repr(const RecordLayout& l) {
     const auto& f = l.fields[k];
     const char* sep = k ? ", " : "";
     names += sep + quoted(f.name);
-    formats += sep + (f.subarray.empty() ? format_of(f.dtype) : "(" + format_of(f.dtype) + ", " + shape_tuple(f.subarray) + ")");
+    formats += sep + (f.subarray.empty() ? format_of(f.dtype) : "(" + format_of(f.dtype) + ", " + shape_repr(f.subarray) + ")");
     offsets += sep + std::to_string(f.offset);
   }
   return "{'names': [" + names + "], 'formats': [" + formats + "], 'offsets': [" + offsets +
@@ -134,6 +132,11 @@ std::string kernel_type(const RecordLayout& l) {
 }
 
 }  // namespace
+
+void require_not_record(DType d, const std::string& what) {
+  if (is_record(d))
+    throw TypeError(what + " does not support structured or void dtypes: " + dtype_repr(d) + " (Note [Record dtypes])");
+}
 
 void require_kernel_record(DType d) {
   const RecordLayout& l = record_layout(d);
@@ -173,7 +176,7 @@ DType record_dtype(const RecordLayout& layout) {
   auto e = std::make_unique<Entry>();
   e->layout = layout;
   e->c_type = kernel_type(layout);   // Note [Record kernel types]
-  e->info = DTypeInfo{d, "void", 'V', 'V', static_cast<uint8_t>(layout.itemsize), e->c_type};
+  e->info = DTypeInfo{d, "void", 'V', 'V', static_cast<decltype(DTypeInfo::itemsize)>(layout.itemsize), e->c_type};
   r.table[r.owned.size()].store(e.get(), std::memory_order_release);
   r.owned.push_back(std::move(e));
   return d;
@@ -191,10 +194,7 @@ std::string record_repr(DType d) {
 }
 
 int64_t gpu_alignment(DType d) {
-  if (!is_record(d)) return static_cast<int64_t>(dtype_info(d).itemsize);
-  int64_t a = 1;
-  for (const auto& f : record_layout(d).fields) a = std::max(a, gpu_alignment(f.dtype));
-  return a;
+  return is_record(d) ? layout_alignment(record_layout(d)) : static_cast<int64_t>(dtype_info(d).itemsize);
 }
 
 DType make_aligned_dtype(DType d) {

@@ -10,6 +10,7 @@
 //   NDArray eq = record_compare(a, a, false);      // a == a, field by field
 #pragma once
 
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,9 +24,9 @@ namespace kiln::arraycore {
 // interned structured and void (V<n>) layouts.
 inline constexpr int kFirstRecordDType = 64;
 inline bool is_record(DType dtype) { return static_cast<int>(dtype) >= kFirstRecordDType; }
-// The largest record itemsize: dtype_info's one-byte itemsize column holds it
-// (widening that column lifts the limit).
-inline constexpr int64_t kMaxRecordItemsize = 255;
+// The largest record itemsize: what dtype_info's itemsize column holds (one
+// byte today: 255; widening that column in dtype.h lifts the limit).
+inline constexpr int64_t kMaxRecordItemsize = std::numeric_limits<decltype(DTypeInfo::itemsize)>::max();
 
 // Note [Record dtypes]
 // A NumPy structured dtype (or an unstructured V<n>) is a layout: an
@@ -89,6 +90,10 @@ DType make_aligned_dtype(DType d);
 // std::invalid_argument "Itemsize 9 is not a multiple of ..." or "Field f1
 // with offset 1 is not ..." otherwise (make_aligned_dtype gives one).
 void require_kernel_record(DType d);
+
+// arraycore::TypeError naming `what` and the dtype when `d` is a record:
+// operations on values (reductions, fused expressions) refuse records.
+void require_not_record(DType d, const std::string& what);
 
 // a[name]: a view of the field's dtype at the field's offset, shape
 // a.shape + the field's subarray shape. std::invalid_argument "no field of

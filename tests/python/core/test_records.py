@@ -196,3 +196,42 @@ def test_elementwise_kernel_fields_by_position():
     for bad, message in [("i4,f8,i2", "Field f1 with offset 4 is not aligned"), ("f8,i4,i2", "Itemsize 14 is not")]:
         with pytest.raises(ValueError, match=message):
             kernel(kiln.zeros(2, bad), kiln.zeros(2, bad))
+
+
+def test_value_operations_refuse_records():
+    h = numpy.zeros(4, "i4,f4")
+    k = kiln.asarray(h)
+    with pytest.raises(TypeError) as expected:
+        numpy.sum(h)
+    with pytest.raises(TypeError, match="did not contain a loop") as got:
+        kiln.sum(k)
+    assert str(got.value) == str(expected.value)
+    for f in [kiln.mean, lambda a: kiln.where(kiln.asarray([True] * 4), a, a)]:
+        with pytest.raises(TypeError, match="does not support structured or void dtypes"):
+            f(k)
+
+
+class Exported:
+    """A producer of __cuda_array_interface__ over a kiln array's memory."""
+
+    def __init__(self, a, dtype=None):
+        self.a, self.dtype = a, numpy.dtype(dtype or a.dtype)
+
+    @property
+    def __cuda_array_interface__(self):
+        return {"shape": self.a.shape, "typestr": self.dtype.str, "descr": self.dtype.descr,
+                "data": (self.a.data.ptr, False), "version": 3, "strides": None}
+
+
+def test_cuda_array_interface_with_fields():
+    dtype = kiln.make_aligned_dtype("?,q")   # padded: descr holds an unnamed void entry
+    a = kiln.zeros(3, dtype)
+    a["f1"] = 5
+    view = kiln.asarray(Exported(a))
+    assert view.dtype == dtype and kiln.may_share_memory(a, view)
+    same(view, a.get())
+    with pytest.raises(ValueError, match="cannot hold Python objects"):
+        kiln.asarray(Exported(kiln.zeros(3, "q,q"), "q,O"))
+    if kiln.get_backend() == "cuda":
+        interface = a.__cuda_array_interface__
+        assert interface["typestr"] == dtype.str and interface["descr"] == dtype.descr
