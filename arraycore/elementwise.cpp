@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "arraycore/record_dtype.h"
 #include "arraycore/small_vector.h"
 #include "arraycore/strided_plan.h"
 #include "kiln/strided_index.h"
@@ -283,7 +284,7 @@ runtime::FunctionHandle kernel_for(const EwSpec& spec, std::span<const EwArg> ar
   // Record dtypes (Note [Record dtypes]) do not fit a packed key's 4 bits.
   const bool packed = args.size() <= kPackedParams && device >= 0 && device < kPackedDevices &&
                       std::none_of(args.begin(), args.end(),
-                                   [](const EwArg& a) { return a.array && static_cast<int>(a.array->dtype()) >= 64; });
+                                   [](const EwArg& a) { return a.array && is_record(a.array->dtype()); });
   std::unique_lock<std::mutex> lock(mutex);
   if (spec.cache_slot == nullptr) spec.cache_slot = &slots[spec_key(spec)];
   auto& variants = *static_cast<VariantMap*>(spec.cache_slot);
