@@ -6,7 +6,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "arraycore/axes.h"
 #include "arraycore/elementwise.h"
+#include "arraycore/record_dtype.h"
 #include "arraycore/strided_plan.h"
 #include "kiln/strided_index.h"
 #include "runtime/kernel_memo.h"
@@ -100,16 +102,20 @@ const EwSpec& cast_spec(DType to) {
 // view is safe: each element is read and written by one thread. Same offset
 // and strides with another shape is not the same view: broadcast to the
 // destination's shape (a[:1] into a), one source element feeds many threads.
+// Addresses, not Memory objects, are compared: two Memory objects may hold
+// the same bytes (an array imported through __cuda_array_interface__ from
+// kiln's own memory).
 bool shares_bytes(const NDArray& a, const NDArray& b) {
-  if (a.memory() != b.memory() || a.size() == 0 || b.size() == 0) return false;
+  if (a.size() == 0 || b.size() == 0) return false;
   auto [alow, ahigh] = byte_extent(a.shape(), a.strides(), a.itemsize());
   auto [blow, bhigh] = byte_extent(b.shape(), b.strides(), b.itemsize());
-  return a.offset() + alow < b.offset() + bhigh && b.offset() + blow < a.offset() + ahigh;
+  const auto pa = reinterpret_cast<intptr_t>(a.data()), pb = reinterpret_cast<intptr_t>(b.data());
+  return pa + alow < pb + bhigh && pb + blow < pa + ahigh;
 }
 
 bool overlaps_partially(const NDArray& a, const NDArray& dst) {
-  if (a.offset() == dst.offset() && a.strides() == dst.strides() && a.shape() == dst.shape() &&
-      a.itemsize() == dst.itemsize() && a.memory() == dst.memory())
+  if (a.data() == dst.data() && a.strides() == dst.strides() && a.shape() == dst.shape() &&
+      a.itemsize() == dst.itemsize())
     return false;
   return shares_bytes(a, dst);
 }
@@ -147,6 +153,10 @@ void copy_into(const NDArray& source, const NDArray& dst) {
     be.copy_async(dst.data(), src.data(), dst.nbytes(), runtime::CopyKind::DeviceToDevice, stream);
     return;
   }
+  if (is_record(src.dtype()) || is_record(dst.dtype())) {
+    record_copy(src, dst);   // Note [Record dtypes]
+    return;
+  }
   if (src.dtype() != DType::Bool || dst.dtype() != DType::Bool) {
     // Note [Casts through the elementwise engine]: its vectorised contiguous
     // kernel moves 4 elements per thread (astype at copy bandwidth); its loads
@@ -182,6 +192,8 @@ void copy_into_where(const NDArray& source, const NDArray& dst, const NDArray& w
   if (source.shape() != dst.shape() || where.shape() != dst.shape())
     throw std::invalid_argument("copy_into_where: shapes differ");
   if (where.dtype() != DType::Bool) throw std::invalid_argument("copy_into_where: the mask must be bool");
+  if (is_record(source.dtype()) || is_record(dst.dtype()))
+    throw TypeError("where= is not supported for structured or void arrays");
   const int64_t n = dst.size();
   if (n == 0) return;
   const NDArray src = detached(source, dst), mask = detached(where, dst);

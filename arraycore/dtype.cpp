@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "arraycore/record_dtype.h"
+
 namespace kiln::arraycore {
 namespace {
 
@@ -31,7 +33,9 @@ constexpr std::array<DTypeInfo, kNumDTypes> kTable = {{
 
 }  // namespace
 
-const DTypeInfo& dtype_info(DType dtype) { return kTable[static_cast<size_t>(dtype)]; }
+const DTypeInfo& dtype_info(DType dtype) {
+  return is_record(dtype) ? record_dtype_info(dtype) : kTable[static_cast<size_t>(dtype)];
+}
 
 std::optional<DType> dtype_from_char(char char_code) {
   for (const auto& row : kTable)
@@ -47,6 +51,9 @@ std::optional<DType> dtype_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-std::string dtype_repr(DType dtype) { return "dtype('" + std::string(dtype_info(dtype).name) + "')"; }
+std::string dtype_repr(DType dtype) {
+  if (is_record(dtype)) return record_repr(dtype);
+  return "dtype('" + std::string(dtype_info(dtype).name) + "')";
+}
 
 }  // namespace kiln::arraycore

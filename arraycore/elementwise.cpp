@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "arraycore/record_dtype.h"
 #include "arraycore/small_vector.h"
 #include "arraycore/strided_plan.h"
 #include "kiln/strided_index.h"
@@ -155,8 +156,11 @@ int count_arrays(const std::vector<Binding>& bs) {
 }
 
 bool vectorizable(const EwSpec& spec, const std::vector<Binding>& bs) {
+  // Records (Note [Record kernel types]) have sizes a Vec4 cannot align.
   return spec.outputs_write_only && count_arrays(bs) > 0 &&
-         std::none_of(bs.begin(), bs.end(), [](const Binding& b) { return b.kind == ArgKind::Raw; });
+         std::none_of(bs.begin(), bs.end(), [](const Binding& b) {
+           return b.kind == ArgKind::Raw || b.storage.starts_with("kiln::record<");
+         });
 }
 
 // The four kernels of a spec (Note [Elementwise kernels]); bit k of a mask
@@ -277,7 +281,10 @@ runtime::FunctionHandle kernel_for(const EwSpec& spec, std::span<const EwArg> ar
   auto& be = runtime::backend();
   const int device = be.current_device();
   static_assert(kNumDTypes <= 14, "4 bits per param in packed variant keys");
-  const bool packed = args.size() <= kPackedParams && device >= 0 && device < kPackedDevices;
+  // Record dtypes (Note [Record dtypes]) do not fit a packed key's 4 bits.
+  const bool packed = args.size() <= kPackedParams && device >= 0 && device < kPackedDevices &&
+                      std::none_of(args.begin(), args.end(),
+                                   [](const EwArg& a) { return a.array && is_record(a.array->dtype()); });
   std::unique_lock<std::mutex> lock(mutex);
   if (spec.cache_slot == nullptr) spec.cache_slot = &slots[spec_key(spec)];
   auto& variants = *static_cast<VariantMap*>(spec.cache_slot);

@@ -6,6 +6,7 @@
 #include "arraycore/generated_kernel.h"
 #include "arraycore/indexing.h"
 #include "arraycore/promotion.h"
+#include "arraycore/record_dtype.h"
 #include "arraycore/transfer.h"
 #include "arraycore/ufunc.h"
 #include "runtime/stream.h"
@@ -50,6 +51,8 @@ Value ExpressionKernel::input(const UfuncInput& x) {
 }
 
 Value ExpressionKernel::input(const UfuncInput& x, DType dtype) {
+  require_not_record(x.array ? x.array->dtype() : dtype, "this operation");
+  require_not_record(dtype, "this operation");
   const Value r = local("in" + std::to_string(params_.size()), dtype);
   Arg a;
   if (x.array) {

@@ -5,6 +5,7 @@
 
 #include "arraycore/axes.h"
 #include "arraycore/promotion.h"
+#include "arraycore/record_dtype.h"
 
 namespace kiln::arraycore {
 namespace {
@@ -175,9 +176,13 @@ ResolvedTypes KernelTemplate::resolve(std::span<const TemplateArg> args) const {
 
 std::string placeholder_typedefs(const ResolvedTypes& resolved) {
   std::string s;
-  for (const auto& [placeholder, dtype] : resolved.placeholders)
+  bool record = false;
+  for (const auto& [placeholder, dtype] : resolved.placeholders) {
+    if (is_record(dtype)) require_kernel_record(dtype);   // Note [Record kernel types]
+    record = record || is_record(dtype);
     s += "typedef " + std::string(dtype_info(dtype).c_type) + " " + placeholder + ";\n";
-  return s;
+  }
+  return record ? "#include <kiln/record.h>\n" + s : s;
 }
 
 std::shared_ptr<EwSpec> elementwise_kernel_spec(const KernelTemplate& t, const ResolvedTypes& resolved,

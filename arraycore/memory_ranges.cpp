@@ -16,13 +16,14 @@ std::pair<uintptr_t, uintptr_t> byte_bounds(const NDArray& a) {
 
 namespace {
 
-// Byte offsets (relative to the allocation) of every element of `a`, sorted.
+// Addresses of every element of `a`, sorted (addresses: two Memory objects
+// may hold the same bytes, shares_bytes in copy.h).
 std::vector<int64_t> element_starts(const NDArray& a) {
   std::vector<int64_t> starts;
   starts.reserve(static_cast<size_t>(a.size()));
   const int nd = a.ndim();
   std::vector<int64_t> index(static_cast<size_t>(nd), 0);
-  int64_t at = a.offset();
+  int64_t at = static_cast<int64_t>(reinterpret_cast<intptr_t>(a.data()));
   for (int64_t n = 0; n < a.size(); ++n) {
     starts.push_back(at);
     for (int d = nd - 1; d >= 0; --d) {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "arraycore/record_dtype.h"
 #include "arraycore/views.h"
 #include "runtime/backend.h"
 #include "runtime/stream.h"
@@ -184,7 +185,8 @@ NDArray NDArray::view(DType dtype) const {
   strides[last] = new_size;
   // Note [Aligned arrays]: a kernel reading a misaligned element aborts the
   // whole CUDA context, so kiln refuses views NumPy would mark unaligned.
-  const int64_t align = dtype_info(dtype).kind == 'c' ? new_size / 2 : new_size;
+  // Records are moved as bytes (Note [Record dtypes]); their fields are checked when taken.
+  const int64_t align = is_record(dtype) ? 1 : dtype_info(dtype).kind == 'c' ? new_size / 2 : new_size;
   bool aligned = offset_ % align == 0;
   for (size_t d = 0; d < shape.size(); ++d) aligned = aligned && (shape[d] < 2 || strides[d] % align == 0);
   if (!aligned)

@@ -1,5 +1,8 @@
 #include "arraycore/promotion.h"
 
+#include "arraycore/axes.h"
+#include "arraycore/record_dtype.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -109,10 +112,16 @@ static_assert(kPromotionTable[int(DType::Complex64)][int(DType::Float64)] == DTy
 }  // namespace
 
 DType promote_types(DType a, DType b) {
+  // Note [Record dtypes]: a record promotes only with itself.
+  if (is_record(a) || is_record(b)) {
+    if (a == b) return a;
+    throw TypeError("invalid type promotion: " + dtype_repr(a) + " and " + dtype_repr(b) + " have no common dtype");
+  }
   return kPromotionTable[static_cast<size_t>(a)][static_cast<size_t>(b)];
 }
 
 bool can_cast(DType from, DType to, Casting casting) {
+  if (is_record(from) || is_record(to)) return from == to || (casting == Casting::Unsafe && is_record(to));
   switch (casting) {
     case Casting::No:
     case Casting::Equiv: return from == to;  // kiln arrays are native byte order
@@ -199,6 +208,9 @@ DType result_type(std::span<const DType> dtypes, std::span<const WeakScalar> wea
   }
   DType strong = dtypes[0];
   for (DType d : dtypes.subspan(1)) strong = promote_types(strong, d);
+  if (is_record(strong) && top != WeakScalar::None_)
+    throw TypeError("invalid type promotion: " + dtype_repr(strong) + " and a Python scalar have no common dtype");
+  if (is_record(strong)) return strong;
   const Kind k = traits(strong).kind;
   switch (top) {
     case WeakScalar::None_:

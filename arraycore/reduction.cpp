@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "arraycore/record_dtype.h"
 #include "arraycore/strided_plan.h"
 #include "kiln/strided_index.h"
 #include "runtime/kernel_memo.h"
@@ -476,6 +477,8 @@ void reduction_launch(const ReductionSpec& spec, std::span<const NDArray* const>
     throw std::invalid_argument(spec.name + ": a reduction takes 1 to 4 inputs, got " + std::to_string(inputs.size()));
   if (!spec.reduce_ctype.empty() && spec.reduce_itemsize == 0)
     throw std::invalid_argument(spec.name + ": reduce_ctype needs its reduce_itemsize");
+  for (const NDArray* a : inputs) require_not_record(a->dtype(), spec.name);
+  require_not_record(out.dtype(), spec.name);
   if (inputs.size() != spec.params.size())
     throw std::invalid_argument(spec.name + ": expected " + std::to_string(spec.params.size()) + " inputs, got " +
                                 std::to_string(inputs.size()));

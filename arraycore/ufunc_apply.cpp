@@ -9,9 +9,11 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "arraycore/axes.h"
 #include "arraycore/copy.h"
 #include "arraycore/elementwise.h"
 #include "arraycore/indexing.h"
+#include "arraycore/record_dtype.h"
 #include "arraycore/small_vector.h"
 #include "kiln/cast.h"
 
@@ -354,9 +356,30 @@ void cast_scalar(const void* src, DType from, void* dst, DType to) {
 
 void scalar_to_dtype(const ScalarValue& s, DType to, void* dst) { scalar_bytes(s, to, to, dst); }
 
+// Note [Record dtypes]: equal and not_equal of two records are record_compare
+// (with out= cast into); anything else has no loop, as in NumPy (resolve_loop
+// says so before the variant keys, which hold numeric dtypes only, are built).
+static std::vector<NDArray> record_ufunc(const UfuncDef& uf, std::span<const UfuncInput> inputs, const UfuncOptions& options) {
+  const bool compare = uf.name == "equal" || uf.name == "not_equal";
+  if (compare && inputs[0].array && inputs[1].array && !options.where && !options.where_false && !options.dtype) {
+    NDArray r = record_compare(*inputs[0].array, *inputs[1].array, uf.name == "not_equal");
+    if (options.out.empty() || !options.out[0]) return {r};
+    copy_into(broadcast_to(r, options.out[0]->shape()), *options.out[0]);
+    return {*options.out[0]};
+  }
+  if (compare && (!inputs[0].array || !inputs[1].array))
+    throw TypeError("Cannot compare structured or void to non-void arrays.");
+  SmallVector<Operand, 4> ops;
+  for (const auto& in : inputs) ops.push_back(operand_of(in));
+  resolve_loop(uf, ops, options.dtype, options.casting);
+  throw std::logic_error("resolve_loop accepted a record dtype");
+}
+
 std::vector<NDArray> ufunc_apply(const UfuncDef& uf, std::span<const UfuncInput> inputs, const UfuncOptions& options) {
   if (static_cast<int>(inputs.size()) != uf.nin)
     throw std::invalid_argument(uf.name + " takes " + std::to_string(uf.nin) + " inputs");
+  for (const auto& in : inputs)
+    if (in.array && is_record(in.array->dtype())) return record_ufunc(uf, inputs, options);
   SmallVector<Operand, 4> ops;
   for (const auto& in : inputs) ops.push_back(operand_of(in));
   // A lone Python int in [2**63, 2**64) is a uint64 for NumPy (numpy.negative(2**63)).

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "arraycore/record_dtype.h"
 #include "arraycore/ufunc.h"
 
 namespace kiln::arraycore {
@@ -29,6 +30,7 @@ bool all_equal(std::span<const DType> dtypes, DType d) {
 
 // NumPy's DType class of an operand, as its no-loop message prints it.
 std::string dtype_class(const Operand& op) {
+  if (is_record(op.dtype)) return dtype_repr(op.dtype);
   switch (op.weak) {
     case WeakScalar::Int: return "<class 'numpy.dtypes._PyLongDType'>";
     case WeakScalar::Float: return "<class 'numpy.dtypes._PyFloatDType'>";
@@ -284,6 +286,9 @@ LoopChoice resolve_loop(const UfuncDef& uf, std::span<const Operand> inputs, std
   if (inputs.size() != size_t(uf.nin))
     throw std::invalid_argument(uf.name + " takes " + std::to_string(uf.nin) + " inputs, got " +
                                 std::to_string(inputs.size()));
+  // Note [Record dtypes]: no ufunc loop takes records (== and != on them are record_compare).
+  for (const Operand& in : inputs)
+    if (is_record(in.dtype)) no_loop_promoted(uf, inputs, dtype);
   if (!out_dtypes.empty() && out_dtypes.size() != size_t(uf.nout))
     throw std::invalid_argument(uf.name + " has " + std::to_string(uf.nout) + " outputs, got " +
                                 std::to_string(out_dtypes.size()) + " output dtypes");

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "arraycore/record_dtype.h"
 #include "pyfrontend/bindings.h"
 
 namespace kiln::py_bind {
@@ -24,6 +25,54 @@ std::unordered_map<PyObject*, arraycore::DType>& dtype_cache() {
   return *cache;
 }
 
+// Note [Record dtypes] at the boundary: a NumPy structured or V<n> dtype as
+// its interned layout (fields in NumPy's order, nested ones recursively).
+arraycore::DType record_of(py::handle descr) {
+  if (descr.attr("hasobject").cast<bool>())
+    throw py::value_error("kiln arrays cannot hold Python objects: dtype " + std::string(py::str(py::repr(descr))) +
+                          " has object fields");
+  arraycore::RecordLayout layout;
+  layout.itemsize = descr.attr("itemsize").cast<int64_t>();
+  layout.aligned = descr.attr("isalignedstruct").cast<bool>();
+  py::object names = descr.attr("names");
+  if (!names.is_none()) {
+    py::dict fields = descr.attr("fields");
+    for (py::handle name : names) {
+      py::tuple f = fields[name];
+      arraycore::RecordField field;
+      field.name = py::str(name);
+      field.offset = f[1].cast<int64_t>();
+      py::object type = f[0];
+      if (!type.attr("subdtype").is_none()) {
+        field.subarray = to_shape(type.attr("shape"));
+        type = type.attr("base");
+      }
+      field.dtype = std::string(py::str(type.attr("kind"))) == "V" ? record_of(type) : to_dtype(type);
+      layout.fields.push_back(std::move(field));
+    }
+  }
+  return arraycore::record_dtype(layout);
+}
+
+// NumPy's dtype of a record layout, built from the layout.
+py::object numpy_record(arraycore::DType dtype) {
+  const arraycore::RecordLayout& l = arraycore::record_layout(dtype);
+  if (l.fields.empty()) return numpy().attr("dtype")("V" + std::to_string(l.itemsize));
+  py::list names, formats, offsets;
+  for (const auto& f : l.fields) {
+    names.append(f.name);
+    py::object type = to_numpy_dtype(f.dtype);
+    formats.append(f.subarray.empty() ? type : py::object(py::make_tuple(type, to_tuple(f.subarray))));
+    offsets.append(f.offset);
+  }
+  py::dict spec;
+  spec["names"] = names;
+  spec["formats"] = formats;
+  spec["offsets"] = offsets;
+  spec["itemsize"] = l.itemsize;
+  return numpy().attr("dtype")(spec, py::arg("align") = l.aligned);
+}
+
 }  // namespace
 
 arraycore::DType to_dtype(py::handle obj, bool any_byte_order) {
@@ -38,10 +87,12 @@ arraycore::DType to_dtype(py::handle obj, bool any_byte_order) {
   std::optional<arraycore::DType> dtype;
   if (ch.size() == 1 && py::int_(descr.attr("itemsize")).cast<size_t>() > 0)
     dtype = arraycore::dtype_from_char(ch[0]);
+  if (ch == "V" && descr.attr("subdtype").is_none() && py::int_(descr.attr("itemsize")).cast<size_t>() > 0)
+    dtype = record_of(descr);
   if (!dtype) {
     throw py::type_error("kiln arrays hold numbers only: dtype " +
                          std::string(py::str(py::repr(descr))) +
-                         " is not supported (use bool, integer, float or complex dtypes)");
+                         " is not supported (use bool, integer, float, complex, structured or void dtypes)");
   }
   // Cache type objects and dtype instances only (both live for the process).
   if (native && (PyType_Check(obj.ptr()) || py::isinstance(obj, numpy().attr("dtype")))) {
@@ -52,10 +103,11 @@ arraycore::DType to_dtype(py::handle obj, bool any_byte_order) {
 }
 
 py::object to_numpy_dtype(arraycore::DType dtype) {
-  static std::array<PyObject*, arraycore::kNumDTypes> table{};
+  static std::array<PyObject*, 256> table{};
   auto& slot = table[static_cast<size_t>(dtype)];
   if (!slot) {
-    py::object d = numpy().attr("dtype")(std::string(arraycore::dtype_info(dtype).name));
+    py::object d = arraycore::is_record(dtype) ? numpy_record(dtype)
+                                               : numpy().attr("dtype")(std::string(arraycore::dtype_info(dtype).name));
     slot = d.release().ptr();
   }
   return py::reinterpret_borrow<py::object>(slot);

@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "arraycore/record_dtype.h"
 #include "pyfrontend/bindings.h"
 #include "pyfrontend/interop_streams.h"
 #include "runtime/stream.h"
@@ -52,9 +53,13 @@ py::object cuda_array_interface(py::handle self) {
   };
   set(k_shape, to_tuple(a->shape()));
   set(k_typestr, typestr);
-  py::list descr(1);
-  descr[0] = py::make_tuple("", typestr);
-  set(k_descr, descr);
+  if (arraycore::is_record(a->dtype())) {
+    set(k_descr, to_numpy_dtype(a->dtype()).attr("descr"));   // the fields, padding included
+  } else {
+    py::list descr(1);
+    descr[0] = py::make_tuple("", typestr);
+    set(k_descr, descr);
+  }
   uintptr_t ptr = a->size() == 0 ? 0 : reinterpret_cast<uintptr_t>(a->data());
   set(k_data, py::make_tuple(ptr, false));
   set(k_strides, a->c_contiguous() ? py::none() : py::object(to_tuple(a->strides())));
@@ -110,7 +115,13 @@ py::object from_cuda_array_interface(py::handle obj, bool sync) {
   PyObject* data = item(cai, "data");
   if (shape_obj == nullptr || typestr == nullptr || data == nullptr)
     throw py::type_error("__cuda_array_interface__ needs 'shape', 'typestr' and 'data'");
-  arraycore::DType dtype = dtype_of_typestr(typestr);
+  // A record's fields come in descr (padding as unnamed void entries).
+  PyObject* descr = item(cai, "descr");
+  const bool fields = descr != nullptr && PyList_Check(descr) &&
+                      !(PyList_GET_SIZE(descr) == 1 && py::str(py::handle(descr)[py::int_(0)][py::int_(0)]).cast<std::string>().empty());
+  arraycore::DType dtype =
+      fields ? to_dtype(py::module_::import("numpy.lib.format").attr("descr_to_dtype")(py::handle(descr)))
+             : dtype_of_typestr(typestr);
   arraycore::Shape shape = to_shape(shape_obj);
   const size_t item_bytes = arraycore::itemsize(dtype);
   PyObject* strides_obj = item(cai, "strides");

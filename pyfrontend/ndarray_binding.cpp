@@ -6,6 +6,7 @@
 #include "arraycore/copy.h"
 #include "arraycore/creation.h"
 #include "arraycore/indexing.h"
+#include "arraycore/record_dtype.h"
 #include "arraycore/transfer.h"
 #include "pyfrontend/bindings.h"
 #include "pyfrontend/memory_pointer.h"
@@ -51,6 +52,24 @@ bool to_index_items(py::handle key, std::vector<arraycore::IndexItem>& items) {
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key.ptr()); ++i)
     if (!one(PyTuple_GET_ITEM(key.ptr(), i))) return false;
   return true;
+}
+
+// a['name'] and a[['n1', 'n2']] of a structured array: the field view
+// (Note [Record dtypes]); nullopt for any other key.
+std::optional<NDArray> field_key_view(const NDArray& a, py::handle key) {
+  if (!arraycore::is_structured(a.dtype())) return std::nullopt;
+  if (PyUnicode_Check(key.ptr())) return arraycore::field_view(a, py::str(key).cast<std::string>());
+  if (!PyList_Check(key.ptr()) || PyList_GET_SIZE(key.ptr()) == 0) return std::nullopt;
+  std::vector<std::string> names;
+  for (py::handle k : key) {
+    if (!PyUnicode_Check(k.ptr())) return std::nullopt;
+    names.push_back(py::str(k));
+  }
+  try {
+    return arraycore::fields_view(a, names);
+  } catch (const std::out_of_range& e) {
+    throw py::key_error(e.what());
+  }
 }
 
 // NumPy warns when a cast drops imaginary parts.
@@ -333,6 +352,7 @@ void register_ndarray(py::module_& m) {
       .def("__getitem__",
            [](py::handle self, py::handle key) -> py::object {
              const NDArray& a = self.cast<const NDArray&>();
+             if (std::optional<NDArray> field = field_key_view(a, key)) return make_view(self, *field);
              std::vector<arraycore::IndexItem> items;
              if (to_index_items(key, items)) return make_view(self, arraycore::index_view(a, items));
              std::vector<py::object> keep;
@@ -340,6 +360,10 @@ void register_ndarray(py::module_& m) {
            })
       .def("__setitem__",
            [](const NDArray& a, py::handle key, py::handle value) {
+             if (std::optional<NDArray> field = field_key_view(a, key)) {
+               py::cast(*field).attr("__setitem__")(py::ellipsis(), value);
+               return;
+             }
              std::vector<arraycore::IndexItem> items;
              bool basic = to_index_items(key, items);
              std::vector<py::object> keep;

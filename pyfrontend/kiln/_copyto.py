@@ -31,7 +31,7 @@ def copyto(dst, src, casting="same_kind", where=True):
         return
     if mask is not None:
         mask = _broadcast_to(mask, dst.shape, "where mask", extra_ones=False)
-    if src.dtype.kind == "c" and dst.dtype.kind != "c":
+    if src.dtype.kind == "c" and dst.dtype.kind not in "cV":   # V<n> takes the bytes
         warnings.warn("Casting complex values to real discards the imaginary part",
                       numpy.exceptions.ComplexWarning, stacklevel=2)
     if mask is None:
@@ -48,7 +48,7 @@ def _cast_error(ndim, from_dtype, to_dtype, casting):
 
 def _check_cast(ndim, from_dtype, to_dtype, casting):
     from_dtype = numpy.dtype(from_dtype)
-    if from_dtype.kind not in "biufc" or not _core.can_cast(from_dtype, to_dtype, casting):
+    if from_dtype.kind not in "biufcV" or not _core.can_cast(from_dtype, to_dtype, casting):
         raise _cast_error(ndim, from_dtype, to_dtype, casting)
 
 
@@ -57,6 +57,9 @@ def _source_array(src, dst_dtype, casting):
     if isinstance(src, ndarray):
         _check_cast(src.ndim, src.dtype, dst_dtype, casting)
         return src
+    if dst_dtype.kind == "V" and not isinstance(src, numpy.ndarray):   # NumPy's assignment converts a record
+        _check_cast(numpy.ndim(src), numpy.asarray(src).dtype, dst_dtype, casting)
+        return _core._assigned_value(src, dst_dtype)
     if type(src) in _WEAK_SCALARS:
         # The scalar takes dst's kind where it fits (int into int8 stays int8),
         # else the default of its own kind: result_type decides, as in NumPy.
