@@ -109,6 +109,7 @@ std::string format_of(DType d) {
     return quoted(std::string(i.itemsize == 1 ? "|" : "<") + i.kind + std::to_string(i.itemsize));
   }
   const RecordLayout& l = record_layout(d);
+  if (!l.numpy_name.empty()) return quoted(l.numpy_name);
   if (l.fields.empty()) return quoted("V" + std::to_string(l.itemsize));
   return fields_repr(l);   // nested: written in place
 }
@@ -185,10 +186,11 @@ DType record_dtype(const RecordLayout& layout) {
 const RecordLayout& record_layout(DType d) { return entry(d).layout; }
 const DTypeInfo& record_dtype_info(DType d) { return entry(d).info; }
 
-DType void_dtype(int64_t itemsize) { return record_dtype(RecordLayout{itemsize, {}, false}); }
+DType void_dtype(int64_t itemsize) { return record_dtype(RecordLayout{itemsize, {}, false, {}}); }
 
 std::string record_repr(DType d) {
   const RecordLayout& l = record_layout(d);
+  if (!l.numpy_name.empty()) return "dtype('" + l.numpy_name + "')";
   if (l.fields.empty()) return "dtype('V" + std::to_string(l.itemsize) + "')";
   return "dtype(" + fields_repr(l) + (l.aligned ? ", align=True)" : ")");
 }

@@ -56,6 +56,10 @@ struct RecordLayout {
   int64_t itemsize = 0;
   std::vector<RecordField> fields;   // in NumPy's order; empty: unstructured V<itemsize>
   bool aligned = false;              // numpy's isalignedstruct (align=True)
+  // Non-empty: a NumPy type kiln holds as opaque bytes, as CuPy does
+  // (datetime64 and timedelta64: "<M8[ns]"): views, copies, transfers and
+  // byte equality, no arithmetic. Otherwise a record or V<itemsize>.
+  std::string numpy_name;
   bool operator==(const RecordLayout&) const = default;
 };
 

@@ -33,6 +33,11 @@ arraycore::DType record_of(py::handle descr) {
                           " has object fields");
   arraycore::RecordLayout layout;
   layout.itemsize = descr.attr("itemsize").cast<int64_t>();
+  const std::string kind = py::str(descr.attr("kind"));
+  if (kind == "M" || kind == "m") {   // datetime64, timedelta64: opaque 8-byte values, as CuPy holds them
+    layout.numpy_name = py::str(descr.attr("str"));
+    return arraycore::record_dtype(layout);
+  }
   layout.aligned = descr.attr("isalignedstruct").cast<bool>();
   py::object names = descr.attr("names");
   if (!names.is_none()) {
@@ -57,6 +62,7 @@ arraycore::DType record_of(py::handle descr) {
 // NumPy's dtype of a record layout, built from the layout.
 py::object numpy_record(arraycore::DType dtype) {
   const arraycore::RecordLayout& l = arraycore::record_layout(dtype);
+  if (!l.numpy_name.empty()) return numpy().attr("dtype")(l.numpy_name);
   if (l.fields.empty()) return numpy().attr("dtype")("V" + std::to_string(l.itemsize));
   py::list names, formats, offsets;
   for (const auto& f : l.fields) {
@@ -87,7 +93,8 @@ arraycore::DType to_dtype(py::handle obj, bool any_byte_order) {
   std::optional<arraycore::DType> dtype;
   if (ch.size() == 1 && py::int_(descr.attr("itemsize")).cast<size_t>() > 0)
     dtype = arraycore::dtype_from_char(ch[0]);
-  if (ch == "V" && descr.attr("subdtype").is_none() && py::int_(descr.attr("itemsize")).cast<size_t>() > 0)
+  if ((ch == "V" || ch == "M" || ch == "m") && descr.attr("subdtype").is_none() &&
+      py::int_(descr.attr("itemsize")).cast<size_t>() > 0)
     dtype = record_of(descr);
   if (!dtype) {
     throw py::type_error("kiln arrays hold numbers only: dtype " +

@@ -137,9 +137,14 @@ def take_along_axis(arr, indices, axis=-1):
 
 
 def put_along_axis(arr, indices, values, axis):
-    """arr at indices along axis, matched on the other axes, = values."""
+    """arr at indices along axis, matched on the other axes, = values
+    (axis None: arr.flat at 1-d indices, as NumPy)."""
     if axis is None:
-        raise ValueError("axis=None is not supported by put_along_axis: use put")
+        indices = _host_or_device(indices)
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        _flat_store(arr, indices, values)
+        return
     arr, key = _along_axis_key(arr, _host_or_device(indices), axis)
     arr[key] = values
 

@@ -235,3 +235,17 @@ def test_cuda_array_interface_with_fields():
     if kiln.get_backend() == "cuda":
         interface = a.__cuda_array_interface__
         assert interface["typestr"] == dtype.str and interface["descr"] == dtype.descr
+
+
+@pytest.mark.parametrize("typestr", ["<M8[s]", "<M8[ns]", "<m8[ms]", "<m8[us]"])
+def test_datetime_and_timedelta_are_held_as_bytes(typestr):
+    # As CuPy: datetime64/timedelta64 arrays travel, view and copy; no arithmetic.
+    host = (numpy.arange(6, dtype=numpy.int64) * 1000).view(typestr).reshape(2, 3)
+    k = kiln.asarray(host)
+    assert k.dtype == numpy.dtype(typestr) and k.shape == (2, 3)
+    same(k[:, ::-1].copy(), host[:, ::-1])
+    same(k.view("i8"), host.view("i8"))
+    same(kiln.asarray(Exported(kiln.asarray(host.view("i8")), typestr)), host)   # through CAI, as CuPy
+    numpy.testing.assert_array_equal((k == k[:1]).get(), host == host[:1])
+    with pytest.raises(TypeError):
+        k + k

@@ -142,7 +142,15 @@ def test_take_along_axis_and_put_along_axis(rng, axis):
     for a in _layouts(host):
         _check(kiln.take_along_axis(a, kiln.asarray(order), axis=axis), numpy.take_along_axis(host, order, axis=axis))
         _check(kiln.take_along_axis(a, order, axis=axis), numpy.take_along_axis(host, order, axis=axis))
-    if axis is None:
+    if axis is None:                 # arr.flat at 1-d indices
+        picks, values = numpy.array([3, 17, 0]), numpy.array([-1.0, -2.0, -3.0])
+        expected = host.copy()
+        numpy.put_along_axis(expected, picks, values, axis=None)
+        for a in _layouts(host):
+            kiln.put_along_axis(a, kiln.asarray(picks), kiln.asarray(values), axis=None)
+            _check(a, expected)
+        with pytest.raises(ValueError, match="must have a single dimension"):
+            kiln.put_along_axis(a, picks[None], 1.0, axis=None)
         return
     picks = numpy.argmax(host, axis=axis)
     picks = numpy.expand_dims(picks, axis)
