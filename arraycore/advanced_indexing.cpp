@@ -243,8 +243,8 @@ Plan make_plan(const NDArray& a, const std::vector<AdvancedItem>& key) {
       mark();
     } else {
       for (int d = 0; d < arr.ndim(); ++d) {
-        // An empty boolean index selects nothing whatever its shape: NumPy's legacy rule.
-        if (arr.size() != 0 && arr.shape()[d] != a.shape()[axis + d])
+        // A boolean axis of length 0 selects nothing whatever the array's length there: NumPy's legacy rule.
+        if (arr.shape()[d] != 0 && arr.shape()[d] != a.shape()[axis + d])
           throw IndexError("boolean index did not match indexed array along axis " + std::to_string(axis + d) +
                            "; size of axis is " + std::to_string(a.shape()[axis + d]) +
                            " but size of corresponding boolean axis is " + std::to_string(arr.shape()[d]));

@@ -53,8 +53,8 @@ KEYS = [
     (1, _B[1, :, 0], slice(2, None)),
     _B[:, 0, 0].tolist(),
     numpy.zeros(SHAPE, bool),
-    numpy.empty(0, bool),                                   # empty boolean indices select nothing, any shape
-    (slice(None), numpy.empty((0, 2), bool)),
+    numpy.empty(0, bool),                                   # boolean axes of length 0 select nothing
+    (slice(None), numpy.empty((0, 6), bool)),
     (numpy.empty((0, 3), bool), numpy.empty(0, bool)),
 ]
 
