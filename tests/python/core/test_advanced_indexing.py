@@ -230,6 +230,7 @@ def test_host_out_of_bounds_raise_numpy_errors(key):
 @pytest.mark.parametrize("key", [numpy.ones(3, bool), (slice(None), numpy.ones((5, 7), bool)),
                                  ([0, 1], [0, 1, 2]), ([[0, 1]], [0, 1, 2]), numpy.array([0.5]),
                                  (0, 0, 0, [0]), (_B, 0), "x", [0, slice(None)], numpy.array([], float),
+                                 (slice(None), numpy.empty((0, 2), bool)),
                                  numpy.array([1], object)], ids=_key_id)
 def test_bad_keys_raise_numpy_errors(key):
     host = numpy.zeros(SHAPE)
