@@ -55,6 +55,8 @@ class AcquireGil {
 
 // Anything numpy.dtype() accepts -> DType; TypeError for non-numeric dtypes.
 arraycore::DType to_dtype(py::handle obj);
+// The kiln dtype of a numpy.dtype object (any byte order), if kiln has it (Note [User dtype chars]).
+std::optional<arraycore::DType> kiln_dtype_of(py::handle descr);
 // DType -> the numpy.dtype object (cached singletons).
 py::object to_numpy_dtype(arraycore::DType dtype);
 // int or sequence of ints -> Shape; TypeError/ValueError like NumPy.

@@ -26,18 +26,33 @@ std::unordered_map<PyObject*, arraycore::DType>& dtype_cache() {
 
 }  // namespace
 
-arraycore::DType to_dtype(py::handle obj) {
-  auto& cache = dtype_cache();
-  if (auto it = cache.find(obj.ptr()); it != cache.end()) return it->second;
-  py::object descr = numpy().attr("dtype")(obj.is_none() ? py::handle(numpy().attr("float64")) : obj);
+std::optional<arraycore::DType> kiln_dtype_of(py::handle descr) {
   std::string ch = py::str(descr.attr("char"));
   std::optional<arraycore::DType> dtype;
   if (ch.size() == 1 && py::int_(descr.attr("itemsize")).cast<size_t>() > 0)
     dtype = arraycore::dtype_from_char(ch[0]);
+  // Note [User dtype chars]: a user dtype's char may be any letter (ml_dtypes'
+  // float8_e4m3b11fnuz is 'L', kind 'V'): a dtype is kiln's only when its kind
+  // agrees too, and bfloat16 (kind 'V' in NumPy, Note [Bfloat16 is a float]) by name.
+  if (dtype) {
+    const std::string kind = py::str(descr.attr("kind"));
+    const bool ok = *dtype == arraycore::DType::BFloat16
+                        ? kind == "V" && std::string(py::str(descr.attr("name"))) == "bfloat16"
+                        : kind.size() == 1 && kind[0] == arraycore::dtype_info(*dtype).kind;
+    if (!ok) dtype.reset();
+  }
+  return dtype;
+}
+
+arraycore::DType to_dtype(py::handle obj) {
+  auto& cache = dtype_cache();
+  if (auto it = cache.find(obj.ptr()); it != cache.end()) return it->second;
+  py::object descr = numpy().attr("dtype")(obj.is_none() ? py::handle(numpy().attr("float64")) : obj);
+  std::optional<arraycore::DType> dtype = kiln_dtype_of(descr);
   if (!dtype) {
     throw py::type_error("kiln arrays hold numbers only: dtype " +
                          std::string(py::str(py::repr(descr))) +
-                         " is not supported (use bool, integer, float or complex dtypes)");
+                         " is not supported (use bool, integer, float, complex or bfloat16 dtypes)");
   }
   // Cache type objects and dtype instances only (both live for the process).
   if (PyType_Check(obj.ptr()) || py::isinstance(obj, numpy().attr("dtype"))) {
@@ -51,7 +66,10 @@ py::object to_numpy_dtype(arraycore::DType dtype) {
   static std::array<PyObject*, arraycore::kNumDTypes> table{};
   auto& slot = table[static_cast<size_t>(dtype)];
   if (!slot) {
-    py::object d = numpy().attr("dtype")(std::string(arraycore::dtype_info(dtype).name));
+    // bfloat16 is ml_dtypes' (imported only when a bfloat16 array is made).
+    py::object d = dtype == arraycore::DType::BFloat16
+                       ? numpy().attr("dtype")(py::module_::import("ml_dtypes").attr("bfloat16"))
+                       : numpy().attr("dtype")(std::string(arraycore::dtype_info(dtype).name));
     slot = d.release().ptr();
   }
   return py::reinterpret_borrow<py::object>(slot);
