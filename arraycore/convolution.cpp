@@ -31,7 +31,7 @@ std::string accumulator(DType d) {
     case 'b': return "bool";
     case 'i':
     case 'u': return "unsigned long long";
-    default: return d == DType::Float16 ? "float" : c_type(d);
+    default: return d == DType::Float16 || d == DType::BFloat16 ? "float" : c_type(d);
   }
 }
 

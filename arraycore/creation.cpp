@@ -7,6 +7,7 @@
 
 #include "arraycore/elementwise.h"
 #include "arraycore/ufunc_apply.h"
+#include "kiln/bfloat16.h"
 #include "kiln/strided_index.h"
 
 #include "runtime/kernel_memo.h"
@@ -37,10 +38,14 @@ void launch_arange(const NDArray& out, bool integer, int64_t istart, int64_t ist
     std::string type(dtype_info(out.dtype()).c_type);
     std::string value = integer ? "(" + type + ")(start_i + i * step_i)"
                                 : "(" + type + ")(start_f + (double)i * step_f)";
+    if (out.dtype() == DType::BFloat16)   // in float, as ml_dtypes' fill
+      value = "(" + type + ")((float)start_f + (float)i * (float)step_f)";
     runtime::CompileRequest request;
     request.source_name = "kiln_arange.cu";
     request.source =
-        std::string(out.dtype() == DType::Float16 ? "#include <kiln/half.h>\n" : "") +
+        std::string(out.dtype() == DType::Float16    ? "#include <kiln/half.h>\n"
+                    : out.dtype() == DType::BFloat16 ? "#include <kiln/bfloat16.h>\n"
+                                                     : "") +
         "extern \"C\" __global__ void kiln_arange(" + type +
         "* out, long long n, long long start_i, long long step_i, double start_f, double step_f) {\n"
         "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
@@ -136,6 +141,13 @@ runtime::CompileRequest spaced_source(bool complex) {
 
 NDArray arange(double start, double step, int64_t n, DType dtype) {
   check_supported(dtype);
+  if (dtype == DType::BFloat16) {
+    // NumPy fills a user dtype from its first two values: start and
+    // start + step rounded to bfloat16, their difference (in float) the step.
+    const double first = static_cast<float>(kiln::bfloat16(start));
+    step = static_cast<float>(kiln::bfloat16(start + step)) - first;
+    start = first;
+  }
   NDArray out = NDArray::empty({n}, dtype);
   if (n > 0) launch_arange(out, false, 0, 0, start, step);
   return out;

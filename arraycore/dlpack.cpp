@@ -90,7 +90,7 @@ NDArray view_of(const DLTensor& t, int device, Memory::Release release) {
 
 DLDataType to_dl_dtype(DType dtype) {
   const DTypeInfo& info = dtype_info(dtype);
-  uint8_t code = kDLFloat;
+  uint8_t code = dtype == DType::BFloat16 ? kDLBfloat : kDLFloat;
   switch (info.kind) {
     case 'b': code = kDLBool; break;
     case 'i': code = kDLInt; break;
@@ -130,6 +130,9 @@ std::optional<DType> from_dl_dtype(DLDataType dtype) {
         case 64: return DType::Float64;
         default: return std::nullopt;
       }
+    case kDLBfloat:
+      if (dtype.bits == 16) return DType::BFloat16;
+      return std::nullopt;
     case kDLComplex:
       switch (dtype.bits) {
         case 64: return DType::Complex64;

@@ -12,6 +12,14 @@ namespace {
 // the transpiler through dtype_info(). (runtime/kernel_signature.cpp parses
 // the C types of user RawKernel signatures: a different job, below arraycore.)
 
+// Note [Bfloat16 is a float]
+// bfloat16 is NumPy's through ml_dtypes (numpy.dtype(ml_dtypes.bfloat16):
+// kind 'V', char 'E', itemsize 2), as CuPy 14 supports it. NumPy files it
+// under kind 'V' only because it is a user dtype; every rule in kiln that
+// reads `kind` (casting, reductions, printing of errors) must treat it as the
+// float it is, so the table says 'f'. Its promotion is ml_dtypes' (promotion.cpp),
+// and the Python layer asks ml_dtypes for the NumPy dtype object.
+
 // clang-format off
 constexpr std::array<DTypeInfo, kNumDTypes> kTable = {{
   {DType::Bool,       "bool",       'b', '?', 1, "bool"},
@@ -28,6 +36,7 @@ constexpr std::array<DTypeInfo, kNumDTypes> kTable = {{
   {DType::Float64,    "float64",    'f', 'd', 8, "double"},
   {DType::Complex64,  "complex64",  'c', 'F', 8, "kiln::complex<float>"},
   {DType::Complex128, "complex128", 'c', 'D', 16, "kiln::complex<double>"},
+  {DType::BFloat16,   "bfloat16",   'f', 'E', 2, "kiln::bfloat16"},
 }};
 // clang-format on
 

@@ -15,15 +15,16 @@ namespace kiln::arraycore {
 enum class DType : uint8_t {
   Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64,
   Float16, Float32, Float64, Complex64, Complex128,
+  BFloat16,  // ml_dtypes.bfloat16: Note [Bfloat16 is a float] in dtype.cpp
 };
-inline constexpr int kNumDTypes = 14;
+inline constexpr int kNumDTypes = 15;
 
 struct DTypeInfo {
   DType dtype;
   std::string_view name;    // NumPy's name: "float32"
-  char kind;                // NumPy's kind: b i u f c
-  char char_code;           // NumPy's type char: '?', 'b', 'h', 'i', 'q', 'B', ... 'e', 'f', 'd', 'F', 'D'
-  uint8_t itemsize;         // bytes
+  char kind;                // NumPy's kind: b i u f c (bfloat16: 'f', see dtype.cpp)
+  char char_code;           // NumPy's type char: '?', 'b', 'h', 'i', 'q', 'B', ... 'e', 'f', 'd', 'F', 'D', 'E'
+  uint32_t itemsize;        // bytes (records: up to 2**32 - 1)
   std::string_view c_type;  // spelling in generated kernels
 };
 

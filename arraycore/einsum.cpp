@@ -568,7 +568,7 @@ EinsumResult einsum_apply(std::string_view subscripts, std::span<const NDArray> 
   if (options.out != nullptr) check_out(*options.out, shape, dtype, options.casting, operands.size());
 
   bool discards_imaginary = false;
-  const DType acc = dtype == DType::Float16 ? DType::Float32 : dtype;
+  const DType acc = dtype == DType::Float16 || dtype == DType::BFloat16 ? DType::Float32 : dtype;
   std::vector<Term> terms;
   std::vector<Labels> labels;
   for (size_t i = 0; i < operands.size(); ++i) {

@@ -222,18 +222,20 @@ std::string generate(const EwSpec& spec, const std::vector<Binding>& bs, unsigne
 
 // Everything that selects a module for a spec: per param its kind and, for
 // arrays, its dtype (bool and uint8 differ: Note [Bool bytes]), and the device.
-// Packed into 64 bits when it fits (4 bits per param, 8 for the device), the
-// common case, so a warm launch builds no string.
-constexpr size_t kPackedParams = 14;
+// Packed into 64 bits when it fits (5 bits per param: a dtype, or 30 for a raw
+// param, 31 for a scalar; 8 bits for the device), the common case, so a warm
+// launch builds no string.
+constexpr size_t kPackedParams = 11;
+constexpr uint64_t kRawCode = 30, kScalarCode = 31;
 constexpr int kPackedDevices = 256;
 
 uint64_t packed_variant_key(const EwSpec& spec, std::span<const EwArg> args, int device) {
   uint64_t key = static_cast<uint64_t>(device);
   for (size_t k = 0; k < args.size(); ++k) {
-    uint64_t code = spec.params[k].role == EwParam::Raw ? 14
-                    : args[k].array == nullptr         ? 15
+    uint64_t code = spec.params[k].role == EwParam::Raw ? kRawCode
+                    : args[k].array == nullptr         ? kScalarCode
                                                        : static_cast<uint64_t>(args[k].array->dtype());
-    key |= code << (8 + 4 * k);
+    key |= code << (8 + 5 * k);
   }
   return key;
 }
@@ -280,8 +282,8 @@ runtime::FunctionHandle kernel_for(const EwSpec& spec, std::span<const EwArg> ar
   static std::unordered_map<std::string, VariantMap> slots;
   auto& be = runtime::backend();
   const int device = be.current_device();
-  static_assert(kNumDTypes <= 14, "4 bits per param in packed variant keys");
-  // Record dtypes (Note [Record dtypes]) do not fit a packed key's 4 bits.
+  static_assert(kNumDTypes <= int(kRawCode), "5 bits per param in packed variant keys");
+  // Record dtypes (Note [Record dtypes]) do not fit a packed key's 5 bits.
   const bool packed = args.size() <= kPackedParams && device >= 0 && device < kPackedDevices &&
                       std::none_of(args.begin(), args.end(),
                                    [](const EwArg& a) { return a.array && is_record(a.array->dtype()); });

@@ -294,7 +294,7 @@ int FusionTrace::reduce(int id, const std::string& method, const std::optional<s
     r.dtype = src.kind == 'u' ? DType::UInt64 : DType::Int64;
   else r.dtype = v.dtype;
   // Note [Fused reductions]: float16 sums accumulate in float32, as NumPy's do.
-  r.acc = method == "sum" && r.dtype == DType::Float16 ? DType::Float32 : r.dtype;
+  r.acc = method == "sum" && (r.dtype == DType::Float16 || r.dtype == DType::BFloat16) ? DType::Float32 : r.dtype;
   r.keepdims = keepdims;
   r.ndim = keepdims ? v.ndim : v.ndim - static_cast<int>(r.axes.size());
   r.leaves = v.leaves;

@@ -165,7 +165,9 @@ NDArray clip(const UfuncInput& a, std::optional<UfuncInput> lo, std::optional<Uf
     return k.run(k.call("maximum", {av, k.input(*lo)}), out, "maximum");
   }
   const UfuncInput all[] = {a, *lo, *hi};
-  const DType dtype = result_type_of(all);
+  // NumPy's clip ufunc has no bfloat16 loop (Note [Bfloat16 loops]): it runs ff->f.
+  const DType common = result_type_of(all);
+  const DType dtype = common == DType::BFloat16 ? DType::Float32 : common;
   // A Python int bound out of the dtype's range raises OverflowError here.
   auto operand = [&](const UfuncInput& v) { return is_weak(v) ? k.scalar(v.scalar, dtype) : k.input(v, dtype); };
   const Value xv = operand(a);

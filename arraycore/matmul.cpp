@@ -38,6 +38,7 @@ SumRule sum_rule(DType d) {
       return {"unsigned int", "(Acc)v", "s += a * b;", "(T)s"};
     case DType::Int64: case DType::UInt64: return {"unsigned long long", "(Acc)v", "s += a * b;", "(T)s"};
     case DType::Float16: return {"float", "static_cast<float>(v)", "s += a * b;", "kiln::half(s)"};
+    case DType::BFloat16: return {"float", "static_cast<float>(v)", "s += a * b;", "kiln::bfloat16(s)"};
     default: return real;   // float32/64, complex64/128: summed in their own type
   }
 }

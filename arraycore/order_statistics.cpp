@@ -104,7 +104,7 @@ std::string flag(bool b) { return b ? "True" : "False"; }
 // ---- kernel text --------------------------------------------------------
 
 // The C type arithmetic on dtype's values runs in (float for float16).
-std::string wide(DType d) { return d == DType::Float16 ? "float" : c_type(d); }
+std::string wide(DType d) { return d == DType::Float16 || d == DType::BFloat16 ? "float" : c_type(d); }
 
 // expr (computed in wide(d)) rounded to d, as NumPy's arithmetic in d
 // rounds each operation.
@@ -233,7 +233,7 @@ std::string quantile_code(DType sdt, DType rdt, DType qdt, bool skip_nan, bool w
 // The kernel of one row's median (Note [Order statistics]).
 std::string median_code(DType sdt, DType rdt, bool skip_nan) {
   const std::string t = c_type(sdt), r = c_type(rdt);
-  const std::string acc = rdt == DType::Float16 ? "float" : r;
+  const std::string acc = rdt == DType::Float16 || rdt == DType::BFloat16 ? "float" : r;
   const std::string nan = kind(rdt) == 'c' ? r + "(0.0 / 0.0, 0.0)"
                                            : "kiln::numpy_cast<" + r + ">((" +
                                                  (kind(rdt) == 'f' ? std::string("double") : acc) + ")(0.0 / 0.0))";
@@ -386,10 +386,10 @@ std::vector<double> checked_q(const QuantileQ& q, bool percentile) {
         const float f = static_cast<float>(x) / 100.0f;
         if (q.dtype == DType::Float32) {
           x = f;
-        } else {   // float16: NumPy divides in float and rounds to half
+        } else {   // float16, bfloat16: NumPy divides in float and rounds to the dtype
           unsigned char h[2];
-          cast_scalar(&f, DType::Float32, h, DType::Float16);
-          cast_scalar(h, DType::Float16, &x, DType::Float64);
+          cast_scalar(&f, DType::Float32, h, q.dtype);
+          cast_scalar(h, q.dtype, &x, DType::Float64);
         }
       }
     }

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <string>
 
 namespace kiln::arraycore {
 namespace {
@@ -26,7 +27,7 @@ namespace {
 constexpr std::array<DType, kNumDTypes> kPromotionOrder = {
     DType::Bool,    DType::Int8,    DType::UInt8,   DType::Int16,     DType::UInt16,
     DType::Int32,   DType::UInt32,  DType::Int64,   DType::UInt64,    DType::Float16,
-    DType::Float32, DType::Float64, DType::Complex64, DType::Complex128,
+    DType::BFloat16, DType::Float32, DType::Float64, DType::Complex64, DType::Complex128,
 };
 
 enum class Kind { Bool, UInt, Int, Float, Complex };  // same_kind order: b < u < i < f < c
@@ -52,6 +53,7 @@ constexpr Traits traits(DType d) {
     case DType::Float64: return {Kind::Float, 8};
     case DType::Complex64: return {Kind::Complex, 4};
     case DType::Complex128: return {Kind::Complex, 8};
+    case DType::BFloat16: return {Kind::Float, 2};
   }
   return {Kind::Bool, 1};
 }
@@ -64,8 +66,24 @@ constexpr bool is_inexact(Kind k) { return k == Kind::Float || k == Kind::Comple
 // declares safe for 64-bit integers too.
 constexpr int widest_safe_int(int component) { return component == 2 ? 1 : component == 4 ? 2 : 8; }
 
+// Note [Bfloat16 promotion]
+// ml_dtypes defines bfloat16's rules (NumPy asks the user dtype): bool, int8
+// and uint8 cast safely to bfloat16, bfloat16 safely to float32, float64 and
+// complex; nothing else is safe either way (not even float16, whose range
+// bfloat16 exceeds and whose precision it lacks). same_kind allows any cast
+// to bfloat16 and, from it, what is safe. promote_types follows the safe
+// casts; with float16 or a wider integer there is no common dtype at all
+// (NumPy's DTypePromotionError), while a ufunc's loop search still finds the
+// first loop both inputs cast to safely (bfloat16 + int16 runs ff->f).
+constexpr bool bfloat16_safe_cast(DType from, DType to) {
+  if (from == to) return true;
+  if (to == DType::BFloat16) return from == DType::Bool || from == DType::Int8 || from == DType::UInt8;
+  return to == DType::Float32 || to == DType::Float64 || to == DType::Complex64 || to == DType::Complex128;
+}
+
 constexpr bool safe_cast(DType from, DType to) {
   const Traits f = traits(from), t = traits(to);
+  if (from == DType::BFloat16 || to == DType::BFloat16) return bfloat16_safe_cast(from, to);
   if (from == to || f.kind == Kind::Bool) return true;
   switch (t.kind) {
     case Kind::Bool: return false;
@@ -89,6 +107,10 @@ constexpr Table make_promotion_table() {
     for (int j = 0; j < kNumDTypes; ++j) {
       const auto a = static_cast<DType>(i), b = static_cast<DType>(j);
       table[i][j] = DType::Complex128;  // every dtype casts safely to it
+      if ((a == DType::BFloat16 || b == DType::BFloat16) && !safe_cast(a, b) && !safe_cast(b, a)) {
+        table[i][j] = DType::BFloat16;  // no common dtype: Note [Bfloat16 promotion]
+        continue;
+      }
       for (DType c : kPromotionOrder) {
         if (safe_cast(a, c) && safe_cast(b, c)) {
           table[i][j] = c;
@@ -108,6 +130,21 @@ static_assert(kPromotionTable[int(DType::Int8)][int(DType::UInt8)] == DType::Int
 static_assert(kPromotionTable[int(DType::Float16)][int(DType::Int16)] == DType::Float32);
 static_assert(kPromotionTable[int(DType::Bool)][int(DType::Int8)] == DType::Int8);
 static_assert(kPromotionTable[int(DType::Complex64)][int(DType::Float64)] == DType::Complex128);
+static_assert(kPromotionTable[int(DType::BFloat16)][int(DType::UInt8)] == DType::BFloat16);
+static_assert(kPromotionTable[int(DType::Float32)][int(DType::BFloat16)] == DType::Float32);
+
+bool no_common_dtype(DType a, DType b) {
+  return (a == DType::BFloat16) != (b == DType::BFloat16) && !safe_cast(a, b) && !safe_cast(b, a);
+}
+
+// NumPy's DType class as its promotion message prints it.
+std::string dtype_class_name(DType d) {
+  if (d == DType::BFloat16) return "<class 'numpy.dtype[bfloat16]'>";
+  std::string name(dtype_info(d).name);
+  name[0] = static_cast<char>(name[0] - 'a' + 'A');
+  if (name.rfind("Uint", 0) == 0) name = "UInt" + name.substr(4);
+  return "<class 'numpy.dtypes." + name + "DType'>";
+}
 
 }  // namespace
 
@@ -116,6 +153,11 @@ DType promote_types(DType a, DType b) {
   if (is_record(a) || is_record(b)) {
     if (a == b) return a;
     throw TypeError("invalid type promotion: " + dtype_repr(a) + " and " + dtype_repr(b) + " have no common dtype");
+  }
+  if (no_common_dtype(a, b)) [[unlikely]] {
+    throw DTypePromotionError("The DTypes " + dtype_class_name(a) + " and " + dtype_class_name(b) +
+                              " do not have a common DType. For example they cannot be stored in a single array "
+                              "unless the dtype is `object`.");
   }
   return kPromotionTable[static_cast<size_t>(a)][static_cast<size_t>(b)];
 }
@@ -126,7 +168,9 @@ bool can_cast(DType from, DType to, Casting casting) {
     case Casting::No:
     case Casting::Equiv: return from == to;  // kiln arrays are native byte order
     case Casting::Safe: return safe_cast(from, to);
-    case Casting::SameKind: return safe_cast(from, to) || traits(from).kind <= traits(to).kind;
+    case Casting::SameKind:
+      if (to == DType::BFloat16) return true;  // Note [Bfloat16 promotion]
+      return safe_cast(from, to) || (from != DType::BFloat16 && traits(from).kind <= traits(to).kind);
     case Casting::Unsafe: return true;
   }
   return false;
@@ -164,6 +208,7 @@ DType common_type(std::span<const DType> dtypes) {
   int precision = 0;  // 0 half, 1 single, 2 double
   bool complex = false;
   for (DType d : dtypes) {
+    if (d == DType::BFloat16) throw std::invalid_argument("can't get common type for non-numeric array");
     switch (dtype_info(d).kind) {
       case 'b': throw std::invalid_argument("can't get common type for non-numeric array");
       case 'i': case 'u': precision = 2; break;

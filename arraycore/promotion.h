@@ -8,6 +8,7 @@
 #pragma once
 
 #include <span>
+#include <stdexcept>
 
 #include "arraycore/dtype.h"
 
@@ -19,6 +20,13 @@ enum class Casting { No, Equiv, Safe, SameKind, Unsafe };
 // The kind of a Python scalar operand. Under NEP 50 Python scalars are "weak":
 // they take the array's dtype when their kind allows it. None_ means "not weak".
 enum class WeakScalar { None_, Bool, Int, Float, Complex };
+
+// numpy.exceptions.DTypePromotionError (a TypeError): two dtypes without a
+// common dtype (bfloat16 with float16 or int16: Note [Bfloat16 promotion]).
+class DTypePromotionError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
 
 // numpy.promote_types: the smallest dtype both a and b cast to safely.
 // Commutative; not associative for mixed signed/unsigned ints with floats,

@@ -53,7 +53,8 @@ namespace kiln::arraycore {
 // NumPy's float16 add, subtract, multiply and divide reductions keep their
 // running value in float32 and round to float16 once, at the end, when the
 // reduced axis is its innermost loop; otherwise (a column reduction, say)
-// they round every step to float16. kiln always runs the passes or the fold
+// they round every step to float16. bfloat16 (ml_dtypes) rounds every step in
+// NumPy; CuPy, and kiln, treat it as float16. kiln always runs the passes or the fold
 // in float32 and rounds once: never less accurate than NumPy, and where NumPy
 // rounds every step, results may differ from NumPy's in the last bits. Scans
 // (accumulate) round every partial result to float16, in NumPy and here.
@@ -105,8 +106,10 @@ bool identity_bytes(const UfuncDef& uf, DType dtype, void* dst) {
   return false;
 }
 
-// Note [fmax identity]: the sentinel NaN's bits per float size.
-unsigned long long sentinel_nan(size_t itemsize) {
+// Note [fmax identity]: the sentinel NaN's bits per float size (2 bytes:
+// float16's, or bfloat16's when `bfloat16`).
+unsigned long long sentinel_nan(size_t itemsize, bool bfloat16 = false) {
+  if (bfloat16) return 0x7FDAULL;
   return itemsize == 2 ? 0x7E5AULL : itemsize == 4 ? 0x7FC5A5A5ULL : 0x7FF8A5A5A5A5A5A5ULL;
 }
 
@@ -135,11 +138,12 @@ Bytes engine_identity(const UfuncDef& uf, DType dtype) {
   }
   const size_t part = kind == 'c' ? size / 2 : size;
   unsigned long long bits;
+  const bool bf16 = dtype == DType::BFloat16;
   if (uf.name == "fmax" || uf.name == "fmin") {
-    bits = sentinel_nan(part);
+    bits = sentinel_nan(part, bf16);
   } else {
     const unsigned long long sign = low ? 1ULL << (8 * part - 1) : 0;
-    bits = sign | (part == 2 ? 0x7C00ULL : part == 4 ? 0x7F800000ULL : 0x7FF0000000000000ULL);
+    bits = sign | (bf16 ? 0x7F80ULL : part == 2 ? 0x7C00ULL : part == 4 ? 0x7F800000ULL : 0x7FF0000000000000ULL);
   }
   std::memcpy(r.b, &bits, part);
   if (kind == 'c') std::memcpy(r.b + part, &bits, part);
@@ -295,6 +299,7 @@ std::string literal_of(const void* bytes, DType dtype) {
   std::memcpy(&bits, bytes, size);
   const std::string b = std::to_string(bits);
   if (kind == 'i' || kind == 'u') return "(" + ctype_of(dtype) + ")" + b + "ULL";
+  if (dtype == DType::BFloat16) return "kiln::bfloat16::from_bits((unsigned short)" + b + "u)";
   if (size == 2) return "kiln::half::from_bits((unsigned short)" + b + "u)";
   if (size == 4) return "kiln::detail::bits_float(" + b + "u)";
   return "kiln::detail::bits_double(" + b + "ULL)";
@@ -451,7 +456,8 @@ NDArray reduce_apply(const UfuncDef& uf, const NDArray& a, const ReduceOptions& 
   NDArray result = [&]() -> NDArray {
     if (m == 0) return NDArray::empty({0}, loop);
     if (n == 0) return filled({m}, loop, start.b);
-    const DType work = loop == DType::Float16 && float16_in_float32(uf) ? DType::Float32 : loop;
+    const DType work =
+        (loop == DType::Float16 || loop == DType::BFloat16) && float16_in_float32(uf) ? DType::Float32 : loop;
     Bytes work_start;
     if (has_start) cast_scalar(start.b, loop, work_start.b, work);
     if (!reorderable(uf)) {

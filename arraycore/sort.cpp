@@ -37,6 +37,7 @@ KeyKind key_kind(DType d) {
     case DType::Int16: return {"unsigned short", 2, "kiln::sort::order_i16(k)"};
     case DType::UInt16: return {"unsigned short", 2, "(unsigned)k"};
     case DType::Float16: return {"unsigned short", 2, "kiln::sort::order_f16(k)"};
+    case DType::BFloat16: return {"unsigned short", 2, "kiln::sort::order_bf16(k)"};
     case DType::Int32: return {"unsigned", 4, "kiln::sort::order_i32(k)"};
     case DType::UInt32: return {"unsigned", 4, "k"};
     case DType::Float32: return {"unsigned", 4, "kiln::sort::order_f32(k)"};

@@ -79,10 +79,10 @@ std::string float_literal(double value, DType d) {
   }
   unsigned char bytes[8] = {};
   cast_scalar(&value, DType::Float64, bytes, d);
-  if (d == DType::Float16) {
+  if (d == DType::Float16 || d == DType::BFloat16) {
     uint16_t bits;
     std::memcpy(&bits, bytes, 2);
-    return "kiln::half::from_bits((unsigned short)" + std::to_string(bits) + "u)";
+    return ctype(d) + "::from_bits((unsigned short)" + std::to_string(bits) + "u)";
   }
   if (d == DType::Float32) {
     uint32_t bits;
@@ -293,12 +293,12 @@ Prepared prepare(const NDArray& a, const StatOptions& o) {
   p.shape = kept_shape(a.shape(), p.axes, o.keepdims);
   if (o.out != nullptr) check_out(*o.out, p.shape, o.keepdims);
   if (o.dtype) {
-    p.acc = *o.dtype == DType::Float16 ? DType::Float32 : *o.dtype;
+    p.acc = itemsize(*o.dtype) == 2 && kind(*o.dtype) == 'f' ? DType::Float32 : *o.dtype;
     p.result = *o.dtype;
   } else if (kind(a.dtype()) == 'b' || kind(a.dtype()) == 'i' || kind(a.dtype()) == 'u') {
     p.acc = p.result = DType::Float64;
   } else {
-    p.acc = a.dtype() == DType::Float16 ? DType::Float32 : a.dtype();
+    p.acc = itemsize(a.dtype()) == 2 && kind(a.dtype()) == 'f' ? DType::Float32 : a.dtype();
     p.result = a.dtype();
   }
   if (o.where != nullptr) p.where = broadcast_to(*o.where, a.shape());

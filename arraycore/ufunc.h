@@ -51,6 +51,9 @@ struct UfuncDef {
   int nin = 0, nout = 0;
   Identity identity = Identity::None_;
   std::vector<UfuncLoop> loops;
+  // The first `user_loops` loops are ml_dtypes' bfloat16 ones (Note [Bfloat16
+  // loops], ufunc_table.cpp); NumPy's ufunc.types lists only the others.
+  size_t user_loops = 0;
   std::string device_fn;     // "kiln::ufn::add": out = fn(in...) when nout == 1, fn(in..., out&...) otherwise
   Resolver resolver = Resolver::Default;
   std::string doc;           // first line of NumPy's docstring, in kiln's words

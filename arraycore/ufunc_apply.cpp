@@ -35,6 +35,7 @@ template <> struct CType<DType::Float32> { using type = float; };
 template <> struct CType<DType::Float64> { using type = double; };
 template <> struct CType<DType::Complex64> { using type = kiln::complex<float>; };
 template <> struct CType<DType::Complex128> { using type = kiln::complex<double>; };
+template <> struct CType<DType::BFloat16> { using type = kiln::bfloat16; };
 
 // Calls f(T{}) with T the C++ type of `d`.
 template <class F>
@@ -54,6 +55,7 @@ void with_type(DType d, F&& f) {
     case DType::Float64: return f(0.0);
     case DType::Complex64: return f(kiln::complex<float>(0.0f));
     case DType::Complex128: return f(kiln::complex<double>(0.0));
+    case DType::BFloat16: return f(kiln::bfloat16(0.0f));
   }
 }
 

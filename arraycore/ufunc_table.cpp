@@ -2,7 +2,7 @@
 // loops, resolver, doc), read through ufunc() / all_ufuncs() (ufunc.h).
 //
 //   const UfuncDef& d = ufunc("true_divide");   // the `divide` row: d.name == "divide"
-//   d.loops[0].in == {Float16, Float16}         // "ee->e", NumPy's first loop for kiln dtypes
+//   d.loops[d.user_loops].in == {Float16, Float16}   // "ee->e", NumPy's first loop for kiln dtypes
 //
 // Note [Loop lists]
 // Each row's loops are NumPy's `ufunc.types`, in NumPy's order, restricted to
@@ -13,6 +13,7 @@
 // the linear search of ufunc_types.cpp walks, so it decides the result dtype;
 // tests/python/core/test_ufunc_types.py compares every row with NumPy's.
 // (Bool loops are spelled "?\?->?": "??-" would read as a trigraph.)
+#include <algorithm>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -189,6 +190,31 @@ std::vector<UfuncLoop> parse_loops(const Row& row) {
   return loops;
 }
 
+// Note [Bfloat16 loops]
+// ml_dtypes registers a bfloat16 loop for every ufunc that has a float16 one
+// (the same signature with 'E' for 'e'), except degrees and radians (which
+// then run ff->f, as NumPy does) and, for ldexp, only Ei->E. NumPy searches a
+// user dtype's loops before its own ones, and only when an operand (or
+// dtype=) is bfloat16: so they come first here, and ufunc_types.cpp skips
+// them otherwise. NumPy's `types` does not list them, nor does kiln's
+// (UfuncDef::user_loops); CuPy's does (its tests drop them).
+std::vector<UfuncLoop> bfloat16_loops(const Row& row, const std::vector<UfuncLoop>& loops) {
+  std::vector<UfuncLoop> out;
+  const std::string_view name = row.name;
+  if (name == "degrees" || name == "radians") return out;
+  for (const UfuncLoop& loop : loops) {
+    auto is_half = [](DType d) { return d == DType::Float16; };
+    if (std::none_of(loop.in.begin(), loop.in.end(), is_half) && std::none_of(loop.out.begin(), loop.out.end(), is_half))
+      continue;
+    if (name == "ldexp" && loop.in[1] != DType::Int32) continue;
+    UfuncLoop b = loop;
+    for (DType& d : b.in) d = is_half(d) ? DType::BFloat16 : d;
+    for (DType& d : b.out) d = is_half(d) ? DType::BFloat16 : d;
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
 struct Table {
   std::vector<UfuncDef> defs;
   std::unordered_map<std::string_view, const UfuncDef*> by_name;
@@ -205,6 +231,9 @@ const Table& table() {
       d.nout = row.nout;
       d.identity = row.identity;
       d.loops = parse_loops(row);
+      std::vector<UfuncLoop> bf16 = bfloat16_loops(row, d.loops);
+      d.loops.insert(d.loops.begin(), bf16.begin(), bf16.end());
+      d.user_loops = bf16.size();
       d.device_fn = std::string("kiln::ufn::") + row.name;
       d.resolver = row.resolver;
       d.doc = row.doc;

@@ -24,6 +24,18 @@ std::string repr(DType d) { return "dtype('" + std::string(dtype_info(d).name) +
 char kind_of(DType d) { return dtype_info(d).kind; }
 bool is_integer_or_bool(DType d) { return kind_of(d) == 'b' || kind_of(d) == 'i' || kind_of(d) == 'u'; }
 
+// Note [Bfloat16 loops] (ufunc_table.cpp): a loop with a bfloat16 input is a
+// candidate only when an operand, or dtype=, is bfloat16.
+bool bfloat16_loop(const UfuncLoop& loop) {
+  return std::find(loop.in.begin(), loop.in.end(), DType::BFloat16) != loop.in.end();
+}
+bool any_bfloat16(std::span<const Operand> inputs, std::optional<DType> dtype = {}) {
+  if (dtype == DType::BFloat16) return true;
+  return std::any_of(inputs.begin(), inputs.end(), [](const Operand& op) {
+    return op.weak == WeakScalar::None_ && op.dtype == DType::BFloat16;
+  });
+}
+
 bool all_equal(std::span<const DType> dtypes, DType d) {
   return std::all_of(dtypes.begin(), dtypes.end(), [&](DType x) { return x == d; });
 }
@@ -144,7 +156,9 @@ const UfuncLoop* search_mixed(const UfuncDef& uf, std::span<const Operand> input
     }
   }
   const bool by_kind = array_rank >= 0 && array_rank >= scalar_rank;
+  const bool bf16 = any_bfloat16(inputs, outputs);
   for (const UfuncLoop& loop : uf.loops) {
+    if (!bf16 && bfloat16_loop(loop)) continue;
     bool fits = !outputs || all_equal(loop.out, *outputs);
     for (size_t i = 0; i < inputs.size() && fits; ++i) {
       const Operand& op = inputs[i];
@@ -164,7 +178,9 @@ const UfuncLoop* search_mixed(const UfuncDef& uf, std::span<const Operand> input
 // The first loop every input casts to safely (NumPy's linear search; it uses
 // 'safe' whatever casting= says, which is checked afterwards).
 const UfuncLoop* search_safe(const UfuncDef& uf, std::span<const DType> dtypes) {
+  const bool bf16 = std::find(dtypes.begin(), dtypes.end(), DType::BFloat16) != dtypes.end();
   for (const UfuncLoop& loop : uf.loops) {
+    if (!bf16 && bfloat16_loop(loop)) continue;
     bool fits = true;
     for (size_t i = 0; i < dtypes.size() && fits; ++i) fits = can_cast(dtypes[i], loop.in[i], Casting::Safe);
     if (fits) return &loop;

@@ -57,6 +57,8 @@ class AcquireGil {
 // ValueError for a byte-swapped one unless `any_byte_order` (the dtype of host
 // values, which kiln swaps as it uploads them).
 arraycore::DType to_dtype(py::handle obj, bool any_byte_order = false);
+// The kiln dtype of a numpy.dtype object (any byte order), if kiln has it (Note [User dtype chars]).
+std::optional<arraycore::DType> kiln_dtype_of(py::handle descr);
 // DType -> the numpy.dtype object (cached singletons).
 py::object to_numpy_dtype(arraycore::DType dtype);
 // int or sequence of ints -> Shape; TypeError/ValueError like NumPy.

@@ -81,6 +81,27 @@ py::object numpy_record(arraycore::DType dtype) {
 
 }  // namespace
 
+std::optional<arraycore::DType> kiln_dtype_of(py::handle descr) {
+  std::string ch = py::str(descr.attr("char"));
+  std::optional<arraycore::DType> dtype;
+  const bool sized = py::int_(descr.attr("itemsize")).cast<size_t>() > 0;
+  if (ch.size() == 1 && sized) dtype = arraycore::dtype_from_char(ch[0]);
+  // Note [User dtype chars]: a user dtype's char may be any letter (ml_dtypes'
+  // float8_e4m3b11fnuz is 'L', kind 'V'): a dtype is kiln's only when its kind
+  // agrees too, and bfloat16 (kind 'V' in NumPy, Note [Bfloat16 is a float]) by name.
+  if (dtype) {
+    const std::string kind = py::str(descr.attr("kind"));
+    const bool ok = *dtype == arraycore::DType::BFloat16
+                        ? kind == "V" && std::string(py::str(descr.attr("name"))) == "bfloat16"
+                        : kind.size() == 1 && kind[0] == arraycore::dtype_info(*dtype).kind;
+    if (!ok) dtype.reset();
+  }
+  // Records, V<n>, and the datetime types kiln holds as bytes (Note [Record dtypes]).
+  if (!dtype && (ch == "V" || ch == "M" || ch == "m") && descr.attr("subdtype").is_none() && sized)
+    dtype = record_of(descr);
+  return dtype;
+}
+
 arraycore::DType to_dtype(py::handle obj, bool any_byte_order) {
   auto& cache = dtype_cache();
   if (auto it = cache.find(obj.ptr()); it != cache.end()) return it->second;
@@ -89,17 +110,12 @@ arraycore::DType to_dtype(py::handle obj, bool any_byte_order) {
   if (!native && !any_byte_order)   // as CuPy: device arrays are never byte-swapped
     throw py::value_error("kiln arrays hold native byte-order values: " + std::string(py::str(py::repr(descr))) +
                           " is byte-swapped (use its native-order equivalent, dtype.newbyteorder('='))");
-  std::string ch = py::str(descr.attr("char"));
-  std::optional<arraycore::DType> dtype;
-  if (ch.size() == 1 && py::int_(descr.attr("itemsize")).cast<size_t>() > 0)
-    dtype = arraycore::dtype_from_char(ch[0]);
-  if ((ch == "V" || ch == "M" || ch == "m") && descr.attr("subdtype").is_none() &&
-      py::int_(descr.attr("itemsize")).cast<size_t>() > 0)
-    dtype = record_of(descr);
+  std::optional<arraycore::DType> dtype = kiln_dtype_of(descr);
   if (!dtype) {
     throw py::type_error("kiln arrays hold numbers only: dtype " +
                          std::string(py::str(py::repr(descr))) +
-                         " is not supported (use bool, integer, float, complex, structured or void dtypes)");
+                         " is not supported (use bool, integer, float, complex, bfloat16, structured or void "
+                         "dtypes)");
   }
   // Cache type objects and dtype instances only (both live for the process).
   if (native && (PyType_Check(obj.ptr()) || py::isinstance(obj, numpy().attr("dtype")))) {
@@ -113,8 +129,11 @@ py::object to_numpy_dtype(arraycore::DType dtype) {
   static std::array<PyObject*, 256> table{};
   auto& slot = table[static_cast<size_t>(dtype)];
   if (!slot) {
+    // bfloat16 is ml_dtypes' (imported only when a bfloat16 array is made).
     py::object d = arraycore::is_record(dtype) ? numpy_record(dtype)
-                                               : numpy().attr("dtype")(std::string(arraycore::dtype_info(dtype).name));
+                   : dtype == arraycore::DType::BFloat16
+                       ? numpy().attr("dtype")(py::module_::import("ml_dtypes").attr("bfloat16"))
+                       : numpy().attr("dtype")(std::string(arraycore::dtype_info(dtype).name));
     slot = d.release().ptr();
   }
   return py::reinterpret_borrow<py::object>(slot);

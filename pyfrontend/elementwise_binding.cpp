@@ -134,9 +134,7 @@ PyObject* numpy_attr(const char* name) {
 // order, a numeric type of the table: the keys of the dtype table).
 std::optional<DType> supported_dtype(py::handle descr) {
   if (!descr.attr("isnative").cast<bool>()) return std::nullopt;
-  std::string ch = py::str(descr.attr("char"));
-  if (ch.size() != 1 || descr.attr("itemsize").cast<size_t>() == 0) return std::nullopt;
-  return arraycore::dtype_from_char(ch[0]);
+  return kiln_dtype_of(descr);
 }
 
 // A type name of a kernel's parameter list as numpy.dtype reads it.

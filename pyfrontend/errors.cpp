@@ -10,11 +10,13 @@
 //   arraycore::UfuncTypeError -> kiln's UFuncTypeError classes (ufunc_types_binding.cpp)
 //   arraycore::AxisError  -> numpy.exceptions.AxisError(axis, ndim, argname)
 //   arraycore::TypeError  -> TypeError
+//   arraycore::DTypePromotionError -> numpy.exceptions.DTypePromotionError (a TypeError)
 //   arraycore::ScalarOverflow -> OverflowError
 #include <pybind11/pybind11.h>
 
 #include "pyfrontend/bindings.h"
 #include "arraycore/axes.h"
+#include "arraycore/promotion.h"
 #include "arraycore/ufunc_apply.h"
 #include "runtime/capture.h"
 #include "runtime/errors.h"
@@ -51,6 +53,13 @@ void set_python_error(std::exception_ptr p) {
     e.set_error();
   } catch (const arraycore::AxisError& e) {
     set_axis_error(e);
+  } catch (const arraycore::DTypePromotionError& e) {
+    try {
+      py::object cls = py::module_::import("numpy").attr("exceptions").attr("DTypePromotionError");
+      PyErr_SetString(cls.ptr(), e.what());
+    } catch (py::error_already_set& pe) {
+      pe.restore();
+    }
   } catch (const arraycore::TypeError& e) {
     PyErr_SetString(PyExc_TypeError, e.what());
   } catch (const arraycore::ScalarOverflow& e) {

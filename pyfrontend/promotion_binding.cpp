@@ -67,6 +67,9 @@ void register_promotion(py::module_& m) {
       },
       "The dtype table (arraycore/dtype.cpp): (NumPy name, kind, char, itemsize, C++ spelling) per dtype.");
   m.def(
+      "_kiln_dtype", [](py::handle descr) { return kiln_dtype_of(descr).has_value(); }, py::arg("dtype"),
+      "Whether a numpy.dtype is one of kiln's (Note [User dtype chars]): numbers and bfloat16.");
+  m.def(
       "promote_types",
       [](py::handle a, py::handle b) {
         return to_numpy_dtype(arraycore::promote_types(to_dtype(a), to_dtype(b)));

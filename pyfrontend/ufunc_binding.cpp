@@ -243,7 +243,8 @@ py::object identity_value(const UfuncDef& def) {
 
 py::list type_strings(const UfuncDef& def) {
   py::list out;
-  for (const auto& loop : def.loops) {
+  for (size_t i = def.user_loops; i < def.loops.size(); ++i) {   // NumPy's types: Note [Bfloat16 loops]
+    const auto& loop = def.loops[i];
     std::string t;
     for (auto d : loop.in) t += arraycore::dtype_info(d).char_code;
     t += "->";
@@ -421,7 +422,7 @@ void register_ufunc(py::module_& m) {
       .def_property_readonly("nin", [](const Ufunc& u) { return u.def->nin; })
       .def_property_readonly("nout", [](const Ufunc& u) { return u.def->nout; })
       .def_property_readonly("nargs", [](const Ufunc& u) { return u.def->nin + u.def->nout; })
-      .def_property_readonly("ntypes", [](const Ufunc& u) { return u.def->loops.size(); })
+      .def_property_readonly("ntypes", [](const Ufunc& u) { return u.def->loops.size() - u.def->user_loops; })
       .def_property_readonly("types", [](const Ufunc& u) { return type_strings(*u.def); })
       .def_property_readonly("identity", [](const Ufunc& u) { return identity_value(*u.def); })
       .def_property_readonly("signature", [](const Ufunc&) { return py::none(); })

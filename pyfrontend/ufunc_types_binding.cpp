@@ -138,7 +138,7 @@ void register_ufunc_types(py::module_& m) {
       [](const std::string& name) {
         const arraycore::UfuncDef& d = ufunc_named(name);
         py::list types;
-        for (const arraycore::UfuncLoop& loop : d.loops) types.append(loop_types(loop));
+        for (size_t i = d.user_loops; i < d.loops.size(); ++i) types.append(loop_types(d.loops[i]));
         py::dict info;
         info["name"] = d.name;
         info["nin"] = d.nin;

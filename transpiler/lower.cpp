@@ -35,7 +35,8 @@ std::string c_literal(const ConstValue& v, DType d) {
       return "static_cast<unsigned int>(" + std::to_string(i) + "LL)";
     case DType::Int8: case DType::Int16: case DType::UInt8: case DType::UInt16:
       return "static_cast<" + c_type(d) + ">(" + std::to_string(i) + ")";
-    case DType::Float16: return c_type(d) + "(" + float_text(x, true) + ")";
+    case DType::Float16:
+    case DType::BFloat16: return c_type(d) + "(" + float_text(x, true) + ")";
     case DType::Float32: return float_text(x, true);
     case DType::Float64: return float_text(x, false);
     case DType::Complex64: return c_type(d) + "(" + float_text(x, true) + ", " + float_text(im, true) + ")";
@@ -76,7 +77,8 @@ CExprPtr FunctionLower::convert(CExprPtr x, const Type& from, const Type& to, bo
   if (!to.is_scalar() || !from.is_scalar() || from.dtype == to.dtype) return x;
   if (to.dtype == DType::Bool) return truth_of(x, from);
   char fk = dtype_kind(from.dtype), tk = dtype_kind(to.dtype);
-  bool special = from.dtype == DType::Float16 || to.dtype == DType::Float16 || fk == 'c' || tk == 'c';
+  bool special = from.dtype == DType::Float16 || to.dtype == DType::Float16 || from.dtype == DType::BFloat16 ||
+                 to.dtype == DType::BFloat16 || fk == 'c' || tk == 'c';
   if (store || special) return c_call("kiln::numpy_cast<" + c_type(to.dtype) + ">", {x});
   return c_cast(c_type(to.dtype), x);
 }

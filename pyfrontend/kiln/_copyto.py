@@ -48,7 +48,7 @@ def _cast_error(ndim, from_dtype, to_dtype, casting):
 
 def _check_cast(ndim, from_dtype, to_dtype, casting):
     from_dtype = numpy.dtype(from_dtype)
-    if from_dtype.kind not in "biufcV" or not _core.can_cast(from_dtype, to_dtype, casting):
+    if not _core._kiln_dtype(from_dtype) or not _core.can_cast(from_dtype, to_dtype, casting):
         raise _cast_error(ndim, from_dtype, to_dtype, casting)
 
 
@@ -70,7 +70,7 @@ def _source_array(src, dst_dtype, casting):
         _check_cast(0, as_dtype, dst_dtype, casting)
     else:
         host = numpy.asarray(src)
-        if host.dtype.kind not in "biufc":
+        if not _core._kiln_dtype(host.dtype):
             if casting != "unsafe":
                 raise _cast_error(host.ndim, host.dtype, dst_dtype, casting)
             host = host.astype(dst_dtype)

@@ -22,8 +22,9 @@ import numpy
 from kiln import _core
 
 # C++ spelling of each dtype in generated code: the dtype table's
-# (arraycore/dtype.cpp), the one kiln keeps.
-_CTYPES = {numpy.dtype(name): c_type for name, _kind, _char, _itemsize, c_type in _core._dtype_table()}
+# (arraycore/dtype.cpp), the one kiln keeps; by dtype name (bfloat16 is
+# ml_dtypes', which NumPy knows only once it is imported).
+_CTYPES = {name: c_type for name, _kind, _char, _itemsize, c_type in _core._dtype_table()}
 
 Param = collections.namedtuple("Param", "name dtype ctype raw is_const")
 Param.__doc__ = """One parameter: ``dtype`` is None for a type placeholder, whose

@@ -39,7 +39,7 @@ def _zero_d(value, dtype):
 def _python_scalar_dtype(value):
     """The dtype numpy.vectorize gives a Python scalar input (numpy.asarray's)."""
     dt = numpy.asarray(value).dtype
-    if dt not in _CTYPES:
+    if dt.name not in _CTYPES:
         raise TypeError("kiln.vectorize: the input %r does not fit a kiln dtype (NumPy makes it %s)" % (value, dt))
     return dt
 
@@ -80,7 +80,7 @@ class vectorize:
         self.otypes = None if otypes is None else _dtype_list(otypes)
         if self.otypes is not None:
             for dt in self.otypes:
-                if dt not in _CTYPES:
+                if dt.name not in _CTYPES:
                     raise TypeError("kiln.vectorize: otypes has %s, which kiln does not support" % dt)
         self.excluded = set() if excluded is None else set(excluded)
         for e in self.excluded:
@@ -184,7 +184,7 @@ class vectorize:
                 arg_types.append((dt.name, True))
             else:
                 dt = tag
-                if dt not in _CTYPES:
+                if dt.name not in _CTYPES:
                     raise TypeError("kiln.vectorize: argument %d has dtype %s, which kiln does not support" % (k, dt))
                 arg_types.append((dt.name, False))
             in_params.append("%s a%d" % (dt.name, k))

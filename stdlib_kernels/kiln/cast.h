@@ -23,11 +23,12 @@
 // These are NumPy 2.4's results on x86-64 (SSE4/AVX2 builds); a NumPy whose
 // casts use AVX-512's unsigned converts may differ, and the tests then check
 // the documented values only.
-// float16 converts through float and complex through its real part first.
+// float16 and bfloat16 convert through float and complex through its real part first.
 // In-range values truncate toward zero as C++ does; the extra compares cost
 // nothing measurable in a memory-bound copy.
 #pragma once
 
+#include "kiln/bfloat16.h"
 #include "kiln/complex.h"
 #include "kiln/half.h"
 
@@ -98,6 +99,9 @@ template <class To, class From> struct numpy_cast_impl {
   };                                                                                                          \
   template <> struct numpy_cast_impl<I, half> {                                                               \
     static KILN_HOST_DEVICE I run(half x) { return float_to_int<I, float>::run(static_cast<float>(x)); }      \
+  };                                                                                                          \
+  template <> struct numpy_cast_impl<I, bfloat16> {                                                           \
+    static KILN_HOST_DEVICE I run(bfloat16 x) { return float_to_int<I, float>::run(static_cast<float>(x)); }  \
   };                                                                                                          \
   template <> struct numpy_cast_impl<I, complex<float>> {                                                     \
     static KILN_HOST_DEVICE I run(complex<float> x) { return float_to_int<I, float>::run(x.real()); }         \

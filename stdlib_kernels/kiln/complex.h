@@ -10,6 +10,7 @@
 //   bool nz = (bool)z;                            // either part nonzero
 #pragma once
 
+#include "kiln/bfloat16.h"
 #include "kiln/half.h"
 
 namespace kiln {
@@ -18,6 +19,7 @@ namespace detail {
 // The real scalar types a complex converts from and (explicitly) to.
 template <class T> struct is_real_scalar { static constexpr bool value = is_half_operand<T>::value; };
 template <> struct is_real_scalar<half> { static constexpr bool value = true; };
+template <> struct is_real_scalar<bfloat16> { static constexpr bool value = true; };
 
 template <class A, class B> struct is_same_type { static constexpr bool value = false; };
 template <class A> struct is_same_type<A, A> { static constexpr bool value = true; };
@@ -36,7 +38,7 @@ struct complex {
 
   complex() = default;
   KILN_HOST_DEVICE complex(T re, T im) : re_(re), im_(im) {}
-  // From a real scalar (half, float, double, an integer, bool): imaginary part 0.
+  // From a real scalar (half, bfloat16, float, double, an integer, bool): imaginary part 0.
   template <class R, class = typename detail::enable_if<detail::is_real_scalar<R>::value>::type>
   KILN_HOST_DEVICE complex(R re) : re_(static_cast<T>(re)), im_(T(0)) {}
   // Between precisions, each part converted: widening is implicit, narrowing

@@ -102,6 +102,12 @@ __device__ inline unsigned order_f16(unsigned short b) {
   if (x == 0x8000u) x = 0;
   return (x & 0x8000u) ? (~x & 0xffffu) : (x | 0x8000u);
 }
+__device__ inline unsigned order_bf16(unsigned short b) {
+  unsigned x = b;
+  if ((x & 0x7fffu) > 0x7f80u) return 0xffffu;
+  if (x == 0x8000u) x = 0;
+  return (x & 0x8000u) ? (~x & 0xffffu) : (x | 0x8000u);
+}
 __device__ inline unsigned order_f32(unsigned x) {
   if ((x & 0x7fffffffu) > 0x7f800000u) return 0xffffffffu;
   if (x == 0x80000000u) x = 0;

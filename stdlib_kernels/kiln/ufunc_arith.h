@@ -547,13 +547,14 @@ KILN_UFN_INT KILN_UFN_HD T right_shift(T a, T b) {
 }
 
 // ---- comparisons ----
-// Real types (bool, integers, half, float, double) compare as C++ does, half
+// Real types (bool, integers, half, bfloat16, float, double) compare as C++ does, half and bfloat16
 // through float; int64 against uint64 by value; complex in NumPy's order.
 #define KILN_UFN_REAL                                                                                     \
   template <class T, typename arith_detail::enable_if<arith_detail::int_info<T>::ok ||                    \
                                                           arith_detail::float_info<T>::ok ||              \
                                                           kiln::detail::is_same_type<T, bool>::value ||   \
-                                                          kiln::detail::is_same_type<T, half>::value,     \
+                                                          kiln::detail::is_same_type<T, half>::value ||   \
+                                                          kiln::detail::is_same_type<T, bfloat16>::value, \
                                                       int>::type = 0>
 #define KILN_UFN_COMPARE(name, op, complex_expr)                                                          \
   KILN_UFN_REAL KILN_UFN_HD bool name(T a, T b) { return a op b; }                                        \

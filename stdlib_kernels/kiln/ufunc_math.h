@@ -6,3 +6,4 @@
 
 #include "kiln/ufunc_arith.h"
 #include "kiln/ufunc_transcendental.h"
+#include "kiln/ufunc_bfloat16.h"

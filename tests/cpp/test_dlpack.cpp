@@ -49,7 +49,8 @@ TEST(DLPackDTypes, EveryKilnDTypeRoundTrips) {
   EXPECT_EQ(to_dl_dtype(DType::Bool).code, kDLBool);
   EXPECT_EQ(to_dl_dtype(DType::Complex64).code, kDLComplex);
   EXPECT_EQ(to_dl_dtype(DType::UInt16).code, kDLUInt);
-  EXPECT_FALSE(from_dl_dtype({kDLBfloat, 16, 1}).has_value());
+  EXPECT_EQ(to_dl_dtype(DType::BFloat16).code, kDLBfloat);
+  EXPECT_FALSE(from_dl_dtype({kDLBfloat, 32, 1}).has_value());
   EXPECT_FALSE(from_dl_dtype({kDLFloat, 8, 1}).has_value());
   EXPECT_FALSE(from_dl_dtype({kDLFloat, 32, 4}).has_value());
   EXPECT_FALSE(from_dl_dtype({kDLBool, 1, 1}).has_value());

@@ -11,9 +11,12 @@
 namespace kiln::arraycore {
 namespace {
 
+// NumPy's own dtypes: the lattice properties below hold among them
+// (bfloat16, ml_dtypes', has no common dtype with some: its own test below).
 std::vector<DType> all_dtypes() {
   std::vector<DType> all;
-  for (int i = 0; i < kNumDTypes; ++i) all.push_back(static_cast<DType>(i));
+  for (int i = 0; i < kNumDTypes; ++i)
+    if (static_cast<DType>(i) != DType::BFloat16) all.push_back(static_cast<DType>(i));
   return all;
 }
 
@@ -104,6 +107,32 @@ TEST(Promotion, CanCast) {
 }
 
 DType rt(std::vector<DType> dtypes, std::vector<WeakScalar> weak) { return result_type(dtypes, weak); }
+
+// Note [Bfloat16 promotion]: ml_dtypes' rules, checked against NumPy in
+// tests/python/core/test_bfloat16.py.
+TEST(Promotion, Bfloat16) {
+  const DType b = DType::BFloat16;
+  EXPECT_EQ(promote_types(b, b), b);
+  EXPECT_EQ(promote_types(b, DType::Int8), b);
+  EXPECT_EQ(promote_types(DType::Bool, b), b);
+  EXPECT_EQ(promote_types(b, DType::Float32), DType::Float32);
+  EXPECT_EQ(promote_types(DType::Complex64, b), DType::Complex64);
+  EXPECT_THROW(promote_types(b, DType::Float16), DTypePromotionError);
+  EXPECT_THROW(promote_types(DType::Int16, b), DTypePromotionError);
+  EXPECT_TRUE(can_cast(DType::UInt8, b, Casting::Safe));
+  EXPECT_FALSE(can_cast(DType::Float16, b, Casting::Safe));
+  EXPECT_TRUE(can_cast(DType::Float64, b, Casting::SameKind));
+  EXPECT_FALSE(can_cast(b, DType::Float16, Casting::SameKind));
+  EXPECT_FALSE(can_cast(b, DType::Int64, Casting::SameKind));
+  EXPECT_TRUE(can_cast(b, DType::Complex128, Casting::Safe));
+  EXPECT_EQ(rt({b}, {WeakScalar::Int, WeakScalar::Float}), b);
+  EXPECT_EQ(rt({b}, {WeakScalar::Complex}), DType::Complex64);
+  for (int i = 0; i < kNumDTypes; ++i) {
+    const DType d = static_cast<DType>(i);
+    EXPECT_LE(can_cast(b, d, Casting::Safe), can_cast(b, d, Casting::SameKind));
+    EXPECT_LE(can_cast(d, b, Casting::Safe), can_cast(d, b, Casting::SameKind));
+  }
+}
 
 TEST(Promotion, ResultTypeWeakScalars) {
   using W = WeakScalar;

@@ -21,11 +21,15 @@ TEST(UfuncTable, RowsAndAliases) {
   EXPECT_EQ(add.nout, 1);
   EXPECT_EQ(add.identity, Identity::Zero);
   EXPECT_EQ(add.device_fn, "kiln::ufn::add");
-  ASSERT_EQ(add.loops.size(), 14u);
-  EXPECT_EQ(add.loops[0].in[0], DType::Bool);
+  ASSERT_EQ(add.loops.size(), 15u);
+  ASSERT_EQ(add.user_loops, 1u);   // EE->E first: Note [Bfloat16 loops]
+  EXPECT_EQ(add.loops[0].in[0], DType::BFloat16);
+  EXPECT_EQ(add.loops[1].in[0], DType::Bool);
   EXPECT_EQ(&ufunc("true_divide"), &ufunc("divide"));
   EXPECT_EQ(&ufunc("abs"), &ufunc("absolute"));
   EXPECT_EQ(ufunc("frexp").loops[0].out[1], DType::Int32);
+  EXPECT_EQ(ufunc("degrees").user_loops, 0u);
+  EXPECT_EQ(ufunc("ldexp").user_loops, 1u);
   EXPECT_THROW(ufunc("no_such_ufunc"), std::out_of_range);
 }
 

@@ -87,7 +87,7 @@ def as_input(a, name, real_only=False):
     a = _asarray(a)
     if real_only and a.dtype.kind == "c":
         raise TypeError("%s takes real input, got an array of %s" % (name, a.dtype))
-    return a
+    return a.astype(numpy.float32) if a.dtype.name == "bfloat16" else a   # in single precision, as NumPy
 
 
 def cook_1d(a, n, axis, halved_input=False):

@@ -179,7 +179,7 @@ def _matrix_product(name, sig, a2, b2, keep_m, keep_n, out, casting, dtype):
     """The gufunc `name` (matmul, matvec, vecmat) as a2 (..., m, k) @ b2
     (..., k, n), the result's m (n) axis dropped unless keep_m (keep_n):
     NumPy's dtype, casting, broadcasting and out= rules and messages."""
-    if a2.dtype.kind not in "biufc" or b2.dtype.kind not in "biufc":
+    if not (_core._kiln_dtype(a2.dtype) and _core._kiln_dtype(b2.dtype)):
         raise _dtype_error(name, a2, b2)
     rdtype = numpy.result_type(a2.dtype, b2.dtype) if dtype is None else numpy.dtype(dtype)
     _check_input_casts(name, (a2, b2), rdtype, casting)
@@ -360,7 +360,7 @@ def dot(a, b, out=None):
     out = _single_out(out)
     if a.ndim == 0 or b.ndim == 0:
         return _multiply(a, b, out)
-    if a.dtype.kind not in "biufc" or b.dtype.kind not in "biufc":
+    if not (_core._kiln_dtype(a.dtype) and _core._kiln_dtype(b.dtype)):
         raise _dtype_error("dot", a, b)
     rdtype = numpy.result_type(a.dtype, b.dtype)
     kb = 0 if b.ndim == 1 else b.ndim - 2
@@ -410,7 +410,7 @@ def inner(a, b, /):
     a, b = _operand(a), _operand(b)
     if a.ndim == 0 or b.ndim == 0:
         return _multiply(a, b)
-    if a.dtype.kind not in "biufc" or b.dtype.kind not in "biufc":
+    if not (_core._kiln_dtype(a.dtype) and _core._kiln_dtype(b.dtype)):
         raise _dtype_error("inner", a, b)
     k = a.shape[-1]
     if b.shape[-1] != k:
@@ -486,7 +486,7 @@ def tensordot(a, b, axes=2):
     a2 = _manipulation.reshape(_manipulation.transpose(a, free_a + axes_a), (1, ma, k))
     b2 = _manipulation.reshape(_manipulation.transpose(b, axes_b + free_b), (1, k, nb))
     rdtype = numpy.result_type(a.dtype, b.dtype)
-    if a.dtype.kind not in "biufc" or b.dtype.kind not in "biufc":
+    if not (_core._kiln_dtype(a.dtype) and _core._kiln_dtype(b.dtype)):
         raise _dtype_error("tensordot", a, b)
     res = _product(a2, b2, rdtype, None)
     return _manipulation.reshape(res, tuple(a.shape[i] for i in free_a) + tuple(b.shape[i] for i in free_b))
@@ -523,7 +523,7 @@ def vecdot(x1, x2, /, out=None, *, axis=None, casting="same_kind", dtype=None, a
         return _on_core_axes(vecdot, "vecdot", _VECDOT_SIG, (1, 1, 0), 1, a, b, out, axes, axis, keepdims,
                              casting=casting, dtype=dtype)
     axis = -1 if axis is None else axis
-    if a.dtype.kind not in "biufc" or b.dtype.kind not in "biufc":
+    if not (_core._kiln_dtype(a.dtype) and _core._kiln_dtype(b.dtype)):
         raise _dtype_error("vecdot", a, b)
     axis = operator.index(axis)
     for x in (a, b):

@@ -1,0 +1,125 @@
+// kiln::bfloat16: bfloat16 storage (the top 16 bits of an IEEE binary32:
+// sign, 8 exponent bits, 7 fraction bits), NumPy's ml_dtypes.bfloat16, with
+// arithmetic and comparisons done in float, for generated kernels. Compiles
+// under NVRTC and hiprtc (no SDK headers: no cuda_bf16.h) and under the host
+// compiler, through the host prelude or as plain C++.
+//
+//   kiln::bfloat16 b = 1.5f;            // from float, double, half, any integer or bool
+//   float f = b;                         // exact
+//   b = b * b + kiln::bfloat16(1);       // bfloat16 op bfloat16 -> bfloat16; op float -> float
+//
+// Note [Bfloat16 conversions are ml_dtypes']
+// As ml_dtypes (whose casts NumPy runs for this dtype) converts, bit for bit
+// on every backend:
+// - float rounds to nearest, ties to even, to the top 16 bits; a NaN becomes
+//   the quiet NaN 0x7fc0 with its sign;
+// - double, half and the integers convert to float first (so a double is
+//   rounded twice, as ml_dtypes does: it has no direct double conversion);
+// - bfloat16 -> float is exact (the bits shifted up); to double through float;
+//   to integers through float, truncating, as NumPy's casts from float32
+//   (kiln/cast.h).
+#pragma once
+
+#include "kiln/half.h"
+
+namespace kiln {
+namespace detail {
+
+KILN_HOST_DEVICE unsigned short float_to_bfloat16_bits(float f) {
+  const unsigned int u = float_bits(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<unsigned short>((u >> 16) & 0x8000u) | 0x7fc0u;
+  return static_cast<unsigned short>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+KILN_HOST_DEVICE float bfloat16_bits_to_float(unsigned short b) {
+  return bits_float(static_cast<unsigned int>(b) << 16);
+}
+
+}  // namespace detail
+
+struct bfloat16 {
+  unsigned short bits_;
+
+  bfloat16() = default;
+  KILN_HOST_DEVICE bfloat16(float f) : bits_(detail::float_to_bfloat16_bits(f)) {}
+  KILN_HOST_DEVICE bfloat16(double d) : bfloat16(static_cast<float>(d)) {}
+  KILN_HOST_DEVICE bfloat16(half h) : bfloat16(static_cast<float>(h)) {}
+  KILN_HOST_DEVICE bfloat16(bool b) : bits_(b ? 0x3f80u : 0u) {}
+  KILN_HOST_DEVICE bfloat16(char v) : bfloat16(static_cast<float>(v)) {}
+  KILN_HOST_DEVICE bfloat16(signed char v) : bfloat16(static_cast<float>(v)) {}
+  KILN_HOST_DEVICE bfloat16(unsigned char v) : bfloat16(static_cast<float>(v)) {}
+  KILN_HOST_DEVICE bfloat16(short v) : bfloat16(static_cast<float>(v)) {}
+  KILN_HOST_DEVICE bfloat16(unsigned short v) : bfloat16(static_cast<float>(v)) {}
+  KILN_HOST_DEVICE bfloat16(int v) : bfloat16(static_cast<float>(v)) {}
+  KILN_HOST_DEVICE bfloat16(unsigned int v) : bfloat16(static_cast<float>(v)) {}
+  KILN_HOST_DEVICE bfloat16(long v) : bfloat16(static_cast<float>(v)) {}
+  KILN_HOST_DEVICE bfloat16(unsigned long v) : bfloat16(static_cast<float>(v)) {}
+  KILN_HOST_DEVICE bfloat16(long long v) : bfloat16(static_cast<float>(v)) {}
+  KILN_HOST_DEVICE bfloat16(unsigned long long v) : bfloat16(static_cast<float>(v)) {}
+
+  static KILN_HOST_DEVICE bfloat16 from_bits(unsigned short b) {
+    bfloat16 h;
+    h.bits_ = b;
+    return h;
+  }
+  KILN_HOST_DEVICE unsigned short bits() const { return bits_; }
+
+  // Every other conversion (double, half, integers, bool: nonzero, NaN
+  // included) goes through this one.
+  KILN_HOST_DEVICE operator float() const { return detail::bfloat16_bits_to_float(bits_); }
+
+  KILN_HOST_DEVICE bfloat16 operator-() const { return from_bits(static_cast<unsigned short>(bits_ ^ 0x8000u)); }
+  KILN_HOST_DEVICE bfloat16 operator+() const { return *this; }
+  KILN_HOST_DEVICE bfloat16& operator+=(bfloat16 o) { return *this = bfloat16(float(*this) + float(o)); }
+  KILN_HOST_DEVICE bfloat16& operator-=(bfloat16 o) { return *this = bfloat16(float(*this) - float(o)); }
+  KILN_HOST_DEVICE bfloat16& operator*=(bfloat16 o) { return *this = bfloat16(float(*this) * float(o)); }
+  KILN_HOST_DEVICE bfloat16& operator/=(bfloat16 o) { return *this = bfloat16(float(*this) / float(o)); }
+};
+
+static_assert(sizeof(bfloat16) == 2, "kiln::bfloat16 is 16-bit storage");
+
+// bfloat16 op T and T op bfloat16, for T float, double, an integer or bool:
+// as kiln::half's operators (half.h).
+#define KILN_BF16_BINARY(op)                                                                              \
+  KILN_HOST_DEVICE bfloat16 operator op(bfloat16 a, bfloat16 b) { return bfloat16(float(a) op float(b)); } \
+  KILN_HOST_DEVICE float operator op(bfloat16 a, float b) { return float(a) op b; }                      \
+  KILN_HOST_DEVICE float operator op(float a, bfloat16 b) { return a op float(b); }                      \
+  KILN_HOST_DEVICE double operator op(bfloat16 a, double b) { return static_cast<double>(float(a)) op b; } \
+  KILN_HOST_DEVICE double operator op(double a, bfloat16 b) { return a op static_cast<double>(float(b)); } \
+  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>         \
+  KILN_HOST_DEVICE bfloat16 operator op(bfloat16 a, T b) { return bfloat16(float(a) op static_cast<float>(b)); } \
+  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>         \
+  KILN_HOST_DEVICE bfloat16 operator op(T a, bfloat16 b) { return bfloat16(static_cast<float>(a) op float(b)); }
+KILN_BF16_BINARY(+)
+KILN_BF16_BINARY(-)
+KILN_BF16_BINARY(*)
+KILN_BF16_BINARY(/)
+#undef KILN_BF16_BINARY
+
+#define KILN_BF16_COMPARE(op)                                                                             \
+  KILN_HOST_DEVICE bool operator op(bfloat16 a, bfloat16 b) { return float(a) op float(b); }             \
+  KILN_HOST_DEVICE bool operator op(bfloat16 a, float b) { return float(a) op b; }                       \
+  KILN_HOST_DEVICE bool operator op(float a, bfloat16 b) { return a op float(b); }                       \
+  KILN_HOST_DEVICE bool operator op(bfloat16 a, double b) { return static_cast<double>(float(a)) op b; }  \
+  KILN_HOST_DEVICE bool operator op(double a, bfloat16 b) { return a op static_cast<double>(float(b)); }  \
+  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>         \
+  KILN_HOST_DEVICE bool operator op(bfloat16 a, T b) { return float(a) op static_cast<float>(b); }       \
+  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>         \
+  KILN_HOST_DEVICE bool operator op(T a, bfloat16 b) { return static_cast<float>(a) op float(b); }
+KILN_BF16_COMPARE(==)
+KILN_BF16_COMPARE(!=)
+KILN_BF16_COMPARE(<)
+KILN_BF16_COMPARE(<=)
+KILN_BF16_COMPARE(>)
+KILN_BF16_COMPARE(>=)
+#undef KILN_BF16_COMPARE
+
+}  // namespace kiln
+
+// The host backend's launcher checks scalar arguments by kind (host prelude
+// only): a Python float may be passed for a kiln::bfloat16 parameter.
+#if !defined(__CUDACC__) && !defined(__CUDACC_RTC__) && !defined(__HIPCC__) && !defined(__HIPCC_RTC__) && \
+    defined(__global__)
+template <> struct kiln_host::param_kind<kiln::bfloat16> {
+  static constexpr unsigned char value = kiln_host::kFloat;
+};
+#endif
