@@ -118,6 +118,12 @@ _default_memory_pool = MemoryPool()
 _default_pinned_memory_pool = PinnedMemoryPool()
 
 
+def is_available():
+    """Whether a CUDA GPU serves this process (CuPy's is_available): False on
+    the host backend, where every kernel still runs on the CPU."""
+    return _core._backend_caps()["cuda_interop"]   # Note [Backend traits]
+
+
 def get_default_memory_pool():
     """The pool that serves device allocations (one per device underneath)."""
     return _default_memory_pool

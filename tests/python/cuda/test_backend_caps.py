@@ -19,6 +19,7 @@ def test_caps_of_each_backend():
     caps = _core._backend_caps()
     assert kiln.get_backend() in ("cuda", "host")   # get_backend() still names it
     on_cuda = kiln.get_backend() == "cuda"
+    assert kiln.is_available() is on_cuda          # CuPy's is_available: a GPU serves this process
     assert caps == {"host_addressable": not on_cuda, "cuda_interop": on_cuda, "concurrent_streams": on_cuda,
                     "runs_kernels_on_calling_thread": not on_cuda, "one_module_per_source": not on_cuda,
                     "multiprocessor_residency": on_cuda, "vendor_libraries": on_cuda}
