@@ -47,7 +47,7 @@ def _cast_error(ndim, from_dtype, to_dtype, casting):
 
 
 def _check_cast(ndim, from_dtype, to_dtype, casting):
-    from_dtype = numpy.dtype(from_dtype)
+    from_dtype = numpy.dtype(from_dtype).newbyteorder("=")   # host values are swapped as they upload
     if not _core._kiln_dtype(from_dtype) or not _core.can_cast(from_dtype, to_dtype, casting):
         raise _cast_error(ndim, from_dtype, to_dtype, casting)
 

@@ -55,7 +55,7 @@ KEYS = [
     numpy.zeros(SHAPE, bool),
     numpy.empty(0, bool),                                   # boolean axes of length 0 select nothing
     (slice(None), numpy.empty((0, 6), bool)),
-    (numpy.empty((0, 3), bool), numpy.empty(0, bool)),
+    (numpy.empty((0, 5), bool), numpy.empty(0, bool)),
 ]
 
 
