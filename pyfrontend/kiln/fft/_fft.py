@@ -143,7 +143,7 @@ def _groups(axes, sizes, width):
 
 def plan_passes(kind, axes, sizes):
     """[(kind, axes, sizes)] in execution order (Note [FFT passes])."""
-    width = 3 if config.enable_nd_planning and len(set(axes)) == len(axes) else 1
+    width = 3 if config._nd_planning and len(set(axes)) == len(axes) else 1
     if kind == "C2C":
         return [("C2C", ax, sz) for ax, sz in _groups(axes, sizes, width)]
     k = min(width, len(axes))

@@ -17,13 +17,41 @@ CuPy's: 16 plans, no memory limit. Off the cuda backend plans hold no memory
 
 ``enable_nd_planning`` (default True): multi-axis transforms use one cuFFT
 plan for up to three axes at a time; False transforms one axis at a time.
+Reading or setting it warns DeprecationWarning, as CuPy 14's does.
 """
 import collections
+import sys
 import threading
+import types
+import warnings
 
 from kiln import _core
 
-enable_nd_planning = True
+_nd_planning = True   # what enable_nd_planning reads and sets (kiln.fft reads this one)
+
+
+def _deprecated_nd_planning():
+    warnings.warn("kiln.fft.config.enable_nd_planning is deprecated, as cupy.fft.config.enable_nd_planning is "
+                  "in CuPy 14: multi-axis transforms plan up to three axes at a time", DeprecationWarning,
+                  stacklevel=3)
+
+
+class _ConfigModule(types.ModuleType):
+    """This module, with enable_nd_planning as a property that warns."""
+
+    @property
+    def enable_nd_planning(self):
+        _deprecated_nd_planning()
+        return _nd_planning
+
+    @enable_nd_planning.setter
+    def enable_nd_planning(self, value):
+        global _nd_planning
+        _deprecated_nd_planning()
+        _nd_planning = bool(value)
+
+
+sys.modules[__name__].__class__ = _ConfigModule
 
 _DEFAULT_SIZE = 16
 _DEFAULT_MEMSIZE = -1

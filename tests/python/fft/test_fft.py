@@ -742,13 +742,17 @@ def test_model_c2c_passes_layouts_and_out(rng, model):
     assert_fft_close(kiln.fft.fftn(a), exact(numpy.fft.fftn, h), numpy.complex64, h.shape)   # 5 axes: 2 passes
     assert_fft_close(kiln.fft.ifftn(a, axes=(1, 1, 3)), exact(numpy.fft.ifftn, h, axes=(1, 1, 3)),
                      numpy.complex64, [3, 3, 5])
-    config.enable_nd_planning = False
+    with pytest.warns(DeprecationWarning, match="enable_nd_planning is deprecated"):
+        assert config.enable_nd_planning is True
+    with pytest.warns(DeprecationWarning, match="enable_nd_planning is deprecated"):
+        config.enable_nd_planning = False
     try:
         assert_fft_close(kiln.fft.fft2(a), exact(numpy.fft.fft2, h), numpy.complex64, [5, 3])
         assert all(p.n in ((5,), (3,)) for p in (model.get(k) for k in model.keys()) if p.batch == 120 or
                    p.batch == 200)
     finally:
-        config.enable_nd_planning = True
+        with pytest.warns(DeprecationWarning):
+            config.enable_nd_planning = True
     # out=: written directly when it has the layout, through a copy otherwise
     hc = data(rng, (6, 8), numpy.complex64)
     c = kiln.asarray(hc)
