@@ -557,6 +557,17 @@ EinsumResult einsum_apply(std::string_view subscripts, std::span<const NDArray> 
   }
   const Subscripts s = parse(subscripts, ndims);
   const Sizes sizes = label_sizes(s.inputs, shapes, s.output);
+  // Note [Einsum views]: one operand whose labels all survive (a transpose, a
+  // diagonal) is NumPy's view of that operand, in its own dtype whatever
+  // dtype= asks (NumPy's einsum neither casts it nor checks casting=).
+  if (operands.size() == 1 && options.out == nullptr) {
+    Term t = prepare(operands[0], s.inputs[0], sizes);
+    if (set_of(t.labels) == set_of(s.output)) {
+      NDArray view = transposed(t, s.output);
+      if ((options.order != 'C' || view.c_contiguous()) && (options.order != 'F' || view.f_contiguous()))
+        return {std::move(view), false};
+    }
+  }
   const DType dtype = options.dtype ? *options.dtype : result_type(dtypes, {});
   for (size_t i = 0; i < dtypes.size(); ++i)
     if (!can_cast(dtypes[i], dtype, options.casting))

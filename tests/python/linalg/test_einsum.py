@@ -152,6 +152,15 @@ def test_views_are_returned_as_numpy_does(rng):
     t = kiln.einsum("ij->ji", m)
     t[0, 1] = 99
     assert m.get()[1, 0] == 99
+    # Note [Einsum views]: any dtype (float16 included) and whatever dtype= says, as NumPy
+    for dtype in (numpy.float16, numpy.int8, numpy.bool_, numpy.complex64):
+        host = numpy.arange(27).reshape(3, 3, 3).astype(dtype)
+        a = kiln.asarray(host)
+        for sub in ("ijk", "kij", "iii->i", "jii->ij", "...ii->...i"):
+            for kw in ({}, {"dtype": numpy.float64}):
+                got, want = kiln.einsum(sub, a, **kw), numpy.einsum(sub, host, **kw)
+                assert got.base is a and got.dtype == want.dtype
+                numpy.testing.assert_array_equal(got.get(), want)
 
 
 def test_contraction_orders(rng):
