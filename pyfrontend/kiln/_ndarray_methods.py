@@ -23,6 +23,8 @@ class Flags:
     c_contiguous = property(lambda self: self._array._c_contiguous)
     f_contiguous = property(lambda self: self._array._f_contiguous)
     owndata = property(lambda self: self._array.base is None)
+    fnc = property(lambda self: self.f_contiguous and not self.c_contiguous)
+    forc = property(lambda self: self.f_contiguous or self.c_contiguous)
 
     @property
     def writeable(self):
@@ -33,8 +35,9 @@ class Flags:
         self._array._writeable = bool(value)
 
     def __getitem__(self, name):
-        return {"C_CONTIGUOUS": self.c_contiguous, "F_CONTIGUOUS": self.f_contiguous,
-                "OWNDATA": self.owndata, "WRITEABLE": self.writeable}[name]
+        key = {"C": "C_CONTIGUOUS", "F": "F_CONTIGUOUS", "O": "OWNDATA", "W": "WRITEABLE"}.get(name, name)
+        return {"C_CONTIGUOUS": self.c_contiguous, "F_CONTIGUOUS": self.f_contiguous, "FNC": self.fnc,
+                "FORC": self.forc, "OWNDATA": self.owndata, "WRITEABLE": self.writeable}[key]
 
     def __setitem__(self, name, value):
         if name not in ("WRITEABLE", "W"):

@@ -20,6 +20,10 @@ def test_base_and_owndata_follow_numpy():
         # NumPy points a view of a view at the array that owns the memory.
         assert (kview.base is k) == (hview.base is h) and kview.base is k
         assert not kview.flags.owndata
+        for name in ("fnc", "forc", "c_contiguous", "f_contiguous"):    # NumPy's derived flags too
+            assert getattr(kview.flags, name) == getattr(hview.flags, name), name
+        for key in ("C", "F", "FNC", "FORC", "O", "W"):
+            assert kview.flags[key] == hview.flags[key], key
     assert k.copy().base is None and k.astype(numpy.float32).base is None
 
 
