@@ -81,8 +81,8 @@ def _functions():
 
 def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
     """NumPy ufuncs on kiln arrays run kiln's ufunc of the same name (and its
-    reduce/accumulate/outer/at), with out= as given; TypeError naming the
-    ufunc and method for those kiln lacks (reduceat, matmul, ...)."""
+    reduce/accumulate/reduceat/outer/at), with out= as given; TypeError
+    naming the ufunc and method for those kiln lacks (matmul, ...)."""
     if not _operands_are_ours(inputs) or not _operands_are_ours(kwargs.get("out", ())):
         return NotImplemented
     ours = _UFUNCS.get(ufunc)

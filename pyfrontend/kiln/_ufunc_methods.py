@@ -1,4 +1,4 @@
-"""The ufunc methods reduce, accumulate, outer and at.
+"""The ufunc methods reduce, accumulate, reduceat, outer and at, and ufunc.name.
 
     kiln.add.reduce(a, axis=(0, 2), keepdims=True)       # the reduction engine
     kiln.maximum.reduce(a, axis=None, initial=0, where=mask)
@@ -165,5 +165,41 @@ def at(self, a, indices, b=None):
     _core._ufunc_at(self, a, _creation.asarray(positions), b)   # arraycore/ufunc_at.h: loop, casts, kernel
 
 
+def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+    """numpy.ufunc.reduceat: along ``axis``, the reduction of
+    array[indices[i]:indices[i + 1]] for each i (array[indices[i]] alone
+    where indices[i] >= indices[i + 1]; the last slice runs to the end), in
+    the dtype self.reduce would use. The indices are read on the host; each
+    slice's first element is gathered and the others are combined into it
+    with ufunc.at, in index order (serially on the device, as at)."""
+    if self.nin != 2 or self.nout != 1:
+        raise ValueError("reduceat only supported for binary functions")
+    a = _operand(array)
+    axis = _axis(axis, a.ndim)
+    idx = numpy.asarray(_host_index(indices))
+    if idx.ndim != 1:
+        raise ValueError("setting an array element with a sequence. The requested array would exceed the maximum "
+                         "number of dimension of 1.")
+    idx, n = idx.astype(numpy.intp), a.shape[axis]
+    for i in idx.tolist():
+        if not 0 <= i < n:
+            raise IndexError("index %d out-of-bounds in %s.reduceat [0, %d)" % (i, self.__name__, n))
+    moved = _core.moveaxis(a, axis, -1)
+    result = moved[..., idx].astype(_loop_dtype(self, a.dtype, dtype, out))
+    ends = idx.tolist()[1:] + [n]
+    spans = [(k, s, e) for k, (s, e) in enumerate(zip(idx.tolist(), ends)) if e > s + 1]
+    if spans:
+        segment = numpy.concatenate([numpy.full(e - s - 1, k) for k, s, e in spans])
+        position = numpy.concatenate([numpy.arange(s + 1, e) for _, s, e in spans])
+        self.at(result, (Ellipsis, segment), moved[..., position])
+    result = _core.moveaxis(result, -1, axis)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
 _core.ufunc.outer = outer
 _core.ufunc.at = at
+_core.ufunc.reduceat = reduceat
+_core.ufunc.name = property(lambda self: self.__name__, doc="The ufunc's name (numpy.ufunc.name).")

@@ -526,3 +526,31 @@ def test_methods_are_attached():
     assert type(kiln.add).reduce is type(kiln.multiply).reduce and kiln.add.reduce.__self__ is kiln.add
     for method in ("reduce", "accumulate", "outer", "at"):
         assert callable(getattr(kiln.maximum, method))
+
+
+@pytest.mark.parametrize("dtype", [numpy.int8, numpy.float32, numpy.bool_, numpy.complex64])
+def test_reduceat_matches_numpy(dtype):
+    host = (numpy.arange(60) % 7).astype(dtype).reshape(4, 15)
+    for layout in (host, numpy.asfortranarray(host), host[::-1, ::2]):
+        k = kiln.asarray(layout)
+        for name in ("add", "maximum", "multiply"):
+            for axis, idx in ((1, [0, 4, 1, 5, 6]), (0, [0, 2, 2, 1]), (-1, [3]), (1, numpy.array([0, 6, 6]))):
+                want = getattr(numpy, name).reduceat(layout, idx, axis=axis)
+                got = getattr(kiln, name).reduceat(k, idx, axis=axis)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                numpy.testing.assert_array_equal(got.get(), want)
+    out = kiln.empty((4, 2), numpy.float64)
+    assert kiln.add.reduceat(kiln.asarray(host), [0, 3], axis=1, dtype=numpy.float64, out=out) is out
+    numpy.testing.assert_array_equal(out.get(), numpy.add.reduceat(host, [0, 3], axis=1, dtype=numpy.float64))
+    assert kiln.add.name == "add" and kiln.sin.name == numpy.sin.__name__
+
+
+def test_reduceat_errors_as_numpy():
+    host = numpy.arange(10)
+    with pytest.raises(IndexError) as expected:
+        numpy.add.reduceat(host, [0, 10])
+    with pytest.raises(IndexError) as got:
+        kiln.add.reduceat(kiln.asarray(host), [0, 10])
+    assert str(got.value) == str(expected.value)
+    with pytest.raises(ValueError, match="only supported for binary functions"):
+        kiln.sin.reduceat(kiln.asarray(host), [0])
