@@ -89,6 +89,7 @@ from kiln._apply import apply_along_axis, apply_over_axes, piecewise
 from kiln._math_functions import real_if_close
 from kiln._core import flatiter, packbits, unpackbits
 from kiln._core import make_aligned_dtype   # structured dtypes (issue 22)
+from kiln._who import who
 from kiln._io import (load, save, savez, savez_compressed, savetxt, loadtxt, genfromtxt, fromfile, frombuffer,
                       fromiter, fromstring, binary_repr, base_repr)
 from kiln import lib

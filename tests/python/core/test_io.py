@@ -43,3 +43,15 @@ def test_text_and_buffers(tmp_path):
     assert_same_bits(kiln.frombuffer(b"\x01\x02", dtype=numpy.uint8).get(), numpy.array([1, 2], numpy.uint8))
     assert_same_bits(kiln.fromiter(range(4), float).get(), numpy.arange(4.0))
     assert_same_bits(kiln.fromstring("1 2", dtype=int, sep=" ").get(), numpy.array([1, 2]))
+
+
+def test_who_lists_the_kiln_arrays_of_a_namespace(capsys):
+    a, b = kiln.ones(10), kiln.zeros((2, 3), dtype=kiln.int32)
+    kiln.who({"a": a, "b": b, "again": a, "n": numpy.ones(3), "s": 1})
+    lines = capsys.readouterr().out.split("\n")
+    assert lines[0].split() == ["Name", "Shape", "Bytes", "Type"] and set(lines[1]) == {"="}
+    assert lines[2].split() == ["a", "(again)", "10", "80", "float64"]   # one array, two names
+    assert lines[3].split() == ["b", "2", "x", "3", "24", "int32"]
+    assert lines[-2] == "Upper bound on total bytes  =       104"     # each array once
+    kiln.who({})
+    assert capsys.readouterr().out == "\nUpper bound on total bytes  =       0\n"
