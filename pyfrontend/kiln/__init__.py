@@ -14,6 +14,7 @@ from kiln._creation import (empty, zeros, ones, full, empty_like, zeros_like, on
                             arange, linspace, logspace, geomspace, asarray, asanyarray, array, asnumpy,
                             ascontiguousarray, asfortranarray, copy, eye, identity, diag, diagonal, diagflat, tri,
                             tril, triu, meshgrid, indices, fromfunction)
+from kiln._creation import empty_pinned, empty_like_pinned, zeros_pinned, zeros_like_pinned   # cupyx's
 from kiln._raw_module import RawModule
 from kiln._manipulation import (  # noqa: F401
     reshape, ravel, shape, ndim, size, transpose, swapaxes, moveaxis, rollaxis, squeeze, expand_dims,

@@ -303,6 +303,41 @@ def full_like(prototype, fill_value, dtype=None, order="K", subok=None, shape=No
     return out
 
 
+def empty_pinned(shape, dtype=float, order="C"):
+    """A NumPy array in page-locked host memory (cupyx.empty_pinned): copies
+    between it and the device (asnumpy(a, out=..., blocking=False)) are
+    truly asynchronous. Its base is the kiln.cuda.PinnedMemoryPointer."""
+    from kiln.cuda import alloc_pinned_memory   # kiln.cuda imports this module
+    shape, dtype = _shape_tuple(shape), numpy.dtype(dtype)
+    return numpy.ndarray(shape, dtype, buffer=alloc_pinned_memory(math.prod(shape) * dtype.itemsize),
+                         order=order)
+
+
+def empty_like_pinned(a, dtype=None, order="K", subok=None, shape=None):
+    """empty_pinned with a's shape and dtype (or the given ones), laid out
+    per ``order`` as empty_like (cupyx.empty_like_pinned)."""
+    if subok:
+        raise TypeError("subok=True is not supported: kiln arrays have no subclasses")
+    shape = a.shape if shape is None else _shape_tuple(shape)
+    axes = _axis_order(a if isinstance(a, ndarray) else numpy.asarray(a), _order(order), len(shape))
+    stored = empty_pinned([shape[d] for d in axes], a.dtype if dtype is None else dtype)
+    return stored if axes == sorted(axes) else stored.transpose(numpy.argsort(axes))
+
+
+def zeros_pinned(shape, dtype=float, order="C"):
+    """empty_pinned filled with zeros (cupyx.zeros_pinned)."""
+    out = empty_pinned(shape, dtype, order)
+    out[...] = 0
+    return out
+
+
+def zeros_like_pinned(a, dtype=None, order="K", subok=None, shape=None):
+    """empty_like_pinned filled with zeros (cupyx.zeros_like_pinned)."""
+    out = empty_like_pinned(a, dtype, order, subok, shape)
+    out[...] = 0
+    return out
+
+
 # --- ranges -----------------------------------------------------------------
 
 _LINEAR, _LOGARITHMIC, _GEOMETRIC, _STEP = 0, 1, 2, 3

@@ -573,3 +573,16 @@ def test_blocking_uploads_and_byte_swapped_host_data():
         assert got.dtype == numpy.int32
         numpy.testing.assert_array_equal(got.get(), host)
     assert kiln.result_type(host, numpy.int8) == numpy.int32
+
+
+def test_pinned_host_arrays():
+    a = kiln.empty_pinned((3, 4), numpy.float32)
+    assert isinstance(a, numpy.ndarray) and a.shape == (3, 4) and a.dtype == numpy.float32
+    assert isinstance(a.base, kiln.cuda.PinnedMemoryPointer) and a.base.ptr == a.ctypes.data
+    k = kiln.arange(12.0).reshape(3, 4)
+    out = kiln.asnumpy(k, out=kiln.empty_like_pinned(k))
+    numpy.testing.assert_array_equal(out, numpy.arange(12.0).reshape(3, 4))
+    f = kiln.zeros_like_pinned(kiln.asfortranarray(k))             # order 'K' keeps the layout
+    assert f.flags.f_contiguous and not f.any()
+    assert kiln.zeros_pinned(5, numpy.int16).tolist() == [0] * 5
+    assert kiln.empty_pinned(0).size == 0
