@@ -78,40 +78,8 @@ struct bfloat16 {
 static_assert(sizeof(bfloat16) == 2, "kiln::bfloat16 is 16-bit storage");
 
 // bfloat16 op T and T op bfloat16, for T float, double, an integer or bool:
-// as kiln::half's operators (half.h).
-#define KILN_BF16_BINARY(op)                                                                              \
-  KILN_HOST_DEVICE bfloat16 operator op(bfloat16 a, bfloat16 b) { return bfloat16(float(a) op float(b)); } \
-  KILN_HOST_DEVICE float operator op(bfloat16 a, float b) { return float(a) op b; }                      \
-  KILN_HOST_DEVICE float operator op(float a, bfloat16 b) { return a op float(b); }                      \
-  KILN_HOST_DEVICE double operator op(bfloat16 a, double b) { return static_cast<double>(float(a)) op b; } \
-  KILN_HOST_DEVICE double operator op(double a, bfloat16 b) { return a op static_cast<double>(float(b)); } \
-  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>         \
-  KILN_HOST_DEVICE bfloat16 operator op(bfloat16 a, T b) { return bfloat16(float(a) op static_cast<float>(b)); } \
-  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>         \
-  KILN_HOST_DEVICE bfloat16 operator op(T a, bfloat16 b) { return bfloat16(static_cast<float>(a) op float(b)); }
-KILN_BF16_BINARY(+)
-KILN_BF16_BINARY(-)
-KILN_BF16_BINARY(*)
-KILN_BF16_BINARY(/)
-#undef KILN_BF16_BINARY
-
-#define KILN_BF16_COMPARE(op)                                                                             \
-  KILN_HOST_DEVICE bool operator op(bfloat16 a, bfloat16 b) { return float(a) op float(b); }             \
-  KILN_HOST_DEVICE bool operator op(bfloat16 a, float b) { return float(a) op b; }                       \
-  KILN_HOST_DEVICE bool operator op(float a, bfloat16 b) { return a op float(b); }                       \
-  KILN_HOST_DEVICE bool operator op(bfloat16 a, double b) { return static_cast<double>(float(a)) op b; }  \
-  KILN_HOST_DEVICE bool operator op(double a, bfloat16 b) { return a op static_cast<double>(float(b)); }  \
-  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>         \
-  KILN_HOST_DEVICE bool operator op(bfloat16 a, T b) { return float(a) op static_cast<float>(b); }       \
-  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>         \
-  KILN_HOST_DEVICE bool operator op(T a, bfloat16 b) { return static_cast<float>(a) op float(b); }
-KILN_BF16_COMPARE(==)
-KILN_BF16_COMPARE(!=)
-KILN_BF16_COMPARE(<)
-KILN_BF16_COMPARE(<=)
-KILN_BF16_COMPARE(>)
-KILN_BF16_COMPARE(>=)
-#undef KILN_BF16_COMPARE
+// kiln::half's operators (half.h).
+KILN_FLOAT16_OPERATORS(bfloat16)
 
 }  // namespace kiln
 

@@ -195,40 +195,37 @@ struct half {
 
 static_assert(sizeof(half) == 2, "kiln::half is binary16 storage");
 
-// half op T and T op half, for T float, double, an integer or bool.
-#define KILN_HALF_BINARY(op)                                                                          \
-  KILN_HOST_DEVICE half operator op(half a, half b) { return half(float(a) op float(b)); }           \
-  KILN_HOST_DEVICE float operator op(half a, float b) { return float(a) op b; }                      \
-  KILN_HOST_DEVICE float operator op(float a, half b) { return a op float(b); }                      \
-  KILN_HOST_DEVICE double operator op(half a, double b) { return static_cast<double>(float(a)) op b; } \
-  KILN_HOST_DEVICE double operator op(double a, half b) { return a op static_cast<double>(float(b)); } \
-  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>     \
-  KILN_HOST_DEVICE half operator op(half a, T b) { return half(float(a) op static_cast<float>(b)); } \
-  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>     \
-  KILN_HOST_DEVICE half operator op(T a, half b) { return half(static_cast<float>(a) op float(b)); }
-KILN_HALF_BINARY(+)
-KILN_HALF_BINARY(-)
-KILN_HALF_BINARY(*)
-KILN_HALF_BINARY(/)
-#undef KILN_HALF_BINARY
+// The operators of a 16-bit float storage type F16 (kiln::half here,
+// kiln::bfloat16 in bfloat16.h), which computes in float: F16 op F16 and
+// F16 op (an integer or bool) round the float result back to F16; with
+// float or double the result is that type; comparisons compare floats.
+#define KILN_FLOAT16_BINARY(F16, op)                                                                    \
+  KILN_HOST_DEVICE F16 operator op(F16 a, F16 b) { return F16(float(a) op float(b)); }                  \
+  KILN_HOST_DEVICE float operator op(F16 a, float b) { return float(a) op b; }                          \
+  KILN_HOST_DEVICE float operator op(float a, F16 b) { return a op float(b); }                          \
+  KILN_HOST_DEVICE double operator op(F16 a, double b) { return static_cast<double>(float(a)) op b; }   \
+  KILN_HOST_DEVICE double operator op(double a, F16 b) { return a op static_cast<double>(float(b)); }   \
+  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>       \
+  KILN_HOST_DEVICE F16 operator op(F16 a, T b) { return F16(float(a) op static_cast<float>(b)); }       \
+  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>       \
+  KILN_HOST_DEVICE F16 operator op(T a, F16 b) { return F16(static_cast<float>(a) op float(b)); }
+#define KILN_FLOAT16_COMPARE(F16, op)                                                                   \
+  KILN_HOST_DEVICE bool operator op(F16 a, F16 b) { return float(a) op float(b); }                      \
+  KILN_HOST_DEVICE bool operator op(F16 a, float b) { return float(a) op b; }                           \
+  KILN_HOST_DEVICE bool operator op(float a, F16 b) { return a op float(b); }                           \
+  KILN_HOST_DEVICE bool operator op(F16 a, double b) { return static_cast<double>(float(a)) op b; }     \
+  KILN_HOST_DEVICE bool operator op(double a, F16 b) { return a op static_cast<double>(float(b)); }     \
+  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>       \
+  KILN_HOST_DEVICE bool operator op(F16 a, T b) { return float(a) op static_cast<float>(b); }           \
+  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>       \
+  KILN_HOST_DEVICE bool operator op(T a, F16 b) { return static_cast<float>(a) op float(b); }
+#define KILN_FLOAT16_OPERATORS(F16)                                                                     \
+  KILN_FLOAT16_BINARY(F16, +) KILN_FLOAT16_BINARY(F16, -) KILN_FLOAT16_BINARY(F16, *)                   \
+  KILN_FLOAT16_BINARY(F16, /) KILN_FLOAT16_COMPARE(F16, ==) KILN_FLOAT16_COMPARE(F16, !=)               \
+  KILN_FLOAT16_COMPARE(F16, <) KILN_FLOAT16_COMPARE(F16, <=) KILN_FLOAT16_COMPARE(F16, >)               \
+  KILN_FLOAT16_COMPARE(F16, >=)
 
-#define KILN_HALF_COMPARE(op)                                                                         \
-  KILN_HOST_DEVICE bool operator op(half a, half b) { return float(a) op float(b); }                 \
-  KILN_HOST_DEVICE bool operator op(half a, float b) { return float(a) op b; }                       \
-  KILN_HOST_DEVICE bool operator op(float a, half b) { return a op float(b); }                       \
-  KILN_HOST_DEVICE bool operator op(half a, double b) { return static_cast<double>(float(a)) op b; }  \
-  KILN_HOST_DEVICE bool operator op(double a, half b) { return a op static_cast<double>(float(b)); }  \
-  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>     \
-  KILN_HOST_DEVICE bool operator op(half a, T b) { return float(a) op static_cast<float>(b); }       \
-  template <class T, class = typename detail::enable_if<detail::is_half_operand<T>::value>::type>     \
-  KILN_HOST_DEVICE bool operator op(T a, half b) { return static_cast<float>(a) op float(b); }
-KILN_HALF_COMPARE(==)
-KILN_HALF_COMPARE(!=)
-KILN_HALF_COMPARE(<)
-KILN_HALF_COMPARE(<=)
-KILN_HALF_COMPARE(>)
-KILN_HALF_COMPARE(>=)
-#undef KILN_HALF_COMPARE
+KILN_FLOAT16_OPERATORS(half)
 
 }  // namespace kiln
 
