@@ -275,9 +275,13 @@ def empty_like(prototype, dtype=None, order="K", subok=None, shape=None):
     return _like(prototype, dtype, order, shape, False, subok)
 
 
-def _like(prototype, dtype, order, shape, zero, subok):
+def _refuse_subok(subok):
     if subok:
         raise TypeError("subok=True is not supported: kiln arrays have no subclasses")
+
+
+def _like(prototype, dtype, order, shape, zero, subok):
+    _refuse_subok(subok)
     proto = prototype if isinstance(prototype, ndarray) else numpy.asarray(prototype)
     dtype = proto.dtype if dtype is None else numpy.dtype(dtype)
     shape = proto.shape if shape is None else _shape_tuple(shape)
@@ -316,8 +320,7 @@ def empty_pinned(shape, dtype=float, order="C"):
 def empty_like_pinned(a, dtype=None, order="K", subok=None, shape=None):
     """empty_pinned with a's shape and dtype (or the given ones), laid out
     per ``order`` as empty_like (cupyx.empty_like_pinned)."""
-    if subok:
-        raise TypeError("subok=True is not supported: kiln arrays have no subclasses")
+    _refuse_subok(subok)
     shape = a.shape if shape is None else _shape_tuple(shape)
     axes = _axis_order(a if isinstance(a, ndarray) else numpy.asarray(a), _order(order), len(shape))
     stored = empty_pinned([shape[d] for d in axes], a.dtype if dtype is None else dtype)

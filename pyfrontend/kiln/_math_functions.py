@@ -24,6 +24,7 @@ from kiln import _core
 from kiln._core import ndarray
 from kiln._creation import asarray as _asarray, full as _full
 from kiln._indexing import nonzero
+from kiln._predicates import isneginf, isposinf
 
 _PYTHON_SCALARS = (bool, int, float, complex)
 
@@ -117,10 +118,8 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     if any(isinstance(v, (ndarray, numpy.ndarray, list, tuple)) for v in (nan, posinf, neginf)):
         # Array fills, broadcast against x: NumPy's copyto where each test holds.
         out = x.copy() if copy else x
-        uf = _core._ufuncs
         for part in (out.real, out.imag) if out.dtype.kind == "c" else (out,):
-            tests = (uf["isnan"](part), uf["logical_and"](uf["isinf"](part), uf["greater"](part, 0)),
-                     uf["logical_and"](uf["isinf"](part), uf["less"](part, 0)))
+            tests = (_core._ufuncs["isnan"](part), isposinf(part), isneginf(part))
             for test, v, default in zip(tests, (nan, posinf, neginf), (0.0, info.max, info.min)):
                 _copyto.copyto(part, default if v is None else _asarray(v), casting="same_kind", where=test)
         return out

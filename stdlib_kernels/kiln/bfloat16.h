@@ -44,35 +44,11 @@ struct bfloat16 {
   KILN_HOST_DEVICE bfloat16(double d) : bfloat16(static_cast<float>(d)) {}
   KILN_HOST_DEVICE bfloat16(half h) : bfloat16(static_cast<float>(h)) {}
   KILN_HOST_DEVICE bfloat16(bool b) : bits_(b ? 0x3f80u : 0u) {}
-  KILN_HOST_DEVICE bfloat16(char v) : bfloat16(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE bfloat16(signed char v) : bfloat16(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE bfloat16(unsigned char v) : bfloat16(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE bfloat16(short v) : bfloat16(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE bfloat16(unsigned short v) : bfloat16(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE bfloat16(int v) : bfloat16(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE bfloat16(unsigned int v) : bfloat16(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE bfloat16(long v) : bfloat16(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE bfloat16(unsigned long v) : bfloat16(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE bfloat16(long long v) : bfloat16(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE bfloat16(unsigned long long v) : bfloat16(static_cast<float>(v)) {}
-
-  static KILN_HOST_DEVICE bfloat16 from_bits(unsigned short b) {
-    bfloat16 h;
-    h.bits_ = b;
-    return h;
-  }
-  KILN_HOST_DEVICE unsigned short bits() const { return bits_; }
+  KILN_FLOAT16_MEMBERS(bfloat16)
 
   // Every other conversion (double, half, integers, bool: nonzero, NaN
   // included) goes through this one.
   KILN_HOST_DEVICE operator float() const { return detail::bfloat16_bits_to_float(bits_); }
-
-  KILN_HOST_DEVICE bfloat16 operator-() const { return from_bits(static_cast<unsigned short>(bits_ ^ 0x8000u)); }
-  KILN_HOST_DEVICE bfloat16 operator+() const { return *this; }
-  KILN_HOST_DEVICE bfloat16& operator+=(bfloat16 o) { return *this = bfloat16(float(*this) + float(o)); }
-  KILN_HOST_DEVICE bfloat16& operator-=(bfloat16 o) { return *this = bfloat16(float(*this) - float(o)); }
-  KILN_HOST_DEVICE bfloat16& operator*=(bfloat16 o) { return *this = bfloat16(float(*this) * float(o)); }
-  KILN_HOST_DEVICE bfloat16& operator/=(bfloat16 o) { return *this = bfloat16(float(*this) / float(o)); }
 };
 
 static_assert(sizeof(bfloat16) == 2, "kiln::bfloat16 is 16-bit storage");

@@ -155,6 +155,34 @@ template <class T> struct enable_if<true, T> { typedef T type; };
 
 }  // namespace detail
 
+// The members a 16-bit float storage type F16 shares (kiln::half here,
+// kiln::bfloat16 in bfloat16.h): integers convert through float; its bits;
+// negation flips the sign bit; the compound operators compute in float.
+#define KILN_FLOAT16_MEMBERS(F16)                                                                         \
+  KILN_HOST_DEVICE F16(char v) : F16(static_cast<float>(v)) {}                                             \
+  KILN_HOST_DEVICE F16(signed char v) : F16(static_cast<float>(v)) {}                                      \
+  KILN_HOST_DEVICE F16(unsigned char v) : F16(static_cast<float>(v)) {}                                    \
+  KILN_HOST_DEVICE F16(short v) : F16(static_cast<float>(v)) {}                                            \
+  KILN_HOST_DEVICE F16(unsigned short v) : F16(static_cast<float>(v)) {}                                   \
+  KILN_HOST_DEVICE F16(int v) : F16(static_cast<float>(v)) {}                                              \
+  KILN_HOST_DEVICE F16(unsigned int v) : F16(static_cast<float>(v)) {}                                     \
+  KILN_HOST_DEVICE F16(long v) : F16(static_cast<float>(v)) {}                                             \
+  KILN_HOST_DEVICE F16(unsigned long v) : F16(static_cast<float>(v)) {}                                    \
+  KILN_HOST_DEVICE F16(long long v) : F16(static_cast<float>(v)) {}                                        \
+  KILN_HOST_DEVICE F16(unsigned long long v) : F16(static_cast<float>(v)) {}                               \
+  static KILN_HOST_DEVICE F16 from_bits(unsigned short b) {                                                \
+    F16 h;                                                                                                 \
+    h.bits_ = b;                                                                                           \
+    return h;                                                                                              \
+  }                                                                                                        \
+  KILN_HOST_DEVICE unsigned short bits() const { return bits_; }                                           \
+  KILN_HOST_DEVICE F16 operator-() const { return from_bits(static_cast<unsigned short>(bits_ ^ 0x8000u)); } \
+  KILN_HOST_DEVICE F16 operator+() const { return *this; }                                                 \
+  KILN_HOST_DEVICE F16& operator+=(F16 o) { return *this = F16(float(*this) + float(o)); }                 \
+  KILN_HOST_DEVICE F16& operator-=(F16 o) { return *this = F16(float(*this) - float(o)); }                 \
+  KILN_HOST_DEVICE F16& operator*=(F16 o) { return *this = F16(float(*this) * float(o)); }                 \
+  KILN_HOST_DEVICE F16& operator/=(F16 o) { return *this = F16(float(*this) / float(o)); }
+
 struct half {
   unsigned short bits_;
 
@@ -162,35 +190,11 @@ struct half {
   KILN_HOST_DEVICE half(float f) : bits_(detail::float_to_half_bits(f)) {}
   KILN_HOST_DEVICE half(double d) : bits_(detail::double_to_half_bits(d)) {}
   KILN_HOST_DEVICE half(bool b) : bits_(b ? 0x3c00u : 0u) {}
-  KILN_HOST_DEVICE half(char v) : half(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE half(signed char v) : half(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE half(unsigned char v) : half(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE half(short v) : half(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE half(unsigned short v) : half(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE half(int v) : half(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE half(unsigned int v) : half(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE half(long v) : half(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE half(unsigned long v) : half(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE half(long long v) : half(static_cast<float>(v)) {}
-  KILN_HOST_DEVICE half(unsigned long long v) : half(static_cast<float>(v)) {}
-
-  static KILN_HOST_DEVICE half from_bits(unsigned short b) {
-    half h;
-    h.bits_ = b;
-    return h;
-  }
-  KILN_HOST_DEVICE unsigned short bits() const { return bits_; }
+  KILN_FLOAT16_MEMBERS(half)
 
   // Every other conversion (double, integers, bool: nonzero, NaN included)
   // goes through this one.
   KILN_HOST_DEVICE operator float() const { return detail::half_bits_to_float(bits_); }
-
-  KILN_HOST_DEVICE half operator-() const { return from_bits(static_cast<unsigned short>(bits_ ^ 0x8000u)); }
-  KILN_HOST_DEVICE half operator+() const { return *this; }
-  KILN_HOST_DEVICE half& operator+=(half o) { return *this = half(float(*this) + float(o)); }
-  KILN_HOST_DEVICE half& operator-=(half o) { return *this = half(float(*this) - float(o)); }
-  KILN_HOST_DEVICE half& operator*=(half o) { return *this = half(float(*this) * float(o)); }
-  KILN_HOST_DEVICE half& operator/=(half o) { return *this = half(float(*this) / float(o)); }
 };
 
 static_assert(sizeof(half) == 2, "kiln::half is binary16 storage");
