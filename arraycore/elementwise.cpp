@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 
-#include "arraycore/record_dtype.h"
 #include "arraycore/small_vector.h"
 #include "arraycore/strided_plan.h"
 #include "kiln/strided_index.h"
@@ -229,12 +229,17 @@ constexpr size_t kPackedParams = 11;
 constexpr uint64_t kRawCode = 30, kScalarCode = 31;
 constexpr int kPackedDevices = 256;
 
-uint64_t packed_variant_key(const EwSpec& spec, std::span<const EwArg> args, int device) {
+// The packed key, or nullopt when the call does not fit one: too many
+// params, a device past 255, or a record dtype (Note [Record dtypes]), whose
+// number does not fit 5 bits.
+std::optional<uint64_t> packed_variant_key(const EwSpec& spec, std::span<const EwArg> args, int device) {
+  if (args.size() > kPackedParams || device < 0 || device >= kPackedDevices) return std::nullopt;
   uint64_t key = static_cast<uint64_t>(device);
   for (size_t k = 0; k < args.size(); ++k) {
     uint64_t code = spec.params[k].role == EwParam::Raw ? kRawCode
                     : args[k].array == nullptr         ? kScalarCode
                                                        : static_cast<uint64_t>(args[k].array->dtype());
+    if (code >= kRawCode && args[k].array != nullptr) return std::nullopt;
     key |= code << (8 + 5 * k);
   }
   return key;
@@ -283,15 +288,11 @@ runtime::FunctionHandle kernel_for(const EwSpec& spec, std::span<const EwArg> ar
   auto& be = runtime::backend();
   const int device = be.current_device();
   static_assert(kNumDTypes <= int(kRawCode), "5 bits per param in packed variant keys");
-  // Record dtypes (Note [Record dtypes]) do not fit a packed key's 5 bits.
-  const bool packed = args.size() <= kPackedParams && device >= 0 && device < kPackedDevices &&
-                      std::none_of(args.begin(), args.end(),
-                                   [](const EwArg& a) { return a.array && is_record(a.array->dtype()); });
+  const std::optional<uint64_t> packed = packed_variant_key(spec, args, device);
   std::unique_lock<std::mutex> lock(mutex);
   if (spec.cache_slot == nullptr) spec.cache_slot = &slots[spec_key(spec)];
   auto& variants = *static_cast<VariantMap*>(spec.cache_slot);
-  Variant& v = packed ? variants.packed[packed_variant_key(spec, args, device)]
-                      : variants.named[variant_key(spec, args, device)];
+  Variant& v = packed ? variants.packed[*packed] : variants.named[variant_key(spec, args, device)];
   if (v.fn[path] != nullptr) return v.fn[path];
   lock.unlock();
   const std::vector<Binding> bs = bindings_of(spec, args);
