@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include <array>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -234,6 +235,29 @@ DType default_dtype(WeakScalar kind) {
   throw std::invalid_argument("default_dtype: not a Python scalar kind");
 }
 
+// Note [Promoting a sequence]
+// promote_types is not associative across kinds: int8, uint8 meet at int16,
+// which then takes float16 to float32, while float16 alone holds both int8
+// and uint8. NumPy's result_type of many dtypes promotes each integer or
+// bool with the inexact dtypes' common dtype F, never with the other
+// integers first: result_type(int8, uint8, float16) is float16,
+// result_type(int16, uint16, float32) float32 (pairwise: float64). Without an
+// inexact dtype the pairwise fold is what NumPy gives (integer promotion is
+// associative). This rule was checked against NumPy 2.4 for every sequence of
+// two to four of the numeric dtypes.
+namespace {
+
+DType promote_sequence(std::span<const DType> dtypes) {
+  std::optional<DType> inexact;
+  for (DType d : dtypes)
+    if (!is_record(d) && is_inexact(traits(d).kind)) inexact = inexact ? promote_types(*inexact, d) : d;
+  DType out = inexact ? promote_types(dtypes[0], *inexact) : dtypes[0];
+  for (DType d : dtypes.subspan(1)) out = promote_types(out, inexact ? promote_types(d, *inexact) : d);
+  return out;
+}
+
+}  // namespace
+
 // Note [Weak scalars]
 // NEP 50: Python scalars first combine among themselves (the highest kind
 // wins: True, 1, 1.0 -> a float), then meet the strong dtype D:
@@ -251,8 +275,7 @@ DType result_type(std::span<const DType> dtypes, std::span<const WeakScalar> wea
     if (top == WeakScalar::None_) throw std::invalid_argument("at least one array or dtype is required");
     return default_dtype(top);
   }
-  DType strong = dtypes[0];
-  for (DType d : dtypes.subspan(1)) strong = promote_types(strong, d);
+  const DType strong = promote_sequence(dtypes);
   if (is_record(strong) && top != WeakScalar::None_)
     throw TypeError("invalid type promotion: " + dtype_repr(strong) + " and a Python scalar have no common dtype");
   if (is_record(strong)) return strong;

@@ -39,8 +39,9 @@ bool can_cast(DType from, DType to, Casting casting);
 const char* casting_name(Casting casting);
 
 // numpy.result_type under NEP 50: `dtypes` are strong (arrays, dtypes, NumPy
-// scalars); `weak` are the kinds of Python scalars (None_ entries ignored).
-// std::invalid_argument when both are empty (as NumPy's ValueError).
+// scalars), promoted as NumPy promotes a sequence (Note [Promoting a sequence]:
+// int8, uint8, float16 -> float16); `weak` are the kinds of Python scalars
+// (None_ entries ignored). std::invalid_argument when both are empty (as NumPy's ValueError).
 DType result_type(std::span<const DType> dtypes, std::span<const WeakScalar> weak);
 
 // numpy.min_scalar_type of a value: the smallest dtype of its kind that holds

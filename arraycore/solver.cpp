@@ -198,6 +198,24 @@ void* const* pointers(const NDArray& p) { return static_cast<void* const*>(p.dat
 
 bool solver_usable(std::string* why_not) { return runtime::backend().libraries().solver(why_not) != nullptr; }
 
+// The batched forms are kiln's fast paths (Note [Batched primitives]): where
+// the library lacks one, the batch runs matrix by matrix, so they are
+// available whenever the solver is. geev alone is optional in the library.
+bool solver_has(std::string_view routine, std::string* why_not) {
+  static constexpr std::string_view kKnown[] = {"getrf", "getrs", "potrf", "geqrf", "orgqr", "ungqr", "gesvd",
+                                                "syevd", "heevd", "geev", "getrfBatched", "getrsBatched",
+                                                "potrfBatched"};
+  if (std::find(std::begin(kKnown), std::end(kKnown), routine) == std::end(kKnown)) {
+    std::string known;
+    for (std::string_view k : kKnown) known += (known.empty() ? "" : ", ") + std::string(k);
+    throw std::invalid_argument("check_availability: " + std::string(routine) +
+                                " is not a cuSOLVER routine kiln.linalg uses (" + known + ")");
+  }
+  runtime::SolverLibrary* library = runtime::backend().libraries().solver(why_not);
+  if (!library) return false;
+  return routine != "geev" || library->session(runtime::current_stream())->has_geev(why_not);
+}
+
 GetrfResult solver_getrf(const NDArray& a_in) {
   constexpr const char* fn = "_solver_getrf";
   const Stack a = stack_of(fn, "a", a_in);

@@ -50,6 +50,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "arraycore/ndarray.h"
 
@@ -81,6 +82,12 @@ struct GeevResult {
 // Whether the primitives can run now: the backend has a solver library
 // (cuda, and libcusolver loads). `why_not` (optional) says why not.
 bool solver_usable(std::string* why_not);
+
+// Whether the cuSOLVER routine `routine` (its cuSOLVER name without the
+// type letter: "getrf", "potrfBatched", "geev", ...) runs here, else why not
+// in *why_not. Only the routines kiln.linalg is built on are known; other
+// names throw std::invalid_argument. kiln.cusolver.check_availability.
+bool solver_has(std::string_view routine, std::string* why_not);
 
 // LU with partial pivoting of each a[i] (m x n), in place (?getrf).
 GetrfResult solver_getrf(const NDArray& a);

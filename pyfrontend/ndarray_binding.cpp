@@ -72,9 +72,11 @@ std::optional<NDArray> field_key_view(const NDArray& a, py::handle key) {
   }
 }
 
-// NumPy warns when a cast drops imaginary parts.
+// NumPy warns when a cast drops imaginary parts (complex -> bool reads both
+// parts: no warning).
 void warn_if_discarding_imaginary(arraycore::DType from, arraycore::DType to) {
-  if (arraycore::dtype_info(from).kind == 'c' && arraycore::dtype_info(to).kind != 'c') {
+  const char to_kind = arraycore::dtype_info(to).kind;
+  if (arraycore::dtype_info(from).kind == 'c' && to_kind != 'c' && to_kind != 'b') {
     py::object warning = py::module_::import("numpy").attr("exceptions").attr("ComplexWarning");
     if (PyErr_WarnEx(warning.ptr(), "Casting complex values to real discards the imaginary part", 1) != 0)
       throw py::error_already_set();

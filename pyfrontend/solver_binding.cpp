@@ -6,6 +6,7 @@
 //   ipiv, info = _core._solver_getrf(a)      # a: a stack (batch, m, n), column-major matrices
 //   _core._solver_getrs(a, ipiv, b, 0)       # b <- A^-1 b
 //   ok, why = _core._solver_usable()
+//   ok, why = _core._solver_has("geev")
 #include <pybind11/stl.h>
 
 #include "arraycore/solver.h"
@@ -30,6 +31,16 @@ void register_solver(py::module_& m) {
         return py::make_tuple(ok, why);
       },
       "(whether the cuSOLVER primitives can run now, why not)");
+  m.def(
+      "_solver_has",
+      [](std::string_view routine) {
+        std::string why;
+        const bool ok = arraycore::solver_has(routine, &why);
+        return py::make_tuple(ok, why);
+      },
+      py::arg("routine"),
+      "(whether cuSOLVER's `routine` (\"geev\", \"potrfBatched\", ...) runs here, why not); ValueError for a "
+      "routine kiln.linalg does not use.");
   m.def(
       "_solver_getrf",
       [](const NDArray& a) {

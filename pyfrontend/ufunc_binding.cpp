@@ -28,6 +28,7 @@ namespace kiln::py_bind {
 
 namespace {
 
+using arraycore::DType;
 using arraycore::NDArray;
 using arraycore::ScalarValue;
 using arraycore::UfuncDef;
@@ -242,15 +243,34 @@ py::object identity_value(const UfuncDef& def) {
 }
 
 py::list type_strings(const UfuncDef& def) {
+  // NumPy lists each run of loops over one 64-bit integer dtype ('qq->q',
+  // 'Q->Q') twice on Linux, first under C long ('l', 'L'), then under long
+  // long ('q', 'Q'): the same dtypes. Loops mixing dtypes keep one name.
   py::list out;
+  std::vector<std::string> run;   // consecutive loops over q alone or Q alone
+  auto flush = [&] {
+    for (std::string t : run) {
+      for (char& c : t) c = c == 'q' ? 'l' : c == 'Q' ? 'L' : c;
+      out.append(t);
+    }
+    for (const std::string& t : run) out.append(t);
+    run.clear();
+  };
   for (size_t i = def.user_loops; i < def.loops.size(); ++i) {   // NumPy's types: Note [Bfloat16 loops]
     const auto& loop = def.loops[i];
     std::string t;
     for (auto d : loop.in) t += arraycore::dtype_info(d).char_code;
     t += "->";
     for (auto d : loop.out) t += arraycore::dtype_info(d).char_code;
+    const std::string ins = t.substr(0, loop.in.size());
+    if ((ins[0] == 'q' || ins[0] == 'Q') && ins.find_first_not_of(ins[0]) == std::string::npos) {
+      run.push_back(std::move(t));
+      continue;
+    }
+    flush();
     out.append(t);
   }
+  flush();
   return out;
 }
 
@@ -267,6 +287,49 @@ py::object binary(const UfuncDef& def, py::handle a, py::handle b, bool reflecte
     given.push_back(py::reinterpret_borrow<py::object>(a));
   }
   return apply(def, inputs, opts, given);
+}
+
+// Note [Comparing with other objects]
+// NumPy compares an array with an object it cannot convert (None, a string,
+// object(), a sentinel) element by element through Python's ==, which for
+// such objects is identity: `a == None` is an all-False array and `a != None`
+// an all-True one, never Python's lone False. kiln gives those arrays
+// without the object loop whenever the object's == is identity or it is a
+// built-in non-sequence (str, bytes, dict, set, None, Ellipsis, object()). An
+// object with its own __eq__ decides: == returns NotImplemented, so Python
+// calls the object's reflected __eq__ (elementwise if it is written so); for
+// != kiln inverts that array when the object has no __ne__ of its own
+// (object.__ne__ would otherwise call bool() on an array). Array-likes
+// (__array_ufunc__, __array_function__) and lists or tuples are left to
+// Python's protocol, as before.
+py::object compare_with_object(py::handle a, py::handle b, bool ne) {
+  py::object not_implemented = py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  PyObject* o = b.ptr();
+  if (PyList_Check(o) || PyTuple_Check(o) || PyObject_HasAttrString(o, "__array_ufunc__") ||
+      PyObject_HasAttrString(o, "__array_function__"))
+    return not_implemented;
+  static const UfuncDef& logical_not = arraycore::ufunc("logical_not");
+  const py::handle base = reinterpret_cast<PyObject*>(&PyBaseObject_Type);
+  const py::object type = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(Py_TYPE(o)));
+  const bool builtin = !(Py_TYPE(o)->tp_flags & Py_TPFLAGS_HEAPTYPE);
+  const bool own_eq = !type.attr("__eq__").is(base.attr("__eq__"));
+  const bool own_ne = !type.attr("__ne__").is(base.attr("__ne__"));
+  if (!builtin && ((ne && own_ne) || (!ne && own_eq))) return not_implemented;   // b's reflected method decides
+  UfuncInput in[1];
+  if (builtin || !own_eq) {   // identity: no element equals b
+    NDArray none_equal = NDArray::zeros(ndarray_of(a.ptr())->shape(), DType::Bool);
+    if (!ne) return py::cast(std::move(none_equal));
+    in[0].array = &none_equal;
+    return apply(logical_not, in, {});
+  }
+  py::object equal = type.attr("__eq__")(b, a);   // what object.__ne__ would invert
+  in[0].array = ndarray_of(equal.ptr());
+  return in[0].array ? apply(logical_not, in, {}) : not_implemented;
+}
+
+py::object compare(const UfuncDef& def, py::handle a, py::handle b, bool ne_or_eq, bool ne) {
+  py::object r = binary(def, a, b, false, false);
+  return ne_or_eq && r.ptr() == Py_NotImplemented ? compare_with_object(a, b, ne) : r;
 }
 
 py::object unary(const UfuncDef& def, py::handle a) {
@@ -322,7 +385,7 @@ PyObject* slot_unary(PyObject* a) {
   return guarded([&] { return unary(*g_unary[Op], a); });
 }
 PyObject* slot_richcompare(PyObject* a, PyObject* b, int op) {
-  return guarded([&] { return binary(*g_compare[op], a, b, false, false); });
+  return guarded([&] { return compare(*g_compare[op], a, b, op == Py_EQ || op == Py_NE, op == Py_NE); });
 }
 // Note [ufunc call hook]: kiln.fuse's tracer (Note [Tracing ufunc calls] in
 // _fusion.py) sees every ufunc call while a trace runs through this hook,
@@ -422,7 +485,7 @@ void register_ufunc(py::module_& m) {
       .def_property_readonly("nin", [](const Ufunc& u) { return u.def->nin; })
       .def_property_readonly("nout", [](const Ufunc& u) { return u.def->nout; })
       .def_property_readonly("nargs", [](const Ufunc& u) { return u.def->nin + u.def->nout; })
-      .def_property_readonly("ntypes", [](const Ufunc& u) { return u.def->loops.size() - u.def->user_loops; })
+      .def_property_readonly("ntypes", [](const Ufunc& u) { return type_strings(*u.def).size(); })
       .def_property_readonly("types", [](const Ufunc& u) { return type_strings(*u.def); })
       .def_property_readonly("identity", [](const Ufunc& u) { return identity_value(*u.def); })
       .def_property_readonly("signature", [](const Ufunc&) { return py::none(); })
@@ -469,8 +532,12 @@ void register_ufunc(py::module_& m) {
   def_binary("__le__", nullptr, nullptr, "less_equal");
   def_binary("__gt__", nullptr, nullptr, "greater");
   def_binary("__ge__", nullptr, nullptr, "greater_equal");
-  def_binary("__eq__", nullptr, nullptr, "equal");
-  def_binary("__ne__", nullptr, nullptr, "not_equal");
+  for (const bool ne : {false, true}) {
+    const UfuncDef* d = &arraycore::ufunc(ne ? "not_equal" : "equal");
+    const char* name = ne ? "__ne__" : "__eq__";
+    cls.attr(name) = py::cpp_function([d, ne](py::handle a, py::handle b) { return compare(*d, a, b, true, ne); },
+                                      py::is_method(cls), py::name(name));
+  }
   auto def_unary = [&](const char* name, const char* uf) {
     const UfuncDef* d = &arraycore::ufunc(uf);
     cls.attr(name) = py::cpp_function([d](py::handle a) { return unary(*d, a); }, py::is_method(cls), py::name(name));

@@ -50,6 +50,7 @@ from kiln import _ndarray_methods  # noqa: F401  (attaches ndarray methods)
 from kiln.linalg._products import matmul, dot, vdot, inner, outer, tensordot, kron, vecdot, matvec, vecmat
 from kiln._einsum import einsum, einsum_path
 from kiln import linalg
+from kiln import cusolver  # cupyx.cusolver
 from kiln import _interop_numpy  # noqa: F401  (__array_ufunc__, __array_function__, __array_namespace__)
 from kiln._dlpack import from_dlpack, fromDlpack
 from kiln import _interop_dask, _array_api

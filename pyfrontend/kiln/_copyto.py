@@ -18,7 +18,8 @@ def copyto(dst, src, casting="same_kind", where=True):
     sequences, NumPy arrays), uploaded first. Python int, float and complex
     are weak (NEP 50): they are checked against ``casting`` as dst's kind of
     value, and an int out of dst's range raises OverflowError. Complex to
-    real casts take the real part and warn ComplexWarning, as NumPy does.
+    real casts take the real part and warn ComplexWarning, as NumPy does
+    (complex -> bool is nonzero-ness: no warning).
     Differences from NumPy: ``dst`` must be a kiln array (TypeError
     otherwise)."""
     if not isinstance(dst, ndarray):
@@ -31,7 +32,7 @@ def copyto(dst, src, casting="same_kind", where=True):
         return
     if mask is not None:
         mask = _broadcast_to(mask, dst.shape, "where mask", extra_ones=False)
-    if src.dtype.kind == "c" and dst.dtype.kind not in "cV":   # V<n> takes the bytes
+    if src.dtype.kind == "c" and dst.dtype.kind not in "cVb":   # V<n> takes the bytes; bool reads both parts
         warnings.warn("Casting complex values to real discards the imaginary part",
                       numpy.exceptions.ComplexWarning, stacklevel=2)
     if mask is None:

@@ -68,9 +68,12 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     mode 'raise' checks host indices (device ones follow kiln.config),
     'wrap' and 'clip' as NumPy's."""
     a = _asarray(a)
-    if axis is None:
-        a, axis = ravel(a), 0
+    if axis is None or a.ndim == 0:   # NumPy reads a 0-d a as one element along axis 0 or -1
+        a, axis = ravel(a), (0 if axis is None else axis)
     axis = _axis(axis, a.ndim)
+    if out is not None and getattr(out, "dtype", None) != a.dtype:
+        raise TypeError("Cannot cast array data from %r to %r according to the rule 'safe': take's out "
+                        "must have a's dtype" % (getattr(out, "dtype", out), a.dtype))
     indices = _host_or_device(indices)
     if indices.size == 0 and mode != "raise":
         mode = "raise"

@@ -305,7 +305,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     dtype = numpy.dtype(dtype)
     for a in arrays:
         _check_cast(a, dtype, casting)
-    if dtype.kind != "c" and any(a.dtype.kind == "c" for a in arrays):
+    if dtype.kind not in "cb" and any(a.dtype.kind == "c" for a in arrays):   # complex -> bool: no warning
         warnings.warn("Casting complex values to real discards the imaginary part",
                       numpy.exceptions.ComplexWarning, stacklevel=2)
     if out is None:

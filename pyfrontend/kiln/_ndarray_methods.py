@@ -4,6 +4,8 @@ swapaxes, squeeze, ravel, flatten) are C++ (pyfrontend/views_binding.cpp)."""
 import operator
 import pickle
 
+import numpy
+
 from kiln import _core
 from kiln import _creation
 from kiln._core import ndarray
@@ -71,6 +73,14 @@ def tolist(self):
 
 
 def fill(self, value):
+    """Every element set to the scalar `value` (or a 0-d array's, kiln's,
+    NumPy's or another library's device array), as numpy.ndarray.fill;
+    ValueError for an array of other shape."""
+    if not isinstance(value, (ndarray, numpy.ndarray)) and hasattr(value, "__cuda_array_interface__"):
+        value = _creation.asarray(value)
+    if isinstance(value, (ndarray, numpy.ndarray)) and value.ndim != 0:
+        raise ValueError("Input object to FillWithScalar is not a scalar: fill takes a scalar or a 0-d array, "
+                         "got an array of shape %s" % (value.shape,))
     self[...] = value
 
 
@@ -118,8 +128,11 @@ def __iter__(self):
 
 def get(self, stream=None, order="C", out=None, blocking=True):
     """Copy to the host: a new NumPy array, or into ``out`` (a NumPy array of the
-    same shape and dtype) when given. ``blocking=False`` only queues the copy
-    on ``stream`` (see kiln.asnumpy)."""
+    same shape and dtype) when given. order 'C' or 'F', or 'A': 'F' for an
+    F-contiguous (not C-contiguous) array, 'C' otherwise. ``blocking=False``
+    only queues the copy on ``stream`` (see kiln.asnumpy)."""
+    if order in ("A", "a"):
+        order = "F" if self._f_contiguous and not self._c_contiguous else "C"
     return _core._to_numpy(self, stream, order, out, blocking)
 
 

@@ -188,15 +188,30 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 # ---- argmax argmin nanargmax nanargmin: arraycore/statistics.h (Note [Arg reductions]) ----
 
-def argmax(a, axis=None, out=None, *, keepdims=False):
+def _index_dtype(name, result, dtype, out):
+    """argmax/argmin's dtype= (CuPy's, not NumPy's): the integer dtype of the
+    positions, int64 by default; out= decides it when given."""
+    if dtype is None:
+        return result
+    dtype = numpy.dtype(dtype)
+    if dtype.kind not in "iu":
+        raise TypeError("%s: dtype must be an integer dtype for the positions, got %s" % (name, dtype))
+    if out is not None and out.dtype != dtype:
+        raise TypeError("%s: dtype=%s does not match out's dtype %s" % (name, dtype, out.dtype))
+    return result.astype(dtype, copy=False)
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False, dtype=None):
     """Position of the first maximum (of the first NaN, if any) over axis, or
-    in the flattened array for axis=None, as numpy.argmax."""
-    return _core._arg_reduce(a, axis, out, keepdims, True, False)
+    in the flattened array for axis=None, as numpy.argmax; dtype= (CuPy's)
+    gives the positions in another integer dtype."""
+    return _index_dtype("argmax", _core._arg_reduce(a, axis, out, keepdims, True, False), dtype, out)
 
 
-def argmin(a, axis=None, out=None, *, keepdims=False):
-    """Position of the first minimum (first NaN, if any), as numpy.argmin."""
-    return _core._arg_reduce(a, axis, out, keepdims, False, False)
+def argmin(a, axis=None, out=None, *, keepdims=False, dtype=None):
+    """Position of the first minimum (first NaN, if any), as numpy.argmin;
+    dtype= as argmax's."""
+    return _index_dtype("argmin", _core._arg_reduce(a, axis, out, keepdims, False, False), dtype, out)
 
 
 def nanargmax(a, axis=None, out=None, *, keepdims=False):

@@ -34,8 +34,12 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     """Indices (int64) that sort `a` along `axis` (None: flattened), ties in
-    order: NumPy's kind='stable' result, for every kind."""
-    return _core._argsort(_asarray(a), axis, kind, order, stable)
+    order: NumPy's kind='stable' result, for every kind. A 0-d `a` is read
+    as one element (NumPy's array([0]))."""
+    a = _asarray(a)
+    if a.ndim == 0:
+        a = a.reshape(1)
+    return _core._argsort(a, axis, kind, order, stable)
 
 
 def _ndarray_sort(self, axis=-1, kind=None, order=None, *, stable=None):

@@ -282,12 +282,13 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """The number of singular values of each matrix in A above tol (default:
     rtol * the largest, rtol defaulting to max(M, N) * eps); tol and rtol
     may be arrays broadcast against the batch. Below 2-d: 1 unless every
-    element is zero (a Python int)."""
+    element is zero, as a 0-d int64 array that stays on the device (CuPy's
+    result; NumPy gives a Python int)."""
     if tol is not None and rtol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")
     A = _operand(A)
     if A.ndim < 2:
-        return int(not bool(_reductions.all(_uf["equal"](A, 0))))
+        return _reductions.any(_uf["not_equal"](A, 0)).astype(numpy.int64)
     s = svd(A, compute_uv=False, hermitian=hermitian)
     if tol is None:
         if rtol is None:

@@ -38,6 +38,13 @@ def test_get_fortran_order(rng):
     out = kiln.asarray(host).get(order="F")
     assert out.flags.f_contiguous
     numpy.testing.assert_array_equal(out, host)
+    k = kiln.asarray(host)
+    kf = kiln.asarray(numpy.asfortranarray(host))
+    for a, expected, f_order in ((k, host, False), (kf, host, True), (k[::2, ::2], host[::2, ::2], False),
+                                 (kf[::2, ::2], host[::2, ::2], False)):   # order='A': F only for an F array
+        out = a.get(order="A")
+        assert (out.flags.f_contiguous and not out.flags.c_contiguous) == f_order
+        numpy.testing.assert_array_equal(out, expected)
 
 
 def test_asnumpy_out(rng):

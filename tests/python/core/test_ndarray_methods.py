@@ -89,3 +89,14 @@ def test_fill():
     assert k.tolist() == [[-3, -3]] * 3
     k.T[0].fill(5)
     assert k.tolist() == [[5, -3]] * 3
+    for value in (kiln.asarray(7), numpy.array(7.0), kiln.ones((), kiln.int8)[()] * 2):   # 0-d arrays
+        k.fill(value)
+        assert k.tolist() == [[int(value)] * 2] * 3
+    b = kiln.zeros(3, bool)
+    b.fill(kiln.asarray(2j))   # complex -> bool: nonzero, no ComplexWarning (as NumPy)
+    assert b.tolist() == [True] * 3
+    with pytest.warns(numpy.exceptions.ComplexWarning):
+        k.fill(kiln.asarray(1 + 2j))
+    for bad in (kiln.ones(1), numpy.ones((2, 1))):
+        with pytest.raises(ValueError, match="FillWithScalar is not a scalar"):
+            k.fill(bad)

@@ -37,6 +37,19 @@ def test_promote_types_associativity_matches_numpy():
     assert non_associative(kiln.promote_types) == non_associative(numpy.promote_types)
 
 
+def test_result_type_of_sequences_matches_numpy():
+    """Note [Promoting a sequence]: three and four dtypes promote as NumPy's
+    result_type does (int8, uint8, float16 -> float16), which is not the
+    pairwise fold; with a Python scalar too, and in every argument order."""
+    numeric = [d for d in DTYPES if d.kind in "biufc"]
+    wrong = [s for n in (3, 4) for s in itertools.combinations_with_replacement(numeric, n)
+             if kiln.result_type(*s) != numpy.result_type(*s)]
+    assert wrong == []
+    for seq in itertools.permutations([numpy.int8, numpy.uint8, numpy.float16, 1.0]):
+        assert kiln.result_type(*seq) == numpy.result_type(*seq) == numpy.float16
+    assert kiln.result_type(numpy.int16, numpy.uint16, kiln.zeros(2, numpy.complex64)) == numpy.complex64
+
+
 @pytest.mark.parametrize("casting", CASTINGS)
 @pytest.mark.parametrize("a,b", PAIRS, ids=map(pair_id, PAIRS))
 def test_can_cast_table(a, b, casting):

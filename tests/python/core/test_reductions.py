@@ -82,6 +82,23 @@ def test_arg_reductions(rng, fn, dtype, layout):
             kiln_matches(lambda: kf(k, axis=axis, keepdims=keepdims), lambda: nf(x, axis=axis, keepdims=keepdims))
 
 
+@pytest.mark.parametrize("index_dtype", [numpy.int8, numpy.uint16, numpy.int32, numpy.int64], ids=name)
+def test_arg_reductions_index_dtype(rng, index_dtype):
+    """argmax/argmin's dtype= (CuPy's): the positions in that integer dtype,
+    as function and method; TypeError for a float dtype or one out= lacks."""
+    x = random_array(rng, (5, 7), numpy.float32)
+    k = kiln.asarray(x)
+    for fn in ("argmax", "argmin"):
+        for got in (getattr(kiln, fn)(k, axis=1, dtype=index_dtype), getattr(k, fn)(axis=1, dtype=index_dtype)):
+            assert got.dtype == index_dtype
+            assert got.get().tolist() == getattr(numpy, fn)(x, axis=1).tolist()
+        assert getattr(kiln, fn)(kiln.asarray(3.0), dtype=index_dtype).dtype == index_dtype
+        with pytest.raises(TypeError, match="dtype must be an integer dtype for the positions, got float32"):
+            getattr(kiln, fn)(k, dtype=numpy.float32)
+        with pytest.raises(TypeError, match="does not match out's dtype int64"):
+            getattr(kiln, fn)(k, axis=0, out=kiln.empty(7, numpy.int64), dtype=numpy.int8)
+
+
 @pytest.mark.parametrize("dtype", FLOATS, ids=name)
 def test_nan_semantics(rng, dtype):
     x = random_array(rng, (5, 9), dtype)

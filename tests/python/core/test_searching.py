@@ -133,6 +133,23 @@ def test_take_errors_and_out():
     assert kiln.take(a, [4, 0, 2], out=out) is out
     _check(out, numpy.array([4, 0, 2]))
     _check(kiln.take(a, []), numpy.take(host, []))
+    with pytest.raises(TypeError, match="Cannot cast array data from dtype\\('float32'\\) to dtype\\('int64'\\)"):
+        kiln.take(a, [0, 1], out=kiln.zeros(2, numpy.float32))
+
+
+@pytest.mark.parametrize("axis", [None, 0, -1])
+@pytest.mark.parametrize("indices", [0, -1, [0], [0, -1]])
+def test_take_from_0d(axis, indices):
+    """NumPy reads a 0-d array as one element along axis 0 or -1; out= too."""
+    host = numpy.array(5.5, numpy.float32)
+    expected = numpy.take(host, indices, axis=axis)
+    got = kiln.take(kiln.asarray(host), indices, axis=axis)
+    _check(got, expected)
+    out = kiln.zeros(numpy.shape(expected), numpy.float32)
+    assert kiln.take(kiln.asarray(host), indices, axis=axis, out=out) is out
+    _check(out, expected)
+    with pytest.raises(AxisError, match="axis 1 is out of bounds for array of dimension 1"):
+        kiln.take(kiln.asarray(host), indices, axis=1)
 
 
 @pytest.mark.parametrize("axis", [0, 1, -1, None])

@@ -713,6 +713,43 @@ def test_foreign_operands():
         kiln.add(x, None)
 
 
+class _EqualsTwoOrFour:   # an object whose == is elementwise on arrays
+    def __eq__(self, other):
+        return (other == 2) | (other == 4)
+
+
+class _NotEqualsTwoOrFour:
+    def __ne__(self, other):
+        return (other == 2) | (other == 4)
+
+
+class _Plain:
+    pass
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "0-d", "empty"])
+def test_equality_with_objects(layout):
+    """Note [Comparing with other objects]: == and != with an object kiln
+    cannot convert give NumPy's elementwise arrays (all False / all True for
+    identity-compared objects, the object's own __eq__ otherwise), in either
+    operand order; lists still raise."""
+    host = {"C": numpy.arange(6).reshape(2, 3), "F": numpy.asfortranarray(numpy.arange(6).reshape(2, 3)),
+            "strided": numpy.arange(12)[::-2], "0-d": numpy.array(4), "empty": numpy.zeros((0, 3))}[layout]
+    a = kiln.asarray(host)
+    for value in (None, Ellipsis, object(), numpy._NoValue, "a", b"a", {}, _Plain(), _EqualsTwoOrFour(),
+                  _NotEqualsTwoOrFour()):
+        cases = [(lambda x: x == value, "=="), (lambda x: x != value, "!=")]
+        if not isinstance(value, _EqualsTwoOrFour):   # value != x calls object.__ne__: bool() of an array
+            cases += [(lambda x: value == x, "r=="), (lambda x: value != x, "r!=")]
+        for f, what in cases:
+            got, expected = f(a), f(host)
+            assert isinstance(got, kiln.ndarray), (value, what)
+            assert got.dtype == bool and got.shape == host.shape, (value, what)
+            assert got.get().tolist() == numpy.asarray(expected).tolist(), (value, what)
+    with pytest.raises(TypeError, match="Unsupported type <class 'list'>"):
+        a == [1, 2, 3]
+
+
 @pytest.mark.parametrize("uf", ["add", "sin", "divmod", "modf"])
 def test_argument_counts(uf):
     n_uf, k_uf = getattr(numpy, uf), getattr(kiln, uf)

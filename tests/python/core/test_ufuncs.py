@@ -26,12 +26,15 @@ ALIASES = {"true_divide": "divide", "mod": "remainder", "conj": "conjugate", "bi
 KILN_CHARS = "?bBhHiIqQefdFD"
 
 
-def numpy_types(uf):
-    """NumPy's loops over kiln's dtypes, in NumPy's order ('l' read as 'q')."""
+def numpy_types(uf, exact=False):
+    """NumPy's loops over kiln's dtypes, in NumPy's order ('l' read as 'q'
+    unless exact: both are int64 on Linux, and NumPy names some loops both
+    ways, some one way)."""
     kept = []
     for t in uf.types:
-        t = t.replace("l", "q").replace("L", "Q")
-        if all(c in KILN_CHARS + "->" for c in t) and t not in kept:
+        if not exact:
+            t = t.replace("l", "q").replace("L", "Q")
+        if all(c in KILN_CHARS + "lL->" for c in t) and t not in kept:
             kept.append(t)
     return kept
 
@@ -49,7 +52,9 @@ def test_attributes_equal_numpy(name):
     k, n = getattr(kiln, name), getattr(numpy, name)
     assert k.__name__ == n.__name__ == name
     assert (k.nin, k.nout, k.nargs) == (n.nin, n.nout, n.nargs)
-    assert k.types == numpy_types(n)
+    assert list(dict.fromkeys(t.replace("l", "q").replace("L", "Q") for t in k.types)) == numpy_types(n)
+    if name in ("add", "subtract", "multiply", "negative", "absolute", "sin", "bitwise_and", "maximum", "equal"):
+        assert k.types == numpy_types(n, exact=True)   # 'll->l' before 'qq->q', as NumPy lists them
     assert k.ntypes == len(k.types)
     assert k.signature is None and n.signature is None
     if n.identity is None:
@@ -400,8 +405,8 @@ def expected_results(name, ins, args):
     return numpy_call(name, args)
 
 
-def loop_ids():
-    return [(n, t) for n in NAMES for t in getattr(kiln, n).types]
+def loop_ids():   # each 64-bit loop once (its 'q' name; the 'l' name is the same loop)
+    return [(n, t) for n in NAMES for t in getattr(kiln, n).types if not set(t) & set("lL")]
 
 
 @pytest.mark.parametrize("name,loop", loop_ids(), ids=[f"{n}-{t}" for n, t in loop_ids()])

@@ -389,6 +389,9 @@ def test_geev_without_xgeev(tmp_path):
             "from kiln import _core\n"
             "a = kiln.eye(2)[None].swapaxes(1, 2)\n"
             "assert int(_core._solver_getrf(a)[1][0]) == 0\n"
+            "assert _core._solver_has('potrfBatched') == (True, '')\n"
+            "ok, why = _core._solver_has('geev')\n"
+            "assert not ok and 'has no cusolverDnXgeev' in why\n"
             "try:\n"
             "    _core._solver_geev(a, True)\n"
             "except RuntimeError as e:\n"
@@ -459,11 +462,24 @@ def test_other_primitives_reject():
         _core._solver_geev(_good(dtype=numpy.int64), False)
 
 
+def test_check_availability():
+    """kiln.cusolver.check_availability (cupyx.cusolver's): True for every
+    routine kiln.linalg uses, here (cuSOLVER with geev on the GPU machine,
+    SciPy's LAPACK on the host); ValueError naming the known ones otherwise,
+    on every backend."""
+    for name in ("getrf", "getrs", "potrf", "potrfBatched", "geqrf", "orgqr", "gesvd", "syevd", "geev"):
+        assert kiln.cusolver.check_availability(name) is True, name
+    for bad in ("gesvdj", "Dgeev", ""):
+        with pytest.raises(ValueError, match="is not a cuSOLVER routine kiln.linalg uses .*potrfBatched"):
+            kiln.cusolver.check_availability(bad)
+
+
 @pytest.mark.skipif(kiln.get_backend() == "cuda", reason="the refusal of the other backends")
 def test_other_backends_refuse(monkeypatch):
     monkeypatch.delenv(TEST_DOUBLE_ENV, raising=False)   # the solver fixture may be active in this process
     ok, why = _core._solver_usable()
     assert not ok and kiln.get_backend() in why and "cuda" in why
+    assert _core._solver_has("geev") == (ok, why)
     square = _good()
     calls = [lambda: _core._solver_getrf(square),
              lambda: _core._solver_getrs(square, kiln.zeros((2, 3), numpy.int64), _good(), 0),

@@ -250,7 +250,10 @@ def test_matrix_rank(rng):
     assert kiln.linalg.matrix_rank(kiln.asarray(a), tol=kiln.asarray([1e-8, 0.0, 1e9])).get().tolist() == [2, 0, 0]
     h = random_matrix(rng, (4, 4), numpy.float32, "hermitian")
     assert int(kiln.linalg.matrix_rank(kiln.asarray(h), hermitian=True)) == numpy.linalg.matrix_rank(h, hermitian=True)
-    assert kiln.linalg.matrix_rank(kiln.zeros(3)) == 0 and kiln.linalg.matrix_rank(kiln.ones(3)) == 1
+    for v, rank in ((kiln.zeros(3), 0), (kiln.ones(3), 1), (kiln.asarray(0.0), 0), (kiln.asarray([0, 2j]), 1)):
+        got = kiln.linalg.matrix_rank(v)   # below 2-d: a 0-d device array, as CuPy's
+        assert isinstance(got, kiln.ndarray) and got.shape == () and got.dtype == numpy.int64
+        assert int(got) == rank == numpy.linalg.matrix_rank(v.get())
     with pytest.raises(ValueError, match="`tol` and `rtol` can't be both set."):
         kiln.linalg.matrix_rank(kiln.eye(2), tol=1, rtol=1)
 
