@@ -30,7 +30,7 @@ class Stream {
         // The pool must not keep chunks keyed by a dead stream (it would
         // query it later): finish the stream's work, re-home its chunks.
         be().synchronize_stream(handle_);
-        runtime::forget_stream_in_default_pools(handle_);
+        runtime::forget_stream_in_all_pools(handle_);
         be().destroy_stream(handle_);
       } catch (...) {
       }

@@ -98,7 +98,7 @@ void register_cuda_runtime(py::module_& m) {
   m.def("_rt_stream_destroy", [be](uintptr_t s) {
     // As ~Stream: the pool must not keep chunks keyed by a dead stream.
     be().synchronize_stream(as_stream(s));
-    runtime::forget_stream_in_default_pools(as_stream(s));
+    runtime::forget_stream_in_all_pools(as_stream(s));
     be().destroy_stream(as_stream(s));
   });
   m.def("_rt_stream_synchronize", [be](uintptr_t s) {

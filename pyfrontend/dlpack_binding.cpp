@@ -121,13 +121,22 @@ void hand_off(PyObject* stream) {
   if (stream != Py_None) {
     auto bad = [&] {
       return py::value_error("stream must be None, -1 or a CUDA stream (1: legacy default, 2: per-thread default, "
-                             "or a handle); 0 is disallowed, got " + std::string(py::repr(stream)));
+                             "or a handle), got " + std::string(py::repr(stream)));
     };
     if (!PyLong_Check(stream)) throw bad();
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(stream, &overflow);
     if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
     if (overflow == 0 && v == -1) return;  // the consumer asked for no synchronization
+    if (overflow == 0 && v == 0) {
+      // The protocol disallows 0, but older PyTorch sends it for its default
+      // stream: taken as the legacy default stream, with a warning (as CuPy).
+      if (PyErr_WarnEx(PyExc_UserWarning,
+                       "Stream 0 is not a valid DLPack stream (the protocol disallows it); kiln takes it as the "
+                       "legacy default stream (1)", 1) != 0)
+        throw py::error_already_set();
+      v = 1;
+    }
     if (overflow < 0 || (overflow == 0 && v <= 0)) throw bad();
     consumer = overflow > 0 ? PyLong_AsUnsignedLongLong(stream) : static_cast<uintptr_t>(v);
     if (PyErr_Occurred()) throw py::error_already_set();
@@ -234,7 +243,8 @@ void register_dlpack(py::module_& m) {
         const char* name = PyCapsule_GetName(capsule.ptr());
         std::string n = name ? name : "";
         if (n == kLegacyUsedName || n == kVersionedUsedName)
-          throw py::value_error("this DLPack capsule was already consumed (a capsule can be imported once)");
+          throw py::value_error("this DLPack capsule was already consumed (a capsule can be imported once: it cannot be "
+                                "consumed multiple times)");
         throw py::type_error("expected a DLPack capsule named 'dltensor' or 'dltensor_versioned', got '" + n + "'");
       },
       py::arg("capsule"), py::arg("host_is_device") = false,

@@ -1,6 +1,8 @@
 // Memory pools, MemoryPointer and user allocators (kiln.cuda.set_allocator).
 #include <pybind11/stl.h>
 
+#include <unordered_map>
+
 #include "arraycore/memory.h"
 #include "pyfrontend/bindings.h"
 #include "pyfrontend/memory_pointer.h"
@@ -32,6 +34,37 @@ std::shared_ptr<Memory> memory_from_python(py::object owner, size_t nbytes) {
   auto keep = keep_alive(std::move(owner));
   return std::make_shared<Memory>(ptr, nbytes, device, [keep](void*) mutable { keep.reset(); });
 }
+
+// Segments from a Python allocator (kiln.cuda.MemoryPool(allocator), Note
+// [Pool segment sources]): allocator(bytes) returns an object with a .ptr (a
+// MemoryPointer, say), kept alive until the pool gives that segment back.
+class PythonSegmentSource final : public runtime::SegmentSource {
+ public:
+  explicit PythonSegmentSource(py::object allocator) : allocator_(keep_alive(std::move(allocator))) {}
+
+  void* allocate(size_t bytes) override {
+    AcquireGil gil;
+    py::object result = py::reinterpret_borrow<py::object>(static_cast<PyObject*>(allocator_.get()))(bytes);
+    if (!py::hasattr(result, "ptr"))
+      throw py::type_error("a MemoryPool's allocator must return an object with a .ptr attribute (e.g. a "
+                           "MemoryPointer), got '" + type_name(result) + "'");
+    void* base = reinterpret_cast<void*>(result.attr("ptr").cast<uintptr_t>());
+    if (base == nullptr) throw py::value_error("a MemoryPool's allocator returned a null pointer");
+    held_.emplace(base, keep_alive(std::move(result)));
+    return base;
+  }
+  void deallocate(void* base) noexcept override { held_.erase(base); }   // keep_alive's deleter takes the GIL
+
+ private:
+  std::shared_ptr<void> allocator_;   // keep_alive handles: released with the GIL, from any thread
+  std::unordered_map<void*, std::shared_ptr<void>> held_;
+};
+
+// A pool of its own (kiln.cuda.MemoryPool()), on the device current at its creation.
+struct OwnPool {
+  std::shared_ptr<runtime::MemoryPool> pool;
+  int device;
+};
 
 }  // namespace
 
@@ -103,6 +136,37 @@ void register_memory(py::module_& m) {
   m.def("_pool_set_limit", [](size_t bytes) { current_pool().set_limit(bytes); });
   m.def("_pool_get_limit", [] { return current_pool().get_limit(); });
   m.def("_pool_malloc", [](size_t nbytes) { return MemoryPointer{arraycore::allocate_from_pool(nbytes), 0}; });
+
+  // kiln.cuda.MemoryPool(allocator): a pool of its own, segments from the device or allocator.
+  py::class_<OwnPool>(m, "_MemoryPool")
+      .def(py::init([](py::object allocator) {
+             std::shared_ptr<runtime::SegmentSource> source;
+             if (!allocator.is_none()) {
+               if (!PyCallable_Check(allocator.ptr()))
+                 throw py::type_error("MemoryPool's allocator must be callable (kiln.cuda.malloc_managed, say), "
+                                      "got '" + type_name(allocator) + "'");
+               source = std::make_shared<PythonSegmentSource>(allocator);
+             }
+             runtime::Backend& be = runtime::backend();
+             const int device = be.current_device();
+             return OwnPool{std::make_shared<runtime::MemoryPool>(be, device, std::move(source)), device};
+           }),
+           py::arg("allocator") = py::none())
+      .def("malloc",
+           [](const OwnPool& own, size_t nbytes) {
+             std::shared_ptr<runtime::MemoryPool> pool = own.pool;
+             void* ptr = pool->allocate(nbytes, runtime::current_stream());
+             return MemoryPointer{
+                 std::make_shared<Memory>(ptr, nbytes, own.device, [pool](void* p) { pool->deallocate(p); }), 0};
+           },
+           py::arg("size"))
+      .def("used_bytes", [](const OwnPool& own) { return own.pool->used_bytes(); })
+      .def("total_bytes", [](const OwnPool& own) { return own.pool->total_bytes(); })
+      .def("free_bytes", [](const OwnPool& own) { return own.pool->free_bytes(); })
+      .def("n_free_blocks", [](const OwnPool& own) { return own.pool->n_free_blocks(); })
+      .def("free_all_blocks", [](const OwnPool& own) { own.pool->free_all_blocks(); })
+      .def("set_limit", [](const OwnPool& own, size_t bytes) { own.pool->set_limit(bytes); })
+      .def("get_limit", [](const OwnPool& own) { return own.pool->get_limit(); });
   py::class_<PinnedBlock, std::shared_ptr<PinnedBlock>>(m, "PinnedMemoryPointer", py::buffer_protocol(),
                                                        "Page-locked host memory from the pinned pool; "
                                                        "a writable buffer (numpy.frombuffer takes it).")

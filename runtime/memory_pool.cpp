@@ -26,6 +26,7 @@
 #include <limits>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace kiln::runtime {
@@ -86,7 +87,7 @@ std::string describe_bytes(size_t n) { return std::to_string(n) + " bytes"; }
 struct MemoryPool::Impl {
   void free_chunk(Chunk* c);
 
-  Impl(Backend& be, int dev) : backend(be), device(dev) {
+  Impl(Backend& be, int dev, std::shared_ptr<SegmentSource> src) : backend(be), device(dev), source(std::move(src)) {
     in_use.reserve(1024);
     spare_set_nodes.reserve(64);
     spare_map_nodes.reserve(64);
@@ -94,7 +95,16 @@ struct MemoryPool::Impl {
 
   Backend& backend;
   int device;
+  std::shared_ptr<SegmentSource> source;   // nullptr: the backend (Note [Pool segment sources])
   mutable std::mutex mutex;
+
+  void* take_segment(size_t bytes) { return source ? source->allocate(bytes) : backend.allocate(bytes); }
+  void give_back_segment(void* base) {
+    if (source)
+      source->deallocate(base);
+    else
+      backend.deallocate(base);
+  }
 
   std::unordered_map<StreamHandle, FreeSet> free_by_stream;
   StreamHandle cached_stream = nullptr;  // one-entry cache in front of free_by_stream
@@ -225,7 +235,7 @@ struct MemoryPool::Impl {
     }
     void* base;
     try {
-      base = backend.allocate(bytes);
+      base = take_segment(bytes);
     } catch (const OutOfMemory& e) {
       why = std::string("the backend refused a segment of ") + describe_bytes(bytes) + " (" +
             e.what() + ")";
@@ -263,7 +273,7 @@ struct MemoryPool::Impl {
         total -= seg->size;
         void* base = seg->base;
         delete seg;
-        backend.deallocate(base);
+        give_back_segment(base);
       }
       seg = next;
     }
@@ -311,10 +321,31 @@ struct MemoryPool::Impl {
   }
 };
 
-MemoryPool::MemoryPool(Backend& backend, int device)
-    : impl_(std::make_unique<Impl>(backend, device)) {}
+namespace {
+
+// Every pool alive, so a stream's destruction reaches them all (forget_stream_in_all_pools).
+std::mutex& live_pools_mutex() {
+  static auto* m = new std::mutex;   // never destroyed: pools may outlive static destruction
+  return *m;
+}
+std::unordered_set<MemoryPool*>& live_pools() {
+  static auto* pools = new std::unordered_set<MemoryPool*>;
+  return *pools;
+}
+
+}  // namespace
+
+MemoryPool::MemoryPool(Backend& backend, int device, std::shared_ptr<SegmentSource> source)
+    : impl_(std::make_unique<Impl>(backend, device, std::move(source))) {
+  std::lock_guard<std::mutex> lock(live_pools_mutex());
+  live_pools().insert(this);
+}
 
 MemoryPool::~MemoryPool() {
+  {
+    std::lock_guard<std::mutex> lock(live_pools_mutex());
+    live_pools().erase(this);
+  }
   Impl& s = *impl_;
   for (Segment* seg = s.segments; seg != nullptr;) {
     Segment* next = seg->next;
@@ -324,7 +355,7 @@ MemoryPool::~MemoryPool() {
       c = after;
     }
     try {
-      s.backend.deallocate(seg->base);
+      s.give_back_segment(seg->base);
     } catch (const std::exception&) {
       // The backend may already be shutting down; nothing else to do.
     }
@@ -486,9 +517,9 @@ std::unordered_map<int, MemoryPool*>& all_pools() {
 }
 }  // namespace
 
-void forget_stream_in_default_pools(StreamHandle stream) {
-  std::lock_guard<std::mutex> lock(pools_mutex());
-  for (auto& [device, pool] : all_pools()) pool->forget_stream(stream);
+void forget_stream_in_all_pools(StreamHandle stream) {
+  std::lock_guard<std::mutex> lock(live_pools_mutex());
+  for (MemoryPool* pool : live_pools()) pool->forget_stream(stream);
 }
 
 std::vector<void*> MemoryPool::hold_capture(uint64_t capture_id) {

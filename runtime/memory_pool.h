@@ -44,6 +44,19 @@
 
 namespace kiln::runtime {
 
+// Note [Pool segment sources]
+// A pool takes its segments from the backend's device memory, or from a
+// SegmentSource: kiln.cuda.MemoryPool(kiln.cuda.malloc_managed) pools
+// managed memory, segment by segment, as CuPy's MemoryPool(allocator) does.
+// A source is called with the pool's lock held, so it must not allocate from
+// the same pool.
+class SegmentSource {
+ public:
+  virtual ~SegmentSource() = default;
+  virtual void* allocate(size_t bytes) = 0;      // OutOfMemory when refused
+  virtual void deallocate(void* base) noexcept = 0;
+};
+
 class MemoryPool {
  public:
   static constexpr size_t kRoundBytes = 512;
@@ -51,7 +64,9 @@ class MemoryPool {
   static constexpr size_t kSmallSegmentBytes = 2 << 20;
   static constexpr size_t kLargeRoundBytes = 2 << 20;
 
-  MemoryPool(Backend& backend, int device);
+  // source: where segments come from (Note [Pool segment sources]); nullptr:
+  // the backend's device memory.
+  MemoryPool(Backend& backend, int device, std::shared_ptr<SegmentSource> source = nullptr);
   ~MemoryPool();  // returns every segment to the backend
   MemoryPool(const MemoryPool&) = delete;
   MemoryPool& operator=(const MemoryPool&) = delete;
@@ -85,8 +100,8 @@ class MemoryPool {
 // The pool of `device` for the selected backend; created on first use.
 MemoryPool& default_memory_pool(int device);
 
-// forget_stream on every default pool created so far.
-void forget_stream_in_default_pools(StreamHandle stream);
+// forget_stream on every pool alive (the default ones and kiln.cuda.MemoryPool's).
+void forget_stream_in_all_pools(StreamHandle stream);
 
 // Page-locked host memory for transfers, cached by rounded size.
 class PinnedMemoryPool {

@@ -117,7 +117,7 @@ euler_gamma = _numpy.euler_gamma
 
 _interop_dask.install()   # kiln's chunk helpers for Dask, once dask.array is imported
 
-_default_memory_pool = MemoryPool()
+_default_memory_pool = cuda.memory._DefaultMemoryPool()
 _default_pinned_memory_pool = PinnedMemoryPool()
 
 

@@ -86,40 +86,69 @@ class MemoryAsyncPool:
 
 
 class MemoryPool:
-    """The stream-ordered pool of device memory (of the current device)."""
+    """A stream-ordered pool of device memory of its own, on the current
+    device: ``set_allocator(MemoryPool().malloc)``. With ``allocator`` (a
+    callable such as malloc_managed), the pool's segments come from it:
+    ``MemoryPool(malloc_managed)`` pools managed memory, as CuPy's does.
+    kiln.get_default_memory_pool() is the pool kiln allocates from by default."""
+
+    def __init__(self, allocator=None):
+        self._pool = _core._MemoryPool(allocator)
 
     def malloc(self, size):
         """A MemoryPointer to ``size`` bytes from the pool."""
-        return _core._pool_malloc(size)
+        return self._pool.malloc(size)
 
     def used_bytes(self):
-        return _core._pool_used_bytes()
+        return self._pool.used_bytes()
 
     def total_bytes(self):
-        return _core._pool_total_bytes()
+        return self._pool.total_bytes()
 
     def free_bytes(self):
-        return _core._pool_free_bytes()
+        return self._pool.free_bytes()
 
     def n_free_blocks(self):
-        return _core._pool_n_free_blocks()
+        return self._pool.n_free_blocks()
 
     def free_all_blocks(self, stream=None):
-        """Give every cached block that is not in use back to the device."""
-        _core._pool_free_all_blocks()
+        """Give every cached segment that is wholly unused back."""
+        self._pool.free_all_blocks()
 
     def set_limit(self, size=None, fraction=None):
         """Cap the pool at ``size`` bytes, or ``fraction`` of device memory; 0 = none."""
-        if size is not None and fraction is not None:
-            raise ValueError("give size or fraction, not both")
-        if fraction is not None:
-            if not 0 <= fraction <= 1:
-                raise ValueError("fraction must be between 0 and 1, got %r" % (fraction,))
-            size = int(_core.mem_get_info()[1] * fraction)
-        _core._pool_set_limit(int(size or 0))
+        self._pool.set_limit(_limit_bytes(size, fraction))
 
     def get_limit(self):
-        return _core._pool_get_limit()
+        return self._pool.get_limit()
+
+
+def _limit_bytes(size, fraction):
+    if size is not None and fraction is not None:
+        raise ValueError("give size or fraction, not both")
+    if fraction is not None:
+        if not 0 <= fraction <= 1:
+            raise ValueError("fraction must be between 0 and 1, got %r" % (fraction,))
+        size = int(_core.mem_get_info()[1] * fraction)
+    return int(size or 0)
+
+
+class _DefaultMemoryPool(MemoryPool):
+    """The pool kiln allocates from by default (one per device underneath):
+    kiln.get_default_memory_pool()."""
+
+    class _Current:   # the default pool of the current device, asked at each call
+        malloc = staticmethod(_core._pool_malloc)
+        used_bytes = staticmethod(_core._pool_used_bytes)
+        total_bytes = staticmethod(_core._pool_total_bytes)
+        free_bytes = staticmethod(_core._pool_free_bytes)
+        n_free_blocks = staticmethod(_core._pool_n_free_blocks)
+        free_all_blocks = staticmethod(_core._pool_free_all_blocks)
+        set_limit = staticmethod(_core._pool_set_limit)
+        get_limit = staticmethod(_core._pool_get_limit)
+
+    def __init__(self):
+        self._pool = self._Current
 
 
 class PinnedMemoryPool:

@@ -35,6 +35,50 @@ def test_arrays_on_other_allocators(allocator):
     assert float(c.sum()) == 200.0
 
 
+@pytest.mark.parametrize("source", [None, "managed", "counting"])
+def test_memory_pool_instances(source):
+    """kiln.cuda.MemoryPool(allocator) (Note [Pool segment sources]): a pool of
+    its own, its segments from the device or the allocator (managed memory:
+    CuPy's MemoryPool(malloc_managed) idiom), reused, freed back, and the
+    default pool untouched while arrays are made from it."""
+    segments = []
+
+    def counting(n):
+        segments.append(n)
+        return memory.malloc_managed(n)
+
+    allocator = {None: None, "managed": memory.malloc_managed, "counting": counting}[source]
+    pool = kiln.cuda.MemoryPool(allocator)
+    assert pool is not kiln.get_default_memory_pool() and pool.used_bytes() == pool.total_bytes() == 0
+    default = kiln.get_default_memory_pool()
+    default_used = default.used_bytes()
+    with kiln.cuda.using_allocator(pool.malloc):
+        a = kiln.arange(1000, dtype=kiln.float64)
+        b = (a * 2).reshape(10, 100).sum(axis=1)
+        assert pool.used_bytes() >= 8000 + 80 and pool.total_bytes() >= pool.used_bytes()
+        if CUDA:
+            assert default.used_bytes() == default_used   # nothing came from the default pool
+        if CUDA and source == "managed":
+            assert kiln.cuda.runtime.pointerGetMemoryType(a.data.ptr) == kiln.cuda.runtime.memoryTypeManaged
+    numpy.testing.assert_array_equal(b.get(), (numpy.arange(1000.0) * 2).reshape(10, 100).sum(axis=1))
+    if source == "counting":
+        assert segments and all(n >= 2 << 20 for n in segments)   # whole segments, not each array
+    del a, b
+    kiln.cuda.get_current_stream().synchronize()
+    assert pool.used_bytes() == 0 and pool.free_bytes() == pool.total_bytes() > 0
+    pool.free_all_blocks()
+    assert pool.total_bytes() == 0
+    pool.set_limit(size=4096)
+    assert pool.get_limit() == 4096
+    with pytest.raises(kiln.cuda.memory.OutOfMemoryError):
+        pool.malloc(8192)
+    with pytest.raises(TypeError, match="allocator must be callable"):
+        kiln.cuda.MemoryPool(42)
+    bad = kiln.cuda.MemoryPool(lambda n: 5)
+    with pytest.raises(TypeError, match="must return an object with a .ptr"):
+        bad.malloc(10)
+
+
 def test_using_allocator_nests_and_forbids_set_allocator():
     def a1(n):
         return memory.malloc_managed(n)

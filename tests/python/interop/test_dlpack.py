@@ -238,12 +238,15 @@ def test_dl_device_and_stream_arguments():
         with pytest.raises(BufferError, match="kDLCUDA"):
             a.__dlpack__(dl_device=(2, 0))
     # The stream is checked on every backend (the host backend has nothing to wait for).
-    for bad in (0, -2, "1", 1.0):
-        with pytest.raises(ValueError, match="0 is disallowed"):
+    for bad in (-2, "1", 1.0):
+        with pytest.raises(ValueError, match="stream must be None, -1 or a CUDA stream"):
             a.__dlpack__(stream=bad)
-    for bad in (0, -2):
-        with pytest.raises(ValueError, match="0 is disallowed"):
-            a.__dlpack__(stream=bad, copy=True)
+    with pytest.raises(ValueError, match="stream must be None, -1 or a CUDA stream"):
+        a.__dlpack__(stream=-2, copy=True)
+    for copy in (None, True):   # 0, older PyTorch's default stream: the legacy default stream, with a warning
+        with pytest.warns(UserWarning, match="Stream 0 is not a valid DLPack stream"):
+            capsule = a.__dlpack__(stream=0, copy=copy)
+        assert kiln.from_dlpack(capsule).get().tolist() == a.get().tolist()
     with pytest.raises(TypeError, match="keyword arguments only"):
         a.__dlpack__(None)
     with pytest.raises(TypeError, match="unexpected keyword argument 'strem'"):
