@@ -8,6 +8,7 @@
 #include "arraycore/indexing.h"
 #include "arraycore/record_dtype.h"
 #include "arraycore/transfer.h"
+#include "arraycore/views.h"
 #include "pyfrontend/bindings.h"
 #include "pyfrontend/memory_pointer.h"
 #include "runtime/stream.h"
@@ -239,7 +240,19 @@ void register_ndarray(py::module_& m) {
            py::arg("strides") = py::none(), py::arg("order") = "C",
            "ndarray(shape, dtype=float, memptr=None, strides=None, order='C'): new memory, or a view of "
            "memptr's (every byte inside its allocation).")
-      .def_property_readonly("shape", [](const NDArray& a) { return to_tuple(a.shape()); })
+      .def_property(
+          "shape", [](const NDArray& a) { return to_tuple(a.shape()); },
+          // NumPy's in-place reshape: only where a view of the same memory
+          // has the new shape (one -1 allowed); the array object itself changes.
+          [](NDArray& a, py::handle shape) {
+            const arraycore::Shape s = arraycore::resolve_reshape(to_shape(shape), a.size());
+            std::optional<arraycore::Strides> strides = arraycore::reshape_strides(a, s, arraycore::Order::C);
+            if (!strides)
+              throw py::attribute_error("Incompatible shape for in-place modification. Use `.reshape()` to make a "
+                                        "copy with the desired shape.");
+            a = arraycore::reshape(a, s, 'C', arraycore::CopyMode::Never);
+          },
+          "The array's dimensions; assigning reshapes in place where a view can (numpy.ndarray.shape).")
       .def_property_readonly("strides", [](const NDArray& a) { return to_tuple(a.strides()); })
       .def_property_readonly("dtype", [](const NDArray& a) { return to_numpy_dtype(a.dtype()); })
       .def_property_readonly("ndim", &NDArray::ndim)

@@ -54,6 +54,33 @@ def test_real_imag_are_views(rng, dtype, layout):
         numpy.testing.assert_array_equal(k.get(), h)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_shape_assignment_matches_numpy(rng, layout):
+    """a.shape = s reshapes in place where a view can, as NumPy (one -1, an
+    int); AttributeError where it would need a copy, ValueError for a wrong size."""
+    for new in ((-1,), -1, (1, -1), (-1, 1, 1), (2, -1), (-1, 2), (3, 16), (4,)):
+        k, x = make(rng, layout, numpy.float32)
+        x = x if isinstance(x, numpy.ndarray) else numpy.array(x)   # 0-d: an array, not a NumPy scalar
+        expected = outcome_of(lambda: setattr(x, "shape", new))
+        got = outcome_of(lambda: setattr(k, "shape", new))
+        if isinstance(expected, Exception):
+            assert type(got) is type(expected), (layout, new, got, expected)
+            if isinstance(expected, AttributeError):
+                assert str(got) == str(expected)
+            continue
+        assert not isinstance(got, Exception), (layout, new, got)
+        assert k.shape == x.shape, (layout, new)
+        assert [s for s, n in zip(k.strides, k.shape) if n > 1] == [s for s, n in zip(x.strides, x.shape) if n > 1]
+        numpy.testing.assert_array_equal(k.get(), x)
+
+
+def outcome_of(f):
+    try:
+        return f()
+    except Exception as e:   # noqa: BLE001  (the outcome is compared with NumPy's)
+        return e
+
+
 @pytest.mark.parametrize("dtype", [numpy.int16, numpy.float32, numpy.bool_], ids=lambda d: numpy.dtype(d).name)
 def test_real_imag_of_real_arrays(rng, dtype):
     h = random_array(rng, (3, 4), dtype)
