@@ -108,12 +108,13 @@ NDArray array_over_memory(std::shared_ptr<Memory> memory, int64_t offset, DType 
   return NDArray(std::move(memory), dtype, std::move(shape), std::move(strides), offset);
 }
 
+Strides new_array_strides(const Shape& shape, size_t itemsize, Order order) {
+  return shape_size(shape) == 0 ? Strides(shape.size(), 0) : contiguous_strides(shape, itemsize, order);
+}
+
 NDArray NDArray::empty(const Shape& shape, DType dtype, Order order) {
   const size_t bytes = static_cast<size_t>(checked_nbytes(shape, arraycore::itemsize(dtype)));
-  // A new array of no elements has all strides 0, as NumPy's (2.x) and CuPy's.
-  Strides strides = bytes == 0 ? Strides(shape.size(), 0)
-                                : contiguous_strides(shape, arraycore::itemsize(dtype), order);
-  return NDArray(allocate_memory(bytes), dtype, shape, std::move(strides), 0);
+  return NDArray(allocate_memory(bytes), dtype, shape, new_array_strides(shape, arraycore::itemsize(dtype), order), 0);
 }
 
 NDArray NDArray::zeros(const Shape& shape, DType dtype, Order order) {

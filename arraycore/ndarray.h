@@ -95,6 +95,9 @@ void require_writeable(const NDArray& a, const char* message = kReadOnlyDestinat
 
 // Byte strides of a contiguous array of `shape`.
 Strides contiguous_strides(const Shape& shape, size_t itemsize, Order order);
+// The strides of a new array of `shape` (and of an imported one that gives
+// none): contiguous, or all 0 when it has no elements, as NumPy 2's and CuPy's.
+Strides new_array_strides(const Shape& shape, size_t itemsize, Order order);
 
 // Note [Array size limit]
 // Every array, views included, has itemsize * (product of its extents) below

@@ -160,11 +160,28 @@ std::vector<int> memory_order_axes(std::span<const int64_t> strides) {
   return perm;
 }
 
+std::vector<int> iteration_order_axes(std::span<const int64_t> strides) {
+  std::vector<int> inner_first(strides.size());
+  std::iota(inner_first.rbegin(), inner_first.rend(), 0);
+  for (size_t i = 1; i < inner_first.size(); ++i) {
+    const int64_t s = std::abs(strides[inner_first[i]]);
+    size_t to = i;
+    for (size_t j = i; j-- > 0;) {
+      const int64_t t = std::abs(strides[inner_first[j]]);
+      if (s == 0 || t == 0) continue;   // ambiguous: look further in
+      if (t <= s) break;
+      to = j;
+    }
+    std::rotate(inner_first.begin() + to, inner_first.begin() + i, inner_first.begin() + i + 1);
+  }
+  return {inner_first.rbegin(), inner_first.rend()};
+}
+
 NDArray ravel(const NDArray& a, char order) {
   const Shape flat{a.size()};
   const Strides unit{static_cast<int64_t>(a.itemsize())};
   if (order == 'K') {
-    NDArray t = permuted(a, memory_order_axes(a.strides()));
+    NDArray t = permuted(a, iteration_order_axes(a.strides()));
     if (a.size() == 0 || reshape_strides(t, flat, Order::C) == std::optional<Strides>(unit))
       return a.view_as(flat, unit, a.offset());
     return copy_as(t, flat, Order::C);

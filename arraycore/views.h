@@ -53,6 +53,13 @@ NDArray ravel(const NDArray& a, char order = 'C');
 // therefore reads in C order where plain sorting by stride would not.
 std::vector<int> memory_order_axes(std::span<const int64_t> strides);
 
+// The axes, outermost first, in which ravel and flatten with order 'K' read
+// an array (NumPy's iterator order): the same insertion as
+// memory_order_axes, run from the innermost axis outwards, so an axis moves
+// inwards past axes of larger |stride|. The two differ only around
+// 0-strides: strides (8, 0, 16) read (1, 2, 0) here, (2, 0, 1) there.
+std::vector<int> iteration_order_axes(std::span<const int64_t> strides);
+
 // Axes reversed (numpy's a.T).
 NDArray transpose(const NDArray& a);
 // Axes permuted: result axis i is a's axis axes[i]. AxisError for an axis out

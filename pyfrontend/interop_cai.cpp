@@ -126,7 +126,7 @@ py::object from_cuda_array_interface(py::handle obj, bool sync) {
   const size_t item_bytes = arraycore::itemsize(dtype);
   PyObject* strides_obj = item(cai, "strides");
   arraycore::Strides strides = (strides_obj == nullptr || strides_obj == Py_None)
-                                   ? arraycore::contiguous_strides(shape, item_bytes, arraycore::Order::C)
+                                   ? arraycore::new_array_strides(shape, item_bytes, arraycore::Order::C)
                                    : to_shape(strides_obj);
   if (strides.size() != shape.size())
     throw py::value_error("__cuda_array_interface__ strides and shape differ in length");

@@ -154,6 +154,20 @@ def test_routines_over_every_dtype(rng, dtype, layout):
         run_both(CASES[case], k, host)
 
 
+@pytest.mark.parametrize("a_order", ["C", "F"])
+@pytest.mark.parametrize("shapes", [((2, 1, 3), (2, 4, 3)), ((1,), (10,)), ((2, 1), (3, 2, 4)), ((3, 1, 1), (3, 2, 5))])
+def test_ravel_and_flatten_k_of_broadcast_arrays(a_order, shapes):
+    """Order 'K' over 0-strides reads in NumPy's iterator order
+    (iteration_order_axes in arraycore/views.h), not the *_like layout order."""
+    small, big = shapes
+    host = numpy.asarray(numpy.arange(1.0, numpy.prod(small) + 1).reshape(small), order=a_order)
+    h, k = numpy.broadcast_to(host, big), kiln.broadcast_to(kiln.asarray(host), big)
+    assert k.strides == h.strides
+    for order in "CFAK":
+        numpy.testing.assert_array_equal(k.ravel(order).get(), h.ravel(order))
+        numpy.testing.assert_array_equal(k.flatten(order).get(), h.flatten(order))
+
+
 def test_non_contiguous_reshape_is_a_view_and_writes_through(rng):
     host = numpy.arange(48.0).reshape(6, 8)
     k = kiln.asarray(host)

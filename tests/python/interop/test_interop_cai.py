@@ -60,7 +60,8 @@ def test_import_every_layout(rng):
           "f": h}
     for name, v in _views(base).items():
         got = kiln.asarray(Producer(describe(v)))
-        assert got.shape == v.shape and got.strides == v.strides, name
+        # Without elements, an import that gives no strides has a new array's all-0 strides (CuPy's and NumPy 2's).
+        assert got.shape == v.shape and got.strides == (v.strides if v.size else (0,) * v.ndim), name
         if v.size:
             assert got.data.ptr == v.data.ptr, name
         numpy.testing.assert_array_equal(got.get(), hv[name], err_msg=name)
