@@ -86,6 +86,8 @@ PyObject* ndarray_reshape(PyObject* self, PyObject* const* args, Py_ssize_t narg
     }
     char o = to_order_char(order, "CFA");
     if (o == 0) throw py::value_error("order " + std::string(py::repr(order)) + " is not permitted for reshaping");
+    if (PyUnicode_Check(copy.ptr()))
+      throw py::value_error("strings are not allowed for 'copy' keyword. Use True/False/None instead.");
     arraycore::CopyMode mode = copy.ptr() == Py_True    ? arraycore::CopyMode::Always
                                : copy.ptr() == Py_False ? arraycore::CopyMode::Never
                                                         : arraycore::CopyMode::IfNeeded;
