@@ -76,6 +76,13 @@ const arraycore::NDArray* ndarray_of(PyObject* obj);
 // A kiln.ndarray for `view`, a view of `source`'s memory: its `base` is the
 // array that owns the memory (Note [View bases], ndarray_binding.cpp).
 py::object make_view(py::handle source, arraycore::NDArray view);
+// Note [Array subclasses]: an instance of `type` (a Python subclass of
+// kiln.ndarray) holding `value`, its __array_finalize__(source) called when
+// the class defines one; `base` (may be null) as make_view's.
+py::object subclass_instance(py::handle type, arraycore::NDArray value, py::handle source, py::handle base);
+// The first of objs whose type is a strict subclass of kiln.ndarray (whose
+// type a ufunc's new outputs take), or a null handle.
+py::handle first_subclass_instance(std::span<const py::handle> objs);
 // The Python type name of obj, for messages.
 std::string type_name(py::handle obj);
 // numpy's casting= strings; ValueError naming the allowed values otherwise.

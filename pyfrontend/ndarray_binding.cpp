@@ -195,6 +195,43 @@ PyTypeObject* g_ndarray_type = nullptr;
 
 }  // namespace
 
+// Note [Array subclasses]
+// A Python class derived from kiln.ndarray (CuPy's tests and libraries do
+// it) gets instances of itself where NumPy's subclass protocol gives them:
+// a.view(C) and view(type=C), and the new outputs of a ufunc or operator
+// with a C operand (the first such operand's type). The instance holds the
+// array as every kiln.ndarray does (allocated by the class's tp_new, the
+// NDArray placed as pybind11 places a returned value), so every fast path
+// reads it through ndarray_of. Then C.__array_finalize__(source) runs, where
+// source is the array viewed or the ufunc's first C operand, as in NumPy:
+// attributes set there (a unit, a name) carry over. Other functions return
+// kiln.ndarray, as CuPy's do.
+py::object subclass_instance(py::handle type, NDArray value, py::handle source, py::handle base) {
+  auto* t = reinterpret_cast<PyTypeObject*>(type.ptr());
+  py::tuple no_args;
+  py::object self = py::reinterpret_steal<py::object>(t->tp_new(t, no_args.ptr(), nullptr));
+  if (!self) throw py::error_already_set();
+  auto* inst = reinterpret_cast<py::detail::instance*>(self.ptr());
+  py::detail::value_and_holder v_h = inst->get_value_and_holder(py::detail::get_type_info(typeid(NDArray)));
+  v_h.value_ptr() = new NDArray(std::move(value));
+  inst->owned = true;
+  v_h.type->init_instance(inst, nullptr);
+  if (base) {
+    static PyObject* key = PyUnicode_InternFromString("_base");
+    py::object dict = py::reinterpret_steal<py::object>(PyObject_GenericGetDict(self.ptr(), nullptr));
+    if (!dict || PyDict_SetItem(dict.ptr(), key, base.ptr()) != 0) throw py::error_already_set();
+  }
+  py::object finalize = py::getattr(type, "__array_finalize__", py::none());
+  if (!finalize.is_none()) self.attr("__array_finalize__")(source ? source : py::none());
+  return self;
+}
+
+py::handle first_subclass_instance(std::span<const py::handle> objs) {
+  for (py::handle o : objs)
+    if (Py_TYPE(o.ptr()) != g_ndarray_type && ndarray_of(o.ptr()) != nullptr) return o;
+  return {};
+}
+
 const NDArray* ndarray_of(PyObject* obj) {
   PyTypeObject* t = Py_TYPE(obj);
   if (t != g_ndarray_type && (g_ndarray_type == nullptr || !PyType_IsSubtype(t, g_ndarray_type))) return nullptr;
@@ -298,7 +335,13 @@ void register_ndarray(py::module_& m) {
                                      PyObject_IsSubclass(type.ptr(), py::type::of<NDArray>().ptr()) == 1))
               throw py::type_error("view's type must be kiln.ndarray (a kiln array cannot be viewed as " +
                                    std::string(py::str(py::repr(type))) + ")");
-            return make_view(self, dtype.is_none() ? a.view(a.dtype()) : a.view(to_dtype(dtype)));
+            NDArray v = dtype.is_none() ? a.view(a.dtype()) : a.view(to_dtype(dtype));
+            if (type.is_none() || type.ptr() == reinterpret_cast<PyObject*>(g_ndarray_type)) {
+              if (Py_TYPE(self.ptr()) == g_ndarray_type || !type.is_none()) return make_view(self, std::move(v));
+              type = reinterpret_cast<PyObject*>(Py_TYPE(self.ptr()));   // a subclass's view keeps its class
+            }
+            PyObject* base = base_of(self);
+            return subclass_instance(type, std::move(v), self, base != nullptr ? base : self.ptr());
           },
           py::arg("dtype") = py::none(), py::arg("type") = py::none(),
           "The same memory seen as another dtype (numpy.ndarray.view).")

@@ -127,10 +127,14 @@ bool to_input(py::handle obj, UfuncInput& in, bool strict) {
 namespace {
 
 // The outputs as Python objects: a given out= array is returned as the very
-// object passed (as NumPy does; `a += b` keeps `a`, its base included).
-py::object wrap_outputs(std::vector<NDArray> outs, const std::vector<py::object>& given) {
-  auto one = [&](size_t k) {
-    return k < given.size() && given[k] ? given[k] : py::cast(std::move(outs[k]));
+// object passed (as NumPy does; `a += b` keeps `a`, its base included); a new
+// one takes the type of `like`, the first operand of an ndarray subclass,
+// when there is one (Note [Array subclasses]).
+py::object wrap_outputs(std::vector<NDArray> outs, const std::vector<py::object>& given, py::handle like) {
+  auto one = [&](size_t k) -> py::object {
+    if (k < given.size() && given[k]) return given[k];
+    if (like) return subclass_instance(py::type::handle_of(like), std::move(outs[k]), like, {});
+    return py::cast(std::move(outs[k]));
   };
   if (outs.size() == 1) return one(0);
   py::tuple t(outs.size());
@@ -141,9 +145,9 @@ py::object wrap_outputs(std::vector<NDArray> outs, const std::vector<py::object>
 // Calls the ufunc. UfuncTypeError reaches Python through the translator of
 // ufunc_types_binding.cpp; ScalarOverflow is NumPy's OverflowError.
 py::object apply(const UfuncDef& def, std::span<const UfuncInput> inputs, const arraycore::UfuncOptions& opts,
-                 const std::vector<py::object>& given = {}) {
+                 const std::vector<py::object>& given = {}, py::handle like = {}) {
   try {
-    return wrap_outputs(arraycore::ufunc_apply(def, inputs, opts), given);
+    return wrap_outputs(arraycore::ufunc_apply(def, inputs, opts), given, like);
   } catch (const arraycore::ScalarOverflow& e) {
     PyErr_SetString(PyExc_OverflowError, e.what());
     throw py::error_already_set();
@@ -170,7 +174,11 @@ py::object call(const Ufunc& self, py::tuple args, py::handle kwargs) {
                          " positional arguments but " + std::to_string(args.size()) +
                          (args.size() == 1 ? " was given" : " were given"));
   UfuncInput inputs[2];
-  for (size_t k = 0; k < nin; ++k) to_input(args[k], inputs[k], true);
+  py::handle operands[2];
+  for (size_t k = 0; k < nin; ++k) {
+    to_input(args[k], inputs[k], true);
+    operands[k] = args[k];
+  }
   arraycore::UfuncOptions opts;
   std::vector<py::object> given(def.nout);
   for (size_t k = nin; k < args.size(); ++k) {
@@ -223,7 +231,7 @@ py::object call(const Ufunc& self, py::tuple args, py::handle kwargs) {
       throw py::type_error(def.name + "() got an unexpected keyword argument '" + key + "'");
     }
   }
-  return apply(def, {inputs, nin}, opts, given);
+  return apply(def, {inputs, nin}, opts, given, first_subclass_instance({operands, nin}));
 }
 
 py::object identity_value(const UfuncDef& def) {
@@ -286,7 +294,8 @@ py::object binary(const UfuncDef& def, py::handle a, py::handle b, bool reflecte
     opts.out.push_back(a.cast<NDArray>());
     given.push_back(py::reinterpret_borrow<py::object>(a));
   }
-  return apply(def, inputs, opts, given);
+  const py::handle operands[2] = {reflected ? b : a, reflected ? a : b};
+  return apply(def, inputs, opts, given, first_subclass_instance(operands));
 }
 
 // Note [Comparing with other objects]
@@ -335,7 +344,8 @@ py::object compare(const UfuncDef& def, py::handle a, py::handle b, bool ne_or_e
 py::object unary(const UfuncDef& def, py::handle a) {
   UfuncInput inputs[1];
   to_input(a, inputs[0], true);
-  return apply(def, inputs, {});
+  const py::handle operands[1] = {a};
+  return apply(def, inputs, {}, {}, first_subclass_instance(operands));
 }
 
 // Note [Operator slots]

@@ -187,3 +187,46 @@ def test_constructor_over_existing_memory():
         kiln.ndarray((2,), kiln.float32, memptr=3)
     with pytest.raises(ValueError, match="one entry per dimension"):
         kiln.ndarray((2, 2), kiln.float32, base.data, (4,))
+
+
+class _Tagged(kiln.ndarray):
+    """An ndarray subclass with NumPy's __array_finalize__ protocol."""
+
+    def __array_finalize__(self, obj):
+        self.tag = getattr(obj, "tag", None)
+
+
+class _Plain(kiln.ndarray):
+    pass
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "negative", "0-d", "empty"])
+def test_subclasses(rng, layout):
+    """Note [Array subclasses]: view(C) and view(type=C) give C instances
+    over the same memory, a subclass's view() keeps its class, and ufuncs and
+    operators return the first subclass operand's type, __array_finalize__
+    run with that operand; other functions return kiln.ndarray."""
+    k, x = make(rng, layout, numpy.float32)
+    for spelling in (lambda: k.view(_Tagged), lambda: k.view(type=_Tagged), lambda: k.view(numpy.float32, _Tagged)):
+        t = spelling()
+        assert type(t) is _Tagged and t.tag is None and t.shape == k.shape and t.strides == k.strides
+        assert t.size == 0 or t.data.ptr == k.data.ptr
+    t = k.view(_Tagged)
+    t.tag = "m"
+    v = t.view()
+    assert type(v) is _Tagged and v.tag == "m" and type(t.view(kiln.ndarray)) is kiln.ndarray
+    p = k.view(_Plain)
+    for got in (kiln.sin(t), t + 1, 1 + t, -t, kiln.add(k, t), kiln.add(t, p), t * k):
+        assert type(got) is _Tagged and got.tag == "m"
+        assert got.shape == x.shape
+    assert type(kiln.add(p, t)) is _Plain   # the first subclass operand decides
+    numpy.testing.assert_array_equal(kiln.sin(t).get(), kiln.sin(k).get())   # the same values as for k
+    numpy.testing.assert_array_equal((t + 1).get(), x + 1)
+    out = kiln.empty_like(k)
+    assert kiln.add(t, 1, out=out) is out and type(out) is kiln.ndarray   # a given out stays itself
+    if k.size:
+        w = k.view(_Tagged)
+        w[...] = 7   # writes through to k's memory
+        assert (k.get() == 7).all()
+    with pytest.raises(TypeError, match="view's type must be kiln.ndarray"):
+        k.view(type=dict)
