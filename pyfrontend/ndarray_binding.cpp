@@ -331,6 +331,10 @@ void register_ndarray(py::module_& m) {
                   PyObject_IsSubclass(dtype.ptr(), host_array.ptr()) == 1)
                 std::swap(dtype, type);
             }
+            if (!type.is_none() && PyType_Check(type.ptr()) &&
+                PyObject_IsSubclass(type.ptr(), py::module_::import("numpy").attr("ndarray").ptr()) == 1)
+              throw py::value_error("a kiln array cannot be viewed as " + std::string(py::str(py::repr(type))) +
+                                    ": its memory is device memory (kiln.asnumpy(a) copies it to the host)");
             if (!type.is_none() && !(PyType_Check(type.ptr()) &&
                                      PyObject_IsSubclass(type.ptr(), py::type::of<NDArray>().ptr()) == 1))
               throw py::type_error("view's type must be kiln.ndarray (a kiln array cannot be viewed as " +
