@@ -9,7 +9,7 @@ the GPU backends:
     kiln.random.seed(0)                           # the legacy one
     y = kiln.random.randn(3, dtype=kiln.float32)
 """
-from kiln.random._philox import Philox
+from kiln.random._philox import BitGenerator, Philox
 from kiln.random._generator import Generator, default_rng
 from kiln.random._legacy import RandomState, get_random_state, set_random_state, reset_states, seed
 from kiln.random import _legacy
@@ -18,5 +18,5 @@ Philox4x3210 = Philox   # CuPy's name for the same generator
 
 globals().update(_legacy.functions)
 
-__all__ = ["Philox", "Philox4x3210", "Generator", "default_rng", "RandomState", "get_random_state",
+__all__ = ["BitGenerator", "Philox", "Philox4x3210", "Generator", "default_rng", "RandomState", "get_random_state",
            "set_random_state", "reset_states", "seed"] + list(_legacy.MODULE_FUNCTIONS)

@@ -78,7 +78,12 @@ def key_from_seed(seed):
     return _fold([len(words)] + words)
 
 
-class Philox:
+class BitGenerator:
+    """The base of kiln's bit generators (CuPy's cupy.random.BitGenerator);
+    Philox is the one there is (docs/random.md says why)."""
+
+
+class Philox(BitGenerator):
     """Philox4x32-10 (Salmon et al., SC'11): a 64-bit key and a 128-bit
     counter; each counter value gives 4 words of 32 bits.
 
