@@ -7,9 +7,11 @@
 #include <string>
 
 #include "arraycore/axes.h"
+#include "arraycore/creation.h"
 #include "arraycore/elementwise.h"
 #include "arraycore/record_dtype.h"
 #include "arraycore/strided_plan.h"
+#include "arraycore/views.h"
 #include "kiln/strided_index.h"
 #include "runtime/kernel_memo.h"
 #include "runtime/loaded_module.h"
@@ -213,6 +215,14 @@ void copy_into_where(const NDArray& source, const NDArray& dst, const NDArray& w
 
 NDArray astype(const NDArray& a, DType dtype, Order order) {
   NDArray out = NDArray::empty(a.shape(), dtype, order);
+  copy_into(a, out);
+  return out;
+}
+
+NDArray astype_keeping_order(const NDArray& a, DType dtype) {
+  if (a.c_contiguous() || a.ndim() <= 1) return astype(a, dtype, Order::C);
+  if (a.f_contiguous()) return astype(a, dtype, Order::F);
+  NDArray out = empty_in_axis_order(a.shape(), dtype, memory_order_axes(a.strides()));
   copy_into(a, out);
   return out;
 }

@@ -37,5 +37,8 @@ bool overlaps_partially(const NDArray& a, const NDArray& dst);
 
 // A new array of `dtype` in `order` holding a's values.
 NDArray astype(const NDArray& a, DType dtype, Order order);
+// The same in order 'K': C or F for a C- or F-contiguous a, else a's memory
+// order of axes (Note [Memory order of axes], arraycore/views.h).
+NDArray astype_keeping_order(const NDArray& a, DType dtype);
 
 }  // namespace kiln::arraycore

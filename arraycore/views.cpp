@@ -149,17 +149,8 @@ NDArray reshape(const NDArray& a, const Shape& shape, char order, CopyMode copy)
 std::vector<int> memory_order_axes(std::span<const int64_t> strides) {
   std::vector<int> perm(strides.size());
   std::iota(perm.begin(), perm.end(), 0);
-  for (size_t i = 1; i < perm.size(); ++i) {
-    const int64_t s = std::abs(strides[perm[i]]);
-    size_t to = i;
-    for (size_t j = i; j-- > 0;) {
-      const int64_t t = std::abs(strides[perm[j]]);
-      if (s == 0 || t == 0) continue;   // ambiguous: look further out
-      if (t >= s) break;
-      to = j;
-    }
-    std::rotate(perm.begin() + to, perm.begin() + i, perm.begin() + i + 1);
-  }
+  std::stable_sort(perm.begin(), perm.end(),
+                   [&](int x, int y) { return std::abs(strides[x]) > std::abs(strides[y]); });
   return perm;
 }
 
@@ -171,7 +162,7 @@ std::vector<int> iteration_order_axes(std::span<const int64_t> strides) {
     size_t to = i;
     for (size_t j = i; j-- > 0;) {
       const int64_t t = std::abs(strides[inner_first[j]]);
-      if (s == 0 || t == 0) continue;   // ambiguous: look further in
+      if (s == 0 || t == 0) continue;   // a 0-stride says nothing about memory order: look further in
       if (t <= s) break;
       to = j;
     }

@@ -398,14 +398,15 @@ void register_ndarray(py::module_& m) {
                   (target == arraycore::Order::F && a.f_contiguous())))
                return self;
              warn_if_discarding_imaginary(a.dtype(), d);
-             return py::cast(arraycore::astype(a, d, target));
+             return py::cast(o == "K" ? arraycore::astype_keeping_order(a, d) : arraycore::astype(a, d, target));
            },
            py::arg("dtype"), py::arg("order") = "K", py::arg("casting") = py::none(), py::arg("copy") = true,
            "A copy converted to dtype (NumPy's casting rules for casting=; default unsafe).")
       .def("copy",
            [](const NDArray& a, py::handle order) {
              std::string o = order.is_none() ? "C" : std::string(py::str(order));
-             arraycore::Order target = (o == "F" || ((o == "A" || o == "K") && a.f_contiguous() && !a.c_contiguous()))
+             if (o == "K") return arraycore::astype_keeping_order(a, a.dtype());
+             arraycore::Order target = (o == "F" || (o == "A" && a.f_contiguous() && !a.c_contiguous()))
                                            ? arraycore::Order::F
                                            : arraycore::Order::C;
              return arraycore::astype(a, a.dtype(), target);

@@ -158,7 +158,8 @@ def test_routines_over_every_dtype(rng, dtype, layout):
 @pytest.mark.parametrize("shapes", [((2, 1, 3), (2, 4, 3)), ((1,), (10,)), ((2, 1), (3, 2, 4)), ((3, 1, 1), (3, 2, 5))])
 def test_ravel_and_flatten_k_of_broadcast_arrays(a_order, shapes):
     """Order 'K' over 0-strides reads in NumPy's iterator order
-    (iteration_order_axes in arraycore/views.h), not the *_like layout order."""
+    (iteration_order_axes in arraycore/views.h) and lays out new arrays in
+    NumPy's stride order (Note [Memory order of axes]): the two differ."""
     small, big = shapes
     host = numpy.asarray(numpy.arange(1.0, numpy.prod(small) + 1).reshape(small), order=a_order)
     h, k = numpy.broadcast_to(host, big), kiln.broadcast_to(kiln.asarray(host), big)
@@ -166,6 +167,14 @@ def test_ravel_and_flatten_k_of_broadcast_arrays(a_order, shapes):
     for order in "CFAK":
         numpy.testing.assert_array_equal(k.ravel(order).get(), h.ravel(order))
         numpy.testing.assert_array_equal(k.flatten(order).get(), h.flatten(order))
+    unit = [n == 1 for n in h.shape]   # a length-1 axis's stride says nothing
+
+    def same_layout(got, want):
+        assert [s for s, u in zip(got, unit) if not u] == [s for s, u in zip(want, unit) if not u]
+
+    same_layout(kiln.empty_like(k, order="K").strides, numpy.empty_like(h, order="K").strides)
+    same_layout(k.copy(order="K").strides, h.copy(order="K").strides)
+    same_layout(k.astype(numpy.int16, order="K").strides, h.astype(numpy.int16, order="K").strides)
 
 
 def test_non_contiguous_reshape_is_a_view_and_writes_through(rng):
