@@ -108,11 +108,18 @@ NDArray array_over_memory(std::shared_ptr<Memory> memory, int64_t offset, DType 
   return NDArray(std::move(memory), dtype, std::move(shape), std::move(strides), offset);
 }
 
+void check_ndim(size_t ndim) {
+  if (ndim > kMaxDims)
+    throw std::invalid_argument("maximum supported dimension for an ndarray is currently " +
+                                std::to_string(kMaxDims) + ", found " + std::to_string(ndim));
+}
+
 Strides new_array_strides(const Shape& shape, size_t itemsize, Order order) {
   return shape_size(shape) == 0 ? Strides(shape.size(), 0) : contiguous_strides(shape, itemsize, order);
 }
 
 NDArray NDArray::empty(const Shape& shape, DType dtype, Order order) {
+  check_ndim(shape.size());
   const size_t bytes = static_cast<size_t>(checked_nbytes(shape, arraycore::itemsize(dtype)));
   return NDArray(allocate_memory(bytes), dtype, shape, new_array_strides(shape, arraycore::itemsize(dtype), order), 0);
 }
@@ -173,7 +180,8 @@ NDArray NDArray::view(DType dtype) const {
   if (shape_.empty())
     throw std::invalid_argument("Changing the dtype of a 0d array is only supported if the itemsize is unchanged");
   const size_t last = shape_.size() - 1;
-  if (shape_[last] != 1 && strides_[last] != old_size)
+  // Without elements the last axis need not be contiguous (NumPy's rule); it is rescaled all the same.
+  if (shape_[last] != 1 && shape_size(shape_) != 0 && strides_[last] != old_size)
     throw std::invalid_argument("To change to a dtype of a different size, the last axis must be contiguous");
   const int64_t bytes = shape_[last] * old_size;
   if (bytes % new_size != 0)

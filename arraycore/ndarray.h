@@ -93,6 +93,11 @@ inline constexpr const char* kReadOnlyDestination = "assignment destination is r
 inline constexpr const char* kReadOnlyOutput = "output array is read-only";
 void require_writeable(const NDArray& a, const char* message = kReadOnlyDestination);
 
+// NumPy's limit on the number of axes (NPY_MAXDIMS): new arrays and
+// reshapes keep it (std::invalid_argument "maximum supported dimension ...").
+inline constexpr size_t kMaxDims = 64;
+void check_ndim(size_t ndim);
+
 // Byte strides of a contiguous array of `shape`.
 Strides contiguous_strides(const Shape& shape, size_t itemsize, Order order);
 // The strides of a new array of `shape` (and of an imported one that gives

@@ -50,9 +50,7 @@ NDArray copy_as(const NDArray& a, const Shape& shape, Order order) {
 bool is_view_of(const NDArray& v, const NDArray& a) { return v.memory() == a.memory(); }
 
 Shape resolve_reshape(const Shape& requested, int64_t size) {
-  if (requested.size() > kMaxDims)
-    throw std::invalid_argument("maximum supported dimension for an ndarray is currently " +
-                                std::to_string(kMaxDims) + ", found " + std::to_string(requested.size()));
+  check_ndim(requested.size());
   Shape shape = requested;
   int unknown = -1;
   int64_t known = 1;

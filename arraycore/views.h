@@ -26,9 +26,6 @@ enum class CopyMode : uint8_t { IfNeeded, Always, Never };
 // Whether `v` shares `a`'s memory (a view of it rather than a fresh copy).
 bool is_view_of(const NDArray& v, const NDArray& a);
 
-// NumPy's limit on the number of axes (NPY_MAXDIMS), which reshape keeps.
-inline constexpr size_t kMaxDims = 64;
-
 // `requested` with its one negative (unknown) entry resolved for `size`
 // elements; std::invalid_argument with NumPy's messages ("can only specify
 // one unknown dimension", "cannot reshape array of size 6 into shape (4,)",

@@ -282,12 +282,42 @@ py::list type_strings(const UfuncDef& def) {
   return out;
 }
 
+PyObject* g_ufunc_objects = nullptr;   // kiln._core._ufuncs: name -> kiln.ufunc
+
+// Note [Operator overrides]
+// An operand kiln cannot convert may override NumPy's ufuncs (NEP 13): when
+// its class defines __array_ufunc__, kiln's operator calls it, as NumPy's
+// and CuPy's do: `x < y` becomes y.__array_ufunc__(kiln.less, "__call__",
+// x, y), never the reflected y > x. __array_ufunc__ = None opts out: the
+// operator returns NotImplemented, so Python tries y's reflected method. An
+// in-place operator with such an operand is TypeError (CuPy's rule: kiln
+// never rebinds `x` to another library's object). Other objects give
+// NotImplemented as before.
+py::object defer_to_override(const UfuncDef& def, py::handle self, py::handle other, bool reflected,
+                             bool inplace) {
+  py::object not_implemented = py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  PyObject* hook = PyObject_GetAttrString(reinterpret_cast<PyObject*>(Py_TYPE(other.ptr())), "__array_ufunc__");
+  if (hook == nullptr) {
+    PyErr_Clear();
+    return not_implemented;
+  }
+  py::object override_fn = py::reinterpret_steal<py::object>(hook);
+  if (override_fn.is_none()) return not_implemented;
+  if (inplace)
+    throw py::type_error("unsupported operand type for in-place " + def.name + ": '" + type_name(other) +
+                         "' (it overrides ufuncs with __array_ufunc__; write x = x op y instead)");
+  py::object ufunc = py::reinterpret_borrow<py::dict>(g_ufunc_objects)[py::str(def.name)];
+  return reflected ? override_fn(other, ufunc, "__call__", other, self)
+                   : override_fn(other, ufunc, "__call__", self, other);
+}
+
 // Binary operator: NotImplemented for foreign right operands (so their
-// reflected operator may run), the ufunc otherwise.
+// reflected operator may run) unless they override ufuncs (Note [Operator
+// overrides]), the ufunc otherwise.
 py::object binary(const UfuncDef& def, py::handle a, py::handle b, bool reflected, bool inplace) {
   UfuncInput inputs[2];
   if (!to_input(a, inputs[reflected ? 1 : 0], false)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-  if (!to_input(b, inputs[reflected ? 0 : 1], false)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  if (!to_input(b, inputs[reflected ? 0 : 1], false)) return defer_to_override(def, a, b, reflected, inplace);
   arraycore::UfuncOptions opts;
   std::vector<py::object> given;
   if (inplace) {
@@ -511,6 +541,7 @@ void register_ufunc(py::module_& m) {
   for (const char* alias : {"true_divide", "mod", "conj", "bitwise_not", "abs"})
     ufuncs[alias] = ufuncs[py::str(arraycore::ufunc(alias).name)];
   m.attr("_ufuncs") = ufuncs;
+  g_ufunc_objects = ufuncs.inc_ref().ptr();
 
   // The operators of kiln.ndarray.
   py::object cls = m.attr("ndarray");

@@ -112,6 +112,25 @@ def test_view_dtype_matches_numpy(rng, src, to):
     numpy.testing.assert_array_equal(k.get().view(numpy.uint8), h.view(numpy.uint8))
 
 
+@pytest.mark.parametrize("make_empty", [lambda xp: xp.zeros((0,), numpy.int32), lambda xp: xp.zeros((3, 0), numpy.int32),
+                                        lambda xp: xp.ones((3, 20), numpy.int16)[:0, ::2],
+                                        lambda xp: xp.zeros((0, 4), numpy.int32, order="F")])
+def test_view_of_empty_arrays(make_empty):
+    """Without elements a view to another itemsize needs no contiguous last
+    axis (NumPy's rule); the last axis is rescaled as usual, or ValueError."""
+    for to in (numpy.int8, numpy.int16, numpy.int64, numpy.complex128):
+        try:
+            h = make_empty(numpy).view(to)
+        except ValueError as e:
+            with pytest.raises(ValueError, match="must be a divisor"):
+                make_empty(kiln).view(to)
+            assert "must be a divisor" in str(e)
+            continue
+        k = make_empty(kiln).view(to)
+        assert k.shape == h.shape and k.strides[-1] == h.strides[-1] and k.dtype == to
+        assert (k.flags.c_contiguous, k.flags.f_contiguous) == (h.flags.c_contiguous, h.flags.f_contiguous)
+
+
 def test_view_errors_and_types(rng):
     k = kiln.asarray(numpy.arange(12, dtype=numpy.float32).reshape(3, 4))
     with pytest.raises(ValueError, match="last axis must be contiguous"):

@@ -230,3 +230,14 @@ def test_subclasses(rng, layout):
         assert (k.get() == 7).all()
     with pytest.raises(TypeError, match="view's type must be kiln.ndarray"):
         k.view(type=dict)
+
+
+def test_at_most_64_axes():
+    """NumPy's limit (NPY_MAXDIMS): 64 axes are fine, 65 are NumPy's ValueError
+    for new arrays and reshapes alike."""
+    assert kiln.zeros([1] * 64, numpy.int8).ndim == 64
+    assert kiln.ones(3).reshape([1] * 63 + [3]).ndim == 64
+    for make in (lambda: kiln.ndarray(shape=[1] * 65, dtype=numpy.int8), lambda: kiln.empty([1] * 65),
+                 lambda: kiln.ones(3).reshape([1] * 64 + [3])):
+        with pytest.raises(ValueError, match="maximum supported dimension for an ndarray is currently 64, found 65"):
+            make()

@@ -750,6 +750,41 @@ def test_equality_with_objects(layout):
         a == [1, 2, 3]
 
 
+class _Overrides(numpy.lib.mixins.NDArrayOperatorsMixin):   # NEP 13: overrides ufuncs
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return ufunc.__name__, inputs, kwargs
+
+
+class _OptsOut:
+    __array_ufunc__ = None
+
+    def __radd__(self, other):
+        return "radd"
+
+    def __gt__(self, other):
+        return "gt"
+
+
+def test_operator_overrides():
+    """Note [Operator overrides]: an operand with __array_ufunc__ gets kiln's
+    ufunc for every operator, in both orders (never the reflected ufunc);
+    __array_ufunc__ = None leaves it to Python's reflected methods; in-place
+    operators with such an operand raise TypeError."""
+    x = kiln.asarray([3, 7])
+    y = _Overrides()
+    for op, name in (("+", "add"), ("-", "subtract"), ("*", "multiply"), ("<", "less"), (">=", "greater_equal"),
+                     ("==", "equal"), ("!=", "not_equal"), ("&", "bitwise_and"), ("**", "power")):
+        got = eval("x %s y" % op)
+        assert got[0] == name and got[1][0] is x and got[1][1] is y, (op, got)
+        got = eval("y %s x" % op)
+        assert got[0] == name and got[1][0] is y and got[1][1] is x, (op, got)
+    assert (x < y)[0] == "less" and kiln.less is not None
+    with pytest.raises(TypeError, match="in-place add"):
+        x += y
+    z = _OptsOut()
+    assert x + z == "radd" and (x < z) == "gt"
+
+
 @pytest.mark.parametrize("uf", ["add", "sin", "divmod", "modf"])
 def test_argument_counts(uf):
     n_uf, k_uf = getattr(numpy, uf), getattr(kiln, uf)
