@@ -109,9 +109,9 @@ NDArray array_over_memory(std::shared_ptr<Memory> memory, int64_t offset, DType 
 }
 
 void check_ndim(size_t ndim) {
-  if (ndim > kMaxDims)
+  if (ndim > kMaxNdim)
     throw std::invalid_argument("maximum supported dimension for an ndarray is currently " +
-                                std::to_string(kMaxDims) + ", found " + std::to_string(ndim));
+                                std::to_string(kMaxNdim) + ", found " + std::to_string(ndim));
 }
 
 Strides new_array_strides(const Shape& shape, size_t itemsize, Order order) {

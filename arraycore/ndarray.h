@@ -95,7 +95,8 @@ void require_writeable(const NDArray& a, const char* message = kReadOnlyDestinat
 
 // NumPy's limit on the number of axes (NPY_MAXDIMS): new arrays and
 // reshapes keep it (std::invalid_argument "maximum supported dimension ...").
-inline constexpr size_t kMaxDims = 64;
+// Kernels take at most kiln::kMaxDims (32, stdlib_kernels) of them.
+inline constexpr size_t kMaxNdim = 64;
 void check_ndim(size_t ndim);
 
 // Byte strides of a contiguous array of `shape`.

@@ -51,6 +51,7 @@ from kiln.linalg._products import matmul, dot, vdot, inner, outer, tensordot, kr
 from kiln._einsum import einsum, einsum_path
 from kiln import linalg
 from kiln import cusolver  # cupyx.cusolver
+from kiln._errstate import errstate, seterr, geterr  # cupyx's (kiln.linalg's error mode)
 from kiln import _interop_numpy  # noqa: F401  (__array_ufunc__, __array_function__, __array_namespace__)
 from kiln._dlpack import from_dlpack, fromDlpack
 from kiln import _interop_dask, _array_api
