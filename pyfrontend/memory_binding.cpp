@@ -48,16 +48,16 @@ class PythonSegmentSource final : public runtime::SegmentSource {
     if (!py::hasattr(result, "ptr"))
       throw py::type_error("a MemoryPool's allocator must return an object with a .ptr attribute (e.g. a "
                            "MemoryPointer), got '" + type_name(result) + "'");
-    void* base = reinterpret_cast<void*>(result.attr("ptr").cast<uintptr_t>());
-    if (base == nullptr) throw py::value_error("a MemoryPool's allocator returned a null pointer");
-    held_.emplace(base, keep_alive(std::move(result)));
+    std::shared_ptr<Memory> segment = memory_from_python(std::move(result), bytes);
+    void* base = segment->ptr();
+    held_.emplace(base, std::move(segment));
     return base;
   }
   void deallocate(void* base) noexcept override { held_.erase(base); }   // keep_alive's deleter takes the GIL
 
  private:
-  std::shared_ptr<void> allocator_;   // keep_alive handles: released with the GIL, from any thread
-  std::unordered_map<void*, std::shared_ptr<void>> held_;
+  std::shared_ptr<void> allocator_;   // a keep_alive handle: released with the GIL, from any thread
+  std::unordered_map<void*, std::shared_ptr<Memory>> held_;   // each keeps its allocator result alive
 };
 
 // A pool of its own (kiln.cuda.MemoryPool()), on the device current at its creation.

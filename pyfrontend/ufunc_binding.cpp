@@ -366,9 +366,10 @@ py::object compare_with_object(py::handle a, py::handle b, bool ne) {
   return in[0].array ? apply(logical_not, in, {}) : not_implemented;
 }
 
-py::object compare(const UfuncDef& def, py::handle a, py::handle b, bool ne_or_eq, bool ne) {
+// == and != (def is equal or not_equal).
+py::object equality(const UfuncDef& def, py::handle a, py::handle b, bool ne) {
   py::object r = binary(def, a, b, false, false);
-  return ne_or_eq && r.ptr() == Py_NotImplemented ? compare_with_object(a, b, ne) : r;
+  return r.ptr() == Py_NotImplemented ? compare_with_object(a, b, ne) : r;
 }
 
 py::object unary(const UfuncDef& def, py::handle a) {
@@ -425,7 +426,10 @@ PyObject* slot_unary(PyObject* a) {
   return guarded([&] { return unary(*g_unary[Op], a); });
 }
 PyObject* slot_richcompare(PyObject* a, PyObject* b, int op) {
-  return guarded([&] { return compare(*g_compare[op], a, b, op == Py_EQ || op == Py_NE, op == Py_NE); });
+  return guarded([&] {
+    return op == Py_EQ || op == Py_NE ? equality(*g_compare[op], a, b, op == Py_NE)
+                                      : binary(*g_compare[op], a, b, false, false);
+  });
 }
 // Note [ufunc call hook]: kiln.fuse's tracer (Note [Tracing ufunc calls] in
 // _fusion.py) sees every ufunc call while a trace runs through this hook,
@@ -576,7 +580,7 @@ void register_ufunc(py::module_& m) {
   for (const bool ne : {false, true}) {
     const UfuncDef* d = &arraycore::ufunc(ne ? "not_equal" : "equal");
     const char* name = ne ? "__ne__" : "__eq__";
-    cls.attr(name) = py::cpp_function([d, ne](py::handle a, py::handle b) { return compare(*d, a, b, true, ne); },
+    cls.attr(name) = py::cpp_function([d, ne](py::handle a, py::handle b) { return equality(*d, a, b, ne); },
                                       py::is_method(cls), py::name(name));
   }
   auto def_unary = [&](const char* name, const char* uf) {
