@@ -123,9 +123,10 @@ KernelTemplate::KernelTemplate(std::string name, std::string_view in_params, std
   if (shaped < 1 || shaped > 4)
     throw std::invalid_argument(name_ + ": a ReductionKernel takes 1 to 4 non-raw input parameters (and any raw ones)");
   for (const TemplateParam& p : params_)
-    if (used_twice(p.name) || p.name == "a" || p.name == "b" || p.name == "out")
+    if (used_twice(p.name) || p.name == "a" || p.name == "b" || (p.name == "out" && &p != &params_.back()))
       throw std::invalid_argument(name_ + ": parameter name " + py_repr(p.name) +
-                                  " is used twice or is reserved ('a', 'b' and 'out' are the reduction's)");
+                                  " is used twice or is reserved ('a' and 'b' are the reduction's, and 'out' can only "
+                                  "name the output)");
 }
 
 ResolvedTypes KernelTemplate::resolve(std::span<const TemplateArg> args) const {
@@ -234,11 +235,13 @@ std::shared_ptr<ReductionSpec> reduction_kernel_spec(const KernelTemplate& t, co
     (p.raw ? s->raw_params : s->params).push_back(std::move(param));
   }
   // Note [Reduction kernel text]: every expression is cast to the accumulator
-  // type, and the output is bound by name to the engine's `out`.
+  // type, and the output is bound by name to the engine's `out` (an output
+  // named `out`, as CuPy allows, is the engine's `out` itself).
   auto as_acc = [](const std::string& e) { return "(_type_reduce)(" + e + ")"; };
   s->map_expr = as_acc(text.map_expr);
   s->reduce_expr = as_acc(text.reduce_expr);
-  s->post_map_expr = out_ctype + "& " + t.params().back().name + " = out;\n" + text.post_map_expr + "\n;";
+  const std::string& out_name = t.params().back().name;
+  s->post_map_expr = (out_name == "out" ? "" : out_ctype + "& " + out_name + " = out;\n") + text.post_map_expr + "\n;";
   s->identity = as_acc(text.identity);
   s->reduce_dtype = acc;
   s->out_ctype = out_ctype;

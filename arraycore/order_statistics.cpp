@@ -58,6 +58,7 @@
 #include "arraycore/sort_apply.h"
 #include "arraycore/transfer.h"
 #include "arraycore/ufunc_apply.h"
+#include "arraycore/views.h"
 #include "runtime/stream.h"
 
 namespace kiln::arraycore {
@@ -316,7 +317,9 @@ struct Rows {
 };
 
 // The reduced axes moved last and merged, each row sorted (Note [Order statistics]).
-Rows sorted_rows(const NDArray& a, const std::vector<int>& axes, bool with_index) {
+// With overwrite_input (NumPy's leave to change a's contents) the sorted rows
+// are also written back into a's reduced axes, as NumPy leaves them partitioned.
+Rows sorted_rows(const NDArray& a, const std::vector<int>& axes, bool with_index, bool overwrite_input) {
   Rows r;
   for (int d = 0; d < a.ndim(); ++d)
     if (std::find(axes.begin(), axes.end(), d) == axes.end()) {
@@ -332,6 +335,11 @@ Rows sorted_rows(const NDArray& a, const std::vector<int>& axes, bool with_index
   r.sorted = NDArray::empty({r.m, r.n}, a.dtype());
   if (with_index) r.index = NDArray::empty({r.m, r.n}, DType::Int64);
   sort_along_axis(rows, 1, &*r.sorted, r.index ? &*r.index : nullptr);
+  if (overwrite_input && r.m * r.n) {
+    const std::vector<int64_t> perm(r.perm.begin(), r.perm.end());
+    const NDArray moved = transpose(a, perm);
+    assign(moved, reshape(*r.sorted, moved.shape()));
+  }
   return r;
 }
 
@@ -474,7 +482,7 @@ StatResult median(const NDArray& a, const OrderArgs& args) {
   std::vector<std::string> warnings;
   const DType sdt = a.dtype(), rdt = kind(sdt) == 'b' || kind(sdt) == 'i' || kind(sdt) == 'u' ? DType::Float64 : sdt;
   const std::vector<int> axes = order_axes(args.axis, a.ndim());
-  const Rows rows = sorted_rows(a, axes, false);
+  const Rows rows = sorted_rows(a, axes, false, args.overwrite_input);
   if (rows.n == 0 && rows.m)
     warnings.push_back("Mean of empty slice");
   else if (args.skip_nan && has_all_nan_row(*rows.sorted))
@@ -530,7 +538,7 @@ StatResult quantile_apply(const NDArray& a, const OrderArgs& args) {
     rdt = q.weak ? result_type(std::span(strong, 1), weak) : result_type(strong, {});
   }
   const std::vector<int> axes = order_axes(args.axis, a.ndim());
-  const Rows rows = sorted_rows(a, axes, w.has_value());
+  const Rows rows = sorted_rows(a, axes, w.has_value(), args.overwrite_input);
   if (rows.n == 0 && rows.m) throw std::out_of_range("index -1 is out of bounds for axis 0 with size 0");
   std::vector<std::string> warnings;
   if (args.skip_nan && has_all_nan_row(*rows.sorted)) warnings.push_back("All-NaN slice encountered");

@@ -42,6 +42,7 @@ struct OrderArgs {
   const NDArray* out = nullptr;     // out= (the result is cast into it, broadcast as numpy.copyto does)
   bool keepdims = false;
   bool skip_nan = false;            // nanmedian, nanquantile, nanpercentile
+  bool overwrite_input = false;     // a's reduced axes may be left changed (they are left sorted)
 };
 
 // numpy.median / quantile / percentile (and nan*): the result (out when

@@ -48,6 +48,7 @@ struct ScalarValue {
 struct UfuncInput {
   const NDArray* array = nullptr;
   ScalarValue scalar;
+  std::shared_ptr<const NDArray> owned;   // `array`, when the caller converted the operand (another library's array)
   static UfuncInput of(const NDArray& a) { UfuncInput u; u.array = &a; return u; }
   static UfuncInput of(const ScalarValue& v) { UfuncInput u; u.scalar = v; return u; }
 };

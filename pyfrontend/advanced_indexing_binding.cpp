@@ -57,6 +57,10 @@ AdvancedItem advanced_item(PyObject* k, std::vector<py::object>& keep) {
     auto* s = reinterpret_cast<PySliceObject*>(k);
     return AdvancedItem::of(IndexItem::slice(part(s->start), part(s->stop), part(s->step)));
   }
+  if (py::object a = foreign_device_array(k)) {   // Note [Foreign device operands]
+    keep.push_back(a);
+    return AdvancedItem::of_array(*ndarray_of(a.ptr()));
+  }
   bool text = PyUnicode_Check(k) || PyBytes_Check(k);
   if (!text && PyIndex_Check(k)) return AdvancedItem::of(IndexItem::integer(to_index(k)));
   if (!text && PySequence_Check(k)) return host_array_item(k, keep);

@@ -92,6 +92,10 @@ arraycore::Order to_order(py::handle obj);
 
 // Keeps a Python object alive from C++; the last owner drops it under the GIL.
 std::shared_ptr<void> keep_alive(py::object obj);
+// Note [Foreign device operands]: a kiln array for an object that is not one but
+// stands for device memory (__cupy_get_ndarray__, __cuda_array_interface__);
+// an empty object for anything else.
+py::object foreign_device_array(py::handle obj);
 
 // A new kiln array with a NumPy array's values (any byte order), its memory
 // holding the axes in axis_order (outermost first; 0..ndim-1 = C order).

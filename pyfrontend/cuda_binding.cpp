@@ -103,7 +103,7 @@ void register_cuda(py::module_& m) {
   m.def(
       "_backend_caps",
       [] {
-        const runtime::BackendCaps& c = be().caps();
+        const runtime::BackendCaps& c = runtime::backend_caps();
         py::dict d;
         d["host_addressable"] = c.host_addressable;
         d["cuda_interop"] = c.cuda_interop;

@@ -381,7 +381,21 @@ class ElementwiseKernelBase {
     SmallBuffer<uintptr_t, 16> key(n);
     for (size_t k = 0; k < n; ++k) key[k] = kind_of(args[k]);
     const CallPlan* plan = find(key.data(), n);
-    if (plan == nullptr) plan = &add_plan(args, n, key.data());
+    if (plan == nullptr) {
+      // Note [Foreign device operands]: converted, then called again.
+      std::vector<py::object> converted;
+      for (size_t k = 0; k < n + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0); ++k)
+        converted.push_back(py::reinterpret_borrow<py::object>(args[k]));
+      bool any = false;
+      for (size_t k = 0; k < n; ++k)
+        if (py::object a = foreign_device_array(args[k])) converted[k] = std::move(a), any = true;
+      if (any) {
+        std::vector<PyObject*> raw(converted.size());
+        for (size_t k = 0; k < raw.size(); ++k) raw[k] = converted[k].ptr();
+        return call(self, raw.data(), n, kwnames);
+      }
+      plan = &add_plan(args, n, key.data());
+    }
 
     if (block_size != Py_None) {
       static PyObject* zero = PyLong_FromLong(0);
@@ -631,11 +645,15 @@ class ReductionKernelTemplate {
     if (args.size() != template_.nin()) throw py::type_error(name + ": resolve takes the inputs");
     std::vector<arraycore::TemplateArg> targs;
     targs.reserve(args.size() + 1);
+    py::list converted(args);
     for (size_t k = 0; k < args.size(); ++k) {
       PyObject* a = args[k].ptr();
       const arraycore::TemplateParam& p = template_.params()[k];
       if (const NDArray* arr = ndarray_of(a)) {
         targs.push_back(arraycore::TemplateArg::array(arr->dtype()));
+      } else if (py::object foreign = foreign_device_array(a)) {
+        converted[k] = foreign;   // Note [Foreign device operands]
+        targs.push_back(arraycore::TemplateArg::array(ndarray_of(foreign.ptr())->dtype()));
       } else if (!is_scalar(a)) {
         throw unsupported_argument(name, k, a, PyObject_IsInstance(a, numpy_ndarray) == 1);
       } else if (p.raw) {
@@ -655,7 +673,7 @@ class ReductionKernelTemplate {
     if (!spec) spec = arraycore::reduction_kernel_spec(template_, resolved, text_, numpy_type_name);
     py::tuple dtypes(resolved.dtypes.size());
     for (size_t k = 0; k < resolved.dtypes.size(); ++k) dtypes[k] = to_numpy_dtype(resolved.dtypes[k]);
-    return py::make_tuple(spec, dtypes);
+    return py::make_tuple(spec, dtypes, py::tuple(converted));
   }
 
  private:

@@ -157,6 +157,36 @@ py::object from_cuda_array_interface(py::handle obj, bool sync) {
 
 }  // namespace
 
+// Note [Foreign device operands]
+// CuPy takes two kinds of objects wherever it takes an array: those with
+// __cupy_get_ndarray__ (which returns the array they stand for) and those
+// with __cuda_array_interface__ (another library's device memory, viewed in
+// place). kiln does the same: ufunc and operator operands, ElementwiseKernel
+// and ReductionKernel arguments, reductions, indexing and creation convert
+// them here, only after the kiln-array and scalar checks have failed, so the
+// common calls pay nothing.
+py::object foreign_device_array(py::handle obj) {
+  PyObject* o = obj.ptr();
+  static auto* host_array = reinterpret_cast<PyTypeObject*>(py::object(py::module_::import("numpy").attr("ndarray")).release().ptr());
+  static auto* host_scalar = reinterpret_cast<PyTypeObject*>(py::object(py::module_::import("numpy").attr("generic")).release().ptr());
+  if (o == Py_None || PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o) || PyList_Check(o) || PyTuple_Check(o) ||
+      PyUnicode_Check(o) || PyBytes_Check(o) || PySlice_Check(o) || o == Py_Ellipsis || ndarray_of(o) != nullptr ||
+      PyObject_TypeCheck(o, host_array) || PyObject_TypeCheck(o, host_scalar))
+    return {};
+  static PyObject* get_name = PyUnicode_InternFromString("__cupy_get_ndarray__");
+  if (PyObject* method = _PyType_Lookup(Py_TYPE(obj.ptr()), get_name)) {
+    (void)method;
+    py::object a = obj.attr(get_name)();
+    if (ndarray_of(a.ptr()) == nullptr)
+      throw py::type_error("__cupy_get_ndarray__ of " + type_name(obj) + " returned " + type_name(a) +
+                           ", not a kiln.ndarray");
+    return a;
+  }
+  static PyObject* sync_module = py::module_::import("kiln._interop_cai").release().ptr();
+  py::object a = from_cuda_array_interface(obj, py::handle(sync_module).attr("SYNC").cast<bool>());
+  return a.is_none() ? py::object() : a;
+}
+
 void register_interop(py::module_& m) {
   py::object cls = m.attr("ndarray");
   py::object property = py::module_::import("builtins").attr("property");
@@ -164,6 +194,10 @@ void register_interop(py::module_& m) {
       py::cpp_function([](py::handle self) { return cuda_array_interface(self); }),
       py::none(), py::none(),
       "The CUDA Array Interface (version 3) of the array; CUDA backend only (Note [CAI export]).");
+  m.def("_foreign_device_array", [](py::handle obj) {
+    py::object a = foreign_device_array(obj);
+    return a ? a : py::none();
+  }, py::arg("obj"), "Note [Foreign device operands]: obj's kiln array, or None.");
   m.def("_from_cuda_array_interface", &from_cuda_array_interface, py::arg("obj"), py::arg("sync") = true,
         "A kiln array viewing obj's memory through obj.__cuda_array_interface__ (None when obj has none).");
 }

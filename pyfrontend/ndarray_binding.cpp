@@ -37,6 +37,7 @@ std::optional<arraycore::IndexItem> basic_item(PyObject* k) {
   bool text = PyUnicode_Check(k) || PyBytes_Check(k);
   if (!text && PyIndex_Check(k) == 0 && PySequence_Check(k)) return std::nullopt;
   if (PyIndex_Check(k)) return IndexItem::integer(to_index(k));
+  if (!text && foreign_device_array(k)) return std::nullopt;   // Note [Foreign device operands]: an index array
   throw py::index_error("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
                         "integer or boolean arrays are valid indices");
 }
@@ -354,13 +355,13 @@ void register_ndarray(py::module_& m) {
           [](py::handle self) -> py::object {
             const NDArray& a = self.cast<const NDArray&>();
             if (arraycore::dtype_info(a.dtype()).kind == 'c') return make_view(self, a.complex_part(false));
-            return make_view(self, a.view(a.dtype()));
+            return py::reinterpret_borrow<py::object>(self);   // the array itself, as NumPy
           },
           [](py::handle self, py::handle value) {
             py::object part = self.attr("real");
             part.attr("__setitem__")(py::ellipsis(), value);
           },
-          "The real part: a view (settable).")
+          "The real part: a view of a complex array, the array itself otherwise (settable).")
       .def_property(
           "imag",
           [](py::handle self) -> py::object {
@@ -441,7 +442,8 @@ void register_ndarray(py::module_& m) {
                  throw py::type_error("NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
                                       "input, input has " + std::to_string(value_ndim) + " dimensions");
              };
-             if (const NDArray* v = ndarray_of(value.ptr())) {
+             py::object foreign = foreign_device_array(value);   // Note [Foreign device operands]
+             if (const NDArray* v = ndarray_of(foreign ? foreign.ptr() : value.ptr())) {
                check_mask_value(v->ndim());
                warn_if_discarding_imaginary(v->dtype(), a.dtype());
                store(*v);

@@ -5,7 +5,8 @@
 // the RuntimeWarnings arraycore decides on are given here, attributed to the
 // caller of the Python function (stacklevel 2).
 //
-//   _core._quantile(a, q, axis, out, method, keepdims, weights, skip_nan, percentile)   # q None: the median
+//   _core._quantile(a, q, axis, out, method, keepdims, weights, skip_nan, percentile, overwrite_input)
+//   # q None: the median
 #include "arraycore/order_statistics.h"
 #include "pyfrontend/operation_bindings.h"
 
@@ -58,7 +59,7 @@ void register_order_statistics(py::module_& m) {
   m.def(
       "_quantile",
       [](py::handle a, py::handle q, py::handle axis, py::handle out, py::handle method, py::handle keepdims,
-         py::handle weights, bool skip_nan, bool percentile) {
+         py::handle weights, bool skip_nan, bool percentile, bool overwrite_input) {
         const NDArray x = array_of(a);
         arraycore::OrderArgs args;
         if (!q.is_none()) args.q = to_q(q);
@@ -74,10 +75,11 @@ void register_order_statistics(py::module_& m) {
         args.out = out.is_none() ? nullptr : ndarray_of(out.ptr());
         args.keepdims = truth(keepdims);
         args.skip_nan = skip_nan;
+        args.overwrite_input = overwrite_input;
         return give(arraycore::quantile_apply(x, args), py::reinterpret_borrow<py::object>(out));
       },
       py::arg("a"), py::arg("q"), py::arg("axis"), py::arg("out"), py::arg("method"), py::arg("keepdims"),
-      py::arg("weights"), py::arg("skip_nan"), py::arg("percentile"),
+      py::arg("weights"), py::arg("skip_nan"), py::arg("percentile"), py::arg("overwrite_input") = false,
       "numpy.quantile (percentile: numpy.percentile; skip_nan: the nan-versions; q None: numpy.median) of an "
       "array-like.");
 }

@@ -111,7 +111,15 @@ void register_promotion(py::module_& m) {
 
   m.def(
       "min_scalar_type",
-      [](py::handle a) -> py::object {
+      [](py::handle arg) -> py::object {
+        // A sequence is the array it makes; another library's device array
+        // is a kiln array (Note [Foreign device operands]).
+        py::object converted;
+        if (PyList_Check(arg.ptr()) || PyTuple_Check(arg.ptr()))
+          converted = py::module_::import("kiln._creation").attr("asarray")(arg);
+        else
+          converted = foreign_device_array(arg);
+        py::handle a = converted ? converted : arg;
         // Arrays with ndim > 0 keep their dtype; 0-d arrays and scalars go by value.
         if (has_dtype_attr(a) && py::hasattr(a, "ndim") && a.attr("ndim").cast<int>() > 0)
           return a.attr("dtype");

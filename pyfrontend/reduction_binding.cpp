@@ -62,7 +62,11 @@ py::object creation_asarray(py::handle obj) {
 
 const NDArray& ufunc_method_operand(PyObject* obj, py::object& keep) {
   if (const NDArray* a = ndarray_of(obj)) return *a;
-  if (!is_python_or_numpy_scalar(obj)) throw py::type_error(host_operand_message(obj));
+  if (!is_python_or_numpy_scalar(obj)) {
+    keep = foreign_device_array(obj);   // Note [Foreign device operands]
+    if (!keep) throw py::type_error(host_operand_message(obj));
+    return *ndarray_of(keep.ptr());
+  }
   keep = creation_asarray(obj);
   return *ndarray_of(keep.ptr());
 }

@@ -48,7 +48,7 @@ bool to_input(py::handle obj, UfuncInput& in, bool strict) {
   if (const NDArray* a = ndarray_of(o)) {
     in.array = a;
     int current = runtime::backend().current_device();
-    if (in.array->device() != current)
+    if (a->device() != current)
       throw py::value_error("the array is on device " + std::to_string(in.array->device()) +
                             " but the current device is " + std::to_string(current) +
                             "; move it with kiln.asarray() inside `with kiln.cuda.Device(" +
@@ -120,6 +120,12 @@ bool to_input(py::handle obj, UfuncInput& in, bool strict) {
   // poly1d.__add__, called before this.
   static const py::handle poly1d = py::object(py::module_::import("kiln._polynomial").attr("poly1d")).release();
   if (py::isinstance(obj, poly1d)) return to_input(obj.attr("_coeffs"), in, strict);
+  if (py::object a = foreign_device_array(obj)) {   // Note [Foreign device operands]
+    to_input(a, in, strict);   // the device check
+    in.owned = std::make_shared<const NDArray>(*in.array);
+    in.array = in.owned.get();
+    return true;
+  }
   if (strict || py::isinstance(obj, ndarray) || PyList_Check(o) || PyTuple_Check(o)) unsupported_operand(obj);
   return false;
 }

@@ -188,6 +188,10 @@ class Backend {
 // driver and a device answer, else host. Throws Error when the requested one
 // cannot start (e.g. KILN_BACKEND=cuda with no driver).
 Backend& backend();
+// The selected backend's traits, known even when that backend cannot start:
+// with KILN_BACKEND=cuda on a machine without a usable GPU, importing kiln
+// works (CuPy's `import cupy` does too) and using the device raises.
+const BackendCaps& backend_caps();
 
 // Directory holding stdlib_kernels' headers (the one passed with -I to every
 // compile). Set once at start-up by whoever knows the install layout.

@@ -41,6 +41,16 @@ Backend& backend() {
   return *instance;
 }
 
+const BackendCaps& backend_caps() {
+  try {
+    return backend().caps();
+  } catch (const Error&) {
+    const char* env = std::getenv("KILN_BACKEND");
+    if (env != nullptr && std::string(env) == "cuda") return cuda_backend_caps();
+    throw;
+  }
+}
+
 void set_stdlib_include_dir(std::string dir) { include_dir_storage() = std::move(dir); }
 
 const std::string& stdlib_include_dir() { return include_dir_storage(); }

@@ -64,6 +64,7 @@ from kiln import cuda
 from kiln import jit
 from kiln import random
 from kiln import fft
+from kiln.cuda import cufft as _cufft  # noqa: F401 (kiln.cuda.cufft: kiln.fft's plan types, CuPy's module)
 from kiln import scipy
 from kiln.cuda.memory import MemoryPool, PinnedMemoryPool
 from kiln.cuda._synchronize import allow_synchronize, DeviceSynchronized  # cupyx's
@@ -125,7 +126,12 @@ _default_pinned_memory_pool = PinnedMemoryPool()
 def is_available():
     """Whether a CUDA GPU serves this process (CuPy's is_available): False on
     the host backend, where every kernel still runs on the CPU."""
-    return _core._backend_caps()["cuda_interop"]   # Note [Backend traits]
+    if not _core._backend_caps()["cuda_interop"]:   # Note [Backend traits]
+        return False
+    try:
+        return _core.get_device_count() > 0
+    except _core.CUDADriverError:   # KILN_BACKEND=cuda without a usable GPU (runtime::backend_caps)
+        return False
 
 
 def get_default_memory_pool():

@@ -24,7 +24,6 @@ import numpy
 
 from kiln import _copyto
 from kiln import _core
-from kiln import _interop_cai
 from kiln._core import ndarray, empty, zeros
 
 AxisError = numpy.exceptions.AxisError
@@ -96,10 +95,21 @@ def _new(shape, dtype, axis_order, zero=False):
 
 # --- arrays from data --------------------------------------------------------
 
-def _holds_kiln(obj):
+def _device_array(obj):
+    """obj when it is a kiln array, the kiln array it stands for when it has
+    __cupy_get_ndarray__ or __cuda_array_interface__ (Note [Foreign device
+    operands]), else None."""
     if isinstance(obj, ndarray):
-        return True
-    return isinstance(obj, (list, tuple)) and any(_holds_kiln(x) for x in obj)
+        return obj
+    if type(obj) in _HOST_TYPES or isinstance(obj, numpy.generic):
+        return None
+    return _core._foreign_device_array(obj)
+
+
+def _holds_kiln(obj):
+    if isinstance(obj, (list, tuple)):
+        return any(_holds_kiln(x) for x in obj)
+    return _device_array(obj) is not None
 
 
 def _from_host(obj, dtype, order):
@@ -109,7 +119,7 @@ def _from_host(obj, dtype, order):
 
 def _from_nested(obj, dtype, order):
     """A sequence holding kiln arrays: one copy per item, on the device."""
-    parts = [x if isinstance(x, ndarray) else
+    parts = [_device_array(x) if not isinstance(x, (list, tuple)) and _holds_kiln(x) else
              _from_nested(x, None, "C") if _holds_kiln(x) else numpy.asarray(x) for x in obj]
     shapes = [p.shape for p in parts]
     if any(s != shapes[0] for s in shapes):
@@ -146,7 +156,7 @@ def array(obj, dtype=None, copy=True, order="K", ndmin=0, *, blocking=False):
         raise ValueError("ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)")
     if type(obj) not in _HOST_TYPES and not isinstance(obj, ndarray):
         # Another library's device array (PyTorch, Numba, ...): viewed in place.
-        foreign = _core._from_cuda_array_interface(obj, _interop_cai.SYNC)
+        foreign = _core._foreign_device_array(obj)
         if foreign is not None:
             obj = foreign
     if isinstance(obj, ndarray):
@@ -179,7 +189,7 @@ def asarray(a, dtype=None, order=None, copy=None, *, blocking=False):
     if dtype is None and order is None and copy is None and type(a) not in _HOST_TYPES \
             and not isinstance(a, ndarray):
         # The interop fast path (kiln.asarray(torch_tensor)): nothing to convert.
-        foreign = _core._from_cuda_array_interface(a, _interop_cai.SYNC)
+        foreign = _core._foreign_device_array(a)
         if foreign is not None:
             return foreign
     return array(a, dtype, copy=copy, order=order, blocking=blocking)
@@ -212,11 +222,9 @@ def asnumpy(a, stream=None, order="C", out=None, blocking=True):
     With ``blocking=False`` the copy is only queued on ``stream``: ``out`` (or
     the returned array) is complete once that stream is synchronized, and the
     host is free meanwhile when ``out`` is page-locked memory."""
-    if not isinstance(a, ndarray) and type(a) not in _HOST_TYPES:
-        foreign = _core._from_cuda_array_interface(a, _interop_cai.SYNC)   # another library's device array
-        a = a if foreign is None else foreign
-    if isinstance(a, ndarray):
-        return _core._to_numpy(a, stream, order, out, blocking)
+    device = _device_array(a)   # another library's device array too
+    if device is not None:
+        return _core._to_numpy(device, stream, order, out, blocking)
     if out is not None:
         out[...] = a
         return out

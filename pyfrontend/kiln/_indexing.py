@@ -182,6 +182,10 @@ def put(a, ind, v, mode="raise"):
     if ind.size == 0:
         return
     ind = _mode_indices(ind, a.size, mode)
+    if mode == "raise" and isinstance(ind, ndarray):   # device indices too: mode='raise' asks for the check
+        bad = ind[(ind < -a.size) | (ind >= a.size)]
+        if bad.size:
+            raise IndexError("index %d is out of bounds for axis 0 with size %d" % (int(bad[0]), a.size))
     v = v if isinstance(v, ndarray) else _core._assigned_value(v, a.dtype)
     if v.size == 0:
         return
@@ -191,6 +195,8 @@ def put(a, ind, v, mode="raise"):
 def place(arr, mask, vals):
     """arr's elements where mask is true = vals in order, repeated as
     needed."""
+    if getattr(mask, "size", numpy.size(mask)) != arr.size:
+        raise ValueError("place: mask and data must be the same size")
     positions = flatnonzero(mask)
     if positions.size == 0:
         return

@@ -2,7 +2,8 @@
 empty modes, each a bounded number of copies per axis (Note [Bounded
 launches] in _manipulation.py); linear_ramp (kiln.linspace) and the
 statistics modes (maximum, mean, median, minimum: one reduction per side and
-axis). reflect_type='odd' and callables raise NotImplementedError."""
+axis); reflect_type='odd' chunk by chunk as NumPy; a callable mode called on
+each 1-d view, as NumPy calls it."""
 import numpy
 
 from kiln import _core
@@ -80,6 +81,43 @@ def _pad_computed(roi, core, axis, ends, mode, end_values, lengths):
         roi[_index(axis, roi.ndim, slice(lo, hi))] = fill
 
 
+def _pad_odd(roi, axis, before, n, symmetric):
+    """reflect_type='odd' along axis: as numpy.pad, chunk by chunk outwards,
+    each chunk twice the current edge minus the mirror of the values next to
+    it; a chunk is at most the filled extent cut to whole periods of the
+    original (n for 'symmetric', n - 1 for 'reflect', whose mirror leaves
+    the edge out), the left side first."""
+    at = lambda s: _index(axis, roi.ndim, s)   # noqa: E731
+    lo, hi, end = before, before + n, roi.shape[axis]
+    period, skip = (n, 0) if symmetric else (n - 1, 1)
+    while lo > 0 or hi < end:
+        limit = (hi - lo) // period * period if symmetric else (hi - lo - 1) // period * period
+        if lo > 0:
+            w = min(limit, lo)
+            roi[at(slice(lo - w, lo))] = 2 * roi[at(slice(lo, lo + 1))] - flip(roi[at(slice(lo + skip, lo + skip + w))],
+                                                                             axis)
+            lo -= w
+        if hi < end:
+            w = min(limit, end - hi)
+            roi[at(slice(hi, hi + w))] = 2 * roi[at(slice(hi - 1, hi))] - flip(roi[at(slice(hi - skip - w, hi - skip))],
+                                                                             axis)
+            hi += w
+
+
+def _pad_with_function(a, widths, function, kwargs):
+    """numpy.pad's callable mode: a zero-padded copy, then function(vector,
+    (before, after), axis, kwargs) on each 1-d view along each axis in turn
+    (function writes the pads in place)."""
+    padded = _core.zeros(tuple(n + b + e for n, (b, e) in zip(a.shape, widths)), a.dtype)
+    if a.size:
+        padded[tuple(slice(b, b + n) for n, (b, _) in zip(a.shape, widths))] = a
+    for axis in range(padded.ndim):
+        view = _core.moveaxis(padded, axis, -1)
+        for index in numpy.ndindex(view.shape[:-1]):
+            function(view[index], widths[axis], axis, kwargs)
+    return padded
+
+
 def pad(array, pad_width, mode="constant", **kwargs):
     """``array`` padded on each side of each axis: numpy.pad with modes
     'constant' (``constant_values``), 'edge', 'reflect', 'symmetric', 'wrap',
@@ -89,21 +127,19 @@ def pad(array, pad_width, mode="constant", **kwargs):
     axis.
 
     A bounded number of launches per axis, whatever the pad width (wide
-    reflect/wrap pads tile whole periods through one 2-d view). Differences
-    from NumPy: reflect_type='odd' and callable modes raise
-    NotImplementedError."""
+    reflect/wrap pads tile whole periods through one 2-d view; reflect_type
+    'odd' goes chunk by chunk, as NumPy). A callable ``mode`` is called as
+    NumPy calls it, on each 1-d view of a zero-padded copy."""
     a = _asarray(array)
     if callable(mode):
-        raise NotImplementedError("numpy.pad with a callable mode is not supported by kiln")
+        return _pad_with_function(a, _as_pairs(pad_width, a.ndim, as_index=True), mode, kwargs)
     if mode not in _PAD_KWARGS:
         raise ValueError("mode '%s' is not supported" % (mode,))
     unsupported = set(kwargs) - _PAD_KWARGS[mode]
     if unsupported:
         raise ValueError("unsupported keyword arguments for mode '%s': %s" % (mode, unsupported))
-    if kwargs.get("reflect_type", "even") != "even":
-        if kwargs["reflect_type"] == "odd":
-            raise NotImplementedError("reflect_type='odd' is not supported by kiln yet (it needs "
-                                      "elementwise arithmetic)")
+    odd = kwargs.get("reflect_type", "even") == "odd"
+    if kwargs.get("reflect_type", "even") not in ("even", "odd"):
         raise ValueError("reflect_type must be 'even' or 'odd' (got %r)" % (kwargs["reflect_type"],))
     widths = _as_pairs(pad_width, a.ndim, as_index=True)
     shape = tuple(n + b + e for n, (b, e) in zip(a.shape, widths))
@@ -145,6 +181,9 @@ def pad(array, pad_width, mode="constant", **kwargs):
             for (lo, hi), e in zip(ends, (0, n - 1)):
                 if hi > lo:
                     roi[_index(axis, roi.ndim, slice(lo, hi))] = core[_index(axis, core.ndim, slice(e, e + 1))]
+            continue
+        if odd and mode != "wrap":
+            _pad_odd(roi, axis, before, n, mode == "symmetric")
             continue
         fits = n - 1 if mode == "reflect" else n
         if mode != "wrap" and before <= fits and after <= fits:

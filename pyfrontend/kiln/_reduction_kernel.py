@@ -89,7 +89,8 @@ class ReductionKernel:
                             % (self.name, self.nin, self.nargs, len(args)))
         if out is not None and not isinstance(out, ndarray):
             raise TypeError("%s: the output must be a kiln.ndarray, got %s" % (self.name, type(out).__name__))
-        spec, dtypes = self._template.resolve(args, out)   # checks the arguments too
+        # Checks the arguments too, and converts other libraries' device arrays.
+        spec, dtypes, args = self._template.resolve(args, out)
         raws = [a for p, a in zip(self.in_params, args) if p.raw]
         arrays = [a if isinstance(a, ndarray) else _creation.asarray(numpy.asarray(a, dtype=dt))
                   for p, a, dt in zip(self.in_params, args, dtypes) if not p.raw]

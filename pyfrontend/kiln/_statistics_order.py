@@ -20,26 +20,30 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
     quantiles]). Unlike NumPy 2.4, whose nanquantile and nanpercentile raise
     IndexError for 1-d weights with a of more than one dimension, the nan*
     versions take 1-d weights as they take a-shaped ones."""
-    return _core._quantile(a, q, axis, out, _method(method, interpolation), keepdims, weights, False, False)
+    return _core._quantile(a, q, axis, out, _method(method, interpolation), keepdims, weights, False, False,
+                           bool(overwrite_input))
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                weights=None, interpolation=None):
     """q-th percentiles (q in [0, 100]) along axis (as quantile)."""
-    return _core._quantile(a, q, axis, out, _method(method, interpolation), keepdims, weights, False, True)
+    return _core._quantile(a, q, axis, out, _method(method, interpolation), keepdims, weights, False, True,
+                           bool(overwrite_input))
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                 weights=None, interpolation=None):
     """quantile ignoring NaNs (NaN and a RuntimeWarning where a row has no
     other value)."""
-    return _core._quantile(a, q, axis, out, _method(method, interpolation), keepdims, weights, True, False)
+    return _core._quantile(a, q, axis, out, _method(method, interpolation), keepdims, weights, True, False,
+                           bool(overwrite_input))
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                   weights=None, interpolation=None):
     """percentile ignoring NaNs."""
-    return _core._quantile(a, q, axis, out, _method(method, interpolation), keepdims, weights, True, True)
+    return _core._quantile(a, q, axis, out, _method(method, interpolation), keepdims, weights, True, True,
+                           bool(overwrite_input))
 
 
 def _method(method, interpolation):
@@ -55,9 +59,9 @@ def _method(method, interpolation):
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Median along axis (None: all; ints and tuples), NaN where a NaN is
     in the row; an empty input gives NaN and NumPy's RuntimeWarning."""
-    return _core._quantile(a, None, axis, out, "linear", keepdims, None, False, False)
+    return _core._quantile(a, None, axis, out, "linear", keepdims, None, False, False, bool(overwrite_input))
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Median ignoring NaNs (NaN and a RuntimeWarning for an all-NaN row)."""
-    return _core._quantile(a, None, axis, out, "linear", keepdims, None, True, False)
+    return _core._quantile(a, None, axis, out, "linear", keepdims, None, True, False, bool(overwrite_input))

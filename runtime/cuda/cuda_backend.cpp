@@ -90,16 +90,7 @@ class CudaBackend final : public Backend {
   }
 
   std::string_view name() const override { return "cuda"; }
-  const BackendCaps& caps() const override {
-    static const BackendCaps caps{.host_addressable = false,
-                                  .cuda_interop = true,
-                                  .concurrent_streams = true,
-                                  .runs_kernels_on_calling_thread = false,
-                                  .one_module_per_source = false,
-                                  .multiprocessor_residency = true,
-                                  .vendor_libraries = true};
-    return caps;
-  }
+  const BackendCaps& caps() const override { return cuda_backend_caps(); }
   Libraries& libraries() override { return cuda::cuda_libraries(); }
 
   // --- devices ---------------------------------------------------------------
@@ -593,6 +584,17 @@ std::unique_ptr<Backend> start(std::string* why_not) {
 }
 
 }  // namespace
+
+const BackendCaps& cuda_backend_caps() {
+  static const BackendCaps caps{.host_addressable = false,
+                                .cuda_interop = true,
+                                .concurrent_streams = true,
+                                .runs_kernels_on_calling_thread = false,
+                                .one_module_per_source = false,
+                                .multiprocessor_residency = true,
+                                .vendor_libraries = true};
+  return caps;
+}
 
 std::unique_ptr<Backend> make_cuda_backend(std::string* why_not) {
   try {

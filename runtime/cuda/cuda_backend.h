@@ -12,6 +12,8 @@ namespace kiln::runtime {
 
 // nullptr (and `why_not` filled) when no driver or no device answers.
 std::unique_ptr<Backend> make_cuda_backend(std::string* why_not);
+// The CUDA backend's traits (Note [Backend traits]), known without starting it.
+const BackendCaps& cuda_backend_caps();
 
 // NVRTC alone, for compiling without a GPU (CI proves generated source builds
 // for sm_90 this way). Throws Error if libnvrtc cannot be loaded, CompileError

@@ -126,8 +126,22 @@ class Stream:
             "null" if self.ptr == 0 else hex(self.ptr), self.device_id)
 
 
-Stream.null = Stream(null=True)
-Stream.ptds = Stream(ptds=True)
+class _MadeOnFirstUse:
+    """Stream.null and Stream.ptds: made when first read, so that importing
+    kiln starts no backend (KILN_BACKEND=cuda on a machine without a GPU
+    imports; using the device raises)."""
+
+    def __init__(self, **kwargs):
+        self.kwargs, self.stream = kwargs, None
+
+    def __get__(self, obj, cls):
+        if self.stream is None:
+            self.stream = Stream(**self.kwargs)
+        return self.stream
+
+
+Stream.null = _MadeOnFirstUse(null=True)
+Stream.ptds = _MadeOnFirstUse(ptds=True)
 
 
 class ExternalStream(Stream):
@@ -150,7 +164,7 @@ class _ThreadState(threading.local):
     (the C++ side keeps the handles, per thread too)."""
 
     def __init__(self):
-        self.current = Stream.null
+        self.current = None   # Stream.null, read when first asked for
         self.stack = []
 
 
@@ -159,7 +173,7 @@ _state = _ThreadState()
 
 def _current():
     current = _state.current
-    return current if current.ptr == _core._current_stream_ptr() else Stream.null
+    return current if current is not None and current.ptr == _core._current_stream_ptr() else Stream.null
 
 
 def get_current_stream():

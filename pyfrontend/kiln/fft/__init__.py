@@ -19,7 +19,7 @@ import numpy
 from kiln._creation import arange
 from kiln._manipulation import _asarray, _axis, roll
 from kiln.fft import config  # noqa: F401
-from kiln.fft._plan import Plan  # noqa: F401
+from kiln.fft._plan import Plan, Plan1d, PlanNd  # noqa: F401
 from kiln.fft._fft import call, cook_1d, cook_nd
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
@@ -66,8 +66,8 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
 def irfft(a, n=None, axis=-1, norm=None, out=None):
     """The inverse of rfft: n real points (default 2 * (m - 1)) from m
     non-negative frequency terms (numpy.fft.irfft)."""
-    return call("irfft", "C2R", False, a, lambda a: cook_1d(a, n, axis, halved_input=True), norm, out,
-                 numpy.fft.irfft, False)
+    return _half_real(a, out, call("irfft", "C2R", False, a, lambda a: cook_1d(a, n, axis, halved_input=True), norm,
+                                   out, numpy.fft.irfft, False))
 
 
 def rfftn(a, s=None, axes=None, norm=None, out=None):
@@ -95,8 +95,16 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
 def hfft(a, n=None, axis=-1, norm=None, out=None):
     """The transform of a Hermitian-symmetric signal given by its first half:
     n real points (default 2 * (m - 1)) (numpy.fft.hfft)."""
-    return call("hfft", "C2R", False, a, lambda a: cook_1d(a, n, axis, halved_input=True), norm, out,
-                 numpy.fft.hfft, False, conj=True)
+    return _half_real(a, out, call("hfft", "C2R", False, a, lambda a: cook_1d(a, n, axis, halved_input=True), norm,
+                                   out, numpy.fft.hfft, False, conj=True))
+
+
+def _half_real(a, out, result):
+    """NumPy's irfft and hfft of float16 input give float16 (computed in
+    float32, as every single-precision transform); the n-D ones do not."""
+    if out is None and getattr(a, "dtype", None) == numpy.float16:
+        return result.astype(numpy.float16)
+    return result
 
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None):

@@ -58,7 +58,7 @@ from kiln._copyto import copyto
 from kiln._manipulation import _asarray, _axis, _may_share_memory
 from kiln.fft import config
 from kiln.fft import _plan
-from kiln.fft._plan import Plan, current_plan, describe_key
+from kiln.fft._plan import make_plan, current_plan, describe_key
 
 _HOST_MEMORY = _core._backend_caps()["host_addressable"]   # NumPy views kiln arrays in place (Note [Backend traits])
 _NORMS = ("backward", "ortho", "forward")
@@ -190,14 +190,14 @@ def plan_for(kind, double, n, batch, user_plan, passes):
     plan = cache.get(key)
     if plan is None:
         try:
-            plan = Plan(kind, double, n, batch)
+            plan = make_plan(kind, double, n, batch)
         except MemoryError:
             if not len(cache):
                 raise
             # The cached plans' work areas (and cuFFT's own memory) may be what is missing.
             cache.clear()
             _core._pool_free_all_blocks()
-            plan = Plan(kind, double, n, batch)
+            plan = make_plan(kind, double, n, batch)
         cache[key] = plan
     return plan
 

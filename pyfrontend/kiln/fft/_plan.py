@@ -67,6 +67,19 @@ class Plan:
         return False
 
 
+class Plan1d(Plan):
+    """A plan of transforms along one axis (CuPy's cupy.cuda.cufft.Plan1d)."""
+
+
+class PlanNd(Plan):
+    """A plan of transforms over two or three axes (CuPy's cupy.cuda.cufft.PlanNd)."""
+
+
+def make_plan(kind, double_precision, n, batch):
+    """Plan1d or PlanNd for n's number of axes (as CuPy's plans come)."""
+    return (Plan1d if len(n) == 1 else PlanNd)(kind, double_precision, n, batch)
+
+
 def uses_cufft():
     """Whether kiln.fft computes with cuFFT (the cuda backend) or with
     numpy.fft (every other: Note [FFT on the host backend] in _fft.py)."""

@@ -374,8 +374,37 @@ def test_pad_computed_modes_match_numpy(rng, dtype, mode, kw):
 def test_pad_modes_kiln_cannot_compute():
     with pytest.raises(ValueError, match="stat_length of 0 yields no value"):
         kiln.pad(kiln.zeros(3), 1, mode="maximum", stat_length=0)
-    with pytest.raises(NotImplementedError, match="odd"):
-        kiln.pad(kiln.zeros(3), 1, mode="reflect", reflect_type="odd")
+    with pytest.raises(ValueError, match="reflect_type must be 'even' or 'odd'"):
+        kiln.pad(kiln.zeros(3), 1, mode="reflect", reflect_type="bad")
+
+
+@pytest.mark.parametrize("dtype", [numpy.int16, numpy.uint8, numpy.float32, numpy.complex64, numpy.bool_],
+                         ids=name)
+@pytest.mark.parametrize("mode", ["reflect", "symmetric"])
+def test_pad_reflect_type_odd(rng, dtype, mode):
+    """reflect_type='odd' (2 * edge - mirror), chunk by chunk as NumPy when the
+    pad is wider than the axis, over layouts and narrow axes."""
+    host = random_array(rng, (3, 4, 2), dtype)
+    for layout in [host, numpy.asfortranarray(host), host[::-1, :, ::-1]]:
+        for width in [1, (2, 5), ((0, 1), (7, 3), (4, 9))]:
+            want = numpy.pad(layout, width, mode, reflect_type="odd")
+            assert_same_bits(kiln.pad(kiln.asarray(layout), width, mode, reflect_type="odd").get(), want)
+    one = random_array(rng, (1, 3), dtype)
+    assert_same_bits(kiln.pad(kiln.asarray(one), (2, 6), mode, reflect_type="odd").get(),
+                     numpy.pad(one, (2, 6), mode, reflect_type="odd"))
+
+
+def test_pad_with_a_function(rng):
+    """A callable mode is called on each 1-d view of the zero-padded copy,
+    axis by axis, as NumPy calls it (here writing into the view)."""
+    def tens(vector, pad_width, iaxis, kwargs):
+        vector[:pad_width[0]] = kwargs.get("value", 10) + iaxis
+        if pad_width[1]:
+            vector[-pad_width[1]:] = -1
+    host = random_array(rng, (3, 4), numpy.float32)
+    for width in [2, ((1, 0), (0, 3))]:
+        assert_same_bits(kiln.pad(kiln.asarray(host), width, tens, value=5).get(),
+                         numpy.pad(host, width, tens, value=5))
 
 
 @pytest.fixture

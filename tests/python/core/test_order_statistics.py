@@ -401,3 +401,28 @@ def test_out_broadcasts_and_casts(rng):
     with pytest.warns(numpy.exceptions.ComplexWarning):
         kiln.median(kiln.asarray(c.astype(numpy.complex64)), axis=0, out=out)
     same(out, numpy.median(c.astype(numpy.complex64), axis=0).real)
+
+
+@pytest.mark.parametrize("fn, q", [("median", None), ("quantile", [0.2, 0.7]), ("percentile", 40.0),
+                                   ("nanquantile", 0.5), ("nanmedian", None)])
+@pytest.mark.parametrize("axis", [None, 1, (0, 2)])
+def test_overwrite_input(rng, fn, q, axis):
+    """overwrite_input=True lets the function change a (NumPy partitions it in
+    place; kiln leaves the reduced axes sorted): the result is unchanged, and
+    each reduced row of a holds the same values, sorted."""
+    x = rng.standard_normal((4, 5, 6)).astype(numpy.float32)
+    args = () if q is None else (q,)
+    want = getattr(numpy, fn)(x[:, ::-1].copy(), *args, axis=axis)
+    k = kiln.asarray(x)[:, ::-1]           # a view (negative strides): written through to its base
+    base = k.base
+    got = getattr(kiln, fn)(k, *args, axis=axis, overwrite_input=True)
+    numpy.testing.assert_allclose(got.get(), want, rtol=1e-6)
+    axes = tuple(range(3)) if axis is None else (axis,) if isinstance(axis, int) else axis
+    kept = [d for d in range(3) if d not in axes]
+    rows = numpy.transpose(x[:, ::-1], kept + list(axes)).reshape(-1 if kept else 1, int(numpy.prod([x.shape[d] for d in axes])))
+    now = numpy.transpose(k.get(), kept + list(axes)).reshape(rows.shape)
+    numpy.testing.assert_array_equal(now, numpy.sort(rows, axis=1))
+    assert not numpy.array_equal(base.get(), x)
+    unchanged = kiln.asarray(x)
+    getattr(kiln, fn)(unchanged, *args, axis=axis)
+    numpy.testing.assert_array_equal(unchanged.get(), x)

@@ -202,6 +202,11 @@ def test_put_errors():
     a = kiln.zeros(5)
     with pytest.raises(IndexError, match="index 9 is out of bounds for axis 0 with size 5"):
         kiln.put(a, [9], 1.0)
+    for idx, bad in (([2, -8, 3, 0], -8), ([2, -1, 3, 7], 7)):   # device indices are checked too (mode='raise')
+        with pytest.raises(IndexError, match="index %d is out of bounds for axis 0 with size 7" % bad):
+            kiln.put(kiln.zeros(7), kiln.asarray(idx), kiln.ones(4))
+        with pytest.raises(IndexError):
+            numpy.put(numpy.zeros(7), numpy.asarray(idx), numpy.ones(4))
     with pytest.raises(TypeError):
         kiln.put(numpy.zeros(5), [0], 1.0)
 
@@ -217,3 +222,6 @@ def test_place(rng):
         _check(a, expected)
     with pytest.raises(ValueError, match="Cannot insert from an empty array!"):
         kiln.place(kiln.asarray(host), kiln.asarray(mask), [])
+    for xp in (numpy, kiln):   # a mask of another size
+        with pytest.raises(ValueError, match="place: mask and data must be the same size"):
+            xp.place(xp.zeros(7), xp.ones((3, 4), dtype=bool), xp.ones(1))

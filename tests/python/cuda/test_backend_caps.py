@@ -1,5 +1,9 @@
 """Backend traits (Note [Backend traits] in runtime/backend.h): what the
 Python layer asks instead of comparing backend names."""
+import os
+import subprocess
+import sys
+
 import kiln
 from kiln import _core
 
@@ -31,3 +35,20 @@ def test_library_availability_follows_the_backend():
         assert not ok and why == "the backend is %s, not cuda" % kiln.get_backend()
     else:
         assert ok or why
+
+
+def test_kiln_imports_where_the_requested_cuda_backend_cannot_start():
+    """KILN_BACKEND=cuda with no usable GPU (here: no visible device, or no
+    driver at all): `import kiln` works and is_available() is False, as
+    `import cupy` and cupy.is_available() (runtime::backend_caps); using
+    the device raises the backend's error."""
+    code = ("import kiln\n"
+            "print(kiln.is_available())\n"
+            "try:\n"
+            "    kiln.zeros(3)\n"
+            "except RuntimeError as e:\n"
+            "    print(type(e).__name__, 'cannot start' in str(e))\n")
+    env = dict(os.environ, KILN_BACKEND="cuda", CUDA_VISIBLE_DEVICES="-1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == ["False", "CUDADriverError True"]

@@ -151,6 +151,18 @@ def test_fft_lengths(rng, n):
 
 # --- real transforms -------------------------------------------------------------
 
+@pytest.mark.parametrize("name, sizes", [("irfft", [18]), ("hfft", [18]), ("irfftn", [4, 18]), ("irfft2", [4, 18]),
+                                         ("rfft", [10]), ("ihfft", [10])])
+def test_real_transform_dtype_of_float16_input(rng, name, sizes):
+    """NumPy's irfft and hfft of float16 data give float16; the n-D inverses
+    give float32 and the forward ones complex64."""
+    h = data(rng, (4, 10), numpy.float16)
+    want = getattr(numpy.fft, name)(h)
+    got = getattr(kiln.fft, name)(kiln.asarray(h))
+    assert got.dtype == want.dtype
+    assert_fft_close(got, exact(getattr(numpy.fft, name), h.astype(numpy.float32)), want.dtype, sizes)
+
+
 @pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64, numpy.int64],
                          ids=lambda d: numpy.dtype(d).name)
 def test_rfft_irfft(rng, dtype):

@@ -71,6 +71,17 @@ def test_reduce_type_preamble_and_index(rng):
     assert last_max(kiln.asarray(x)).get() == x.size - 1
 
 
+def test_output_named_out():
+    """CuPy lets the output parameter be called `out` (the name kiln's
+    reduction engine gives its output), including with the out= argument."""
+    my_sum = kiln.ReductionKernel('T x', 'T out', 'x', 'a + b', 'out = a', '0', 'sum_into_out')
+    x = numpy.arange(24, dtype=numpy.int8).reshape(4, 6)
+    numpy.testing.assert_array_equal(my_sum(kiln.asarray(x), axis=0).get(), x.sum(axis=0, dtype=numpy.int8))
+    given = kiln.zeros(4, numpy.int8)
+    assert my_sum(kiln.asarray(x.T), axis=0, out=given) is given
+    numpy.testing.assert_array_equal(given.get(), x.sum(axis=1, dtype=numpy.int8))
+
+
 def test_empty_and_errors():
     x = kiln.zeros((0, 3), numpy.float32)
     numpy.testing.assert_array_equal(L2NORM(x, axis=0).get(), numpy.zeros(3, numpy.float32))
@@ -89,6 +100,8 @@ def test_empty_and_errors():
         kiln.ReductionKernel('T', 'T y', 'x', 'a + b', 'y = a', '0')
     with pytest.raises(ValueError, match="reserved"):
         kiln.ReductionKernel('T a', 'T y', 'a', 'a + b', 'y = a', '0')
+    with pytest.raises(ValueError, match="'out' can only name the output"):
+        kiln.ReductionKernel('T out', 'T y', 'out', 'a + b', 'y = a', '0')
     with pytest.raises(TypeError, match="unknown reduce_type"):
         kiln.ReductionKernel('T x', 'T y', 'x', 'a + b', 'y = a', '0', reduce_type='mystruct')(kiln.zeros(3))
     assert repr(L2NORM) == "<kiln.ReductionKernel l2norm>"

@@ -22,7 +22,7 @@ from kiln._creation import empty, zeros
 from kiln._manipulation import _asarray, _axis, moveaxis
 from kiln.fft import irfft as _irfft
 from kiln.fft._fft import _SINGLE, call, cook_1d, cook_nd, plan_passes
-from kiln.fft._plan import Plan
+from kiln.fft._plan import make_plan
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "get_fft_plan"]
 
@@ -134,4 +134,4 @@ def get_fft_plan(a, shape=None, axes=None, value_type="C2C"):
     for i, e in enumerate(a.shape):
         if i not in axes:
             batch *= e
-    return Plan(value_type, a.dtype not in _SINGLE, sizes, batch)
+    return make_plan(value_type, a.dtype not in _SINGLE, sizes, batch)
