@@ -120,7 +120,11 @@ void register_promotion(py::module_& m) {
         else
           converted = foreign_device_array(arg);
         py::handle a = converted ? converted : arg;
-        // Arrays with ndim > 0 keep their dtype; 0-d arrays and scalars go by value.
+        // kiln arrays keep their dtype, 0-d ones too (as CuPy: reading the
+        // value would synchronise); other arrays with ndim > 0 keep theirs;
+        // NumPy's 0-d arrays and scalars go by value.
+        if (ndarray_of(a.ptr()) != nullptr && !PyList_Check(arg.ptr()) && !PyTuple_Check(arg.ptr()))
+          return a.attr("dtype");
         if (has_dtype_attr(a) && py::hasattr(a, "ndim") && a.attr("ndim").cast<int>() > 0)
           return a.attr("dtype");
         py::object value = has_dtype_attr(a) ? a.attr("item")() : py::reinterpret_borrow<py::object>(a);
