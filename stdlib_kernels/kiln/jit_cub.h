@@ -17,6 +17,9 @@
 #include <hipcub/hipcub.hpp>
 namespace cub = hipcub;
 #elif defined(KILN_JIT_ON_DEVICE)
+#if !__has_include(<cub/block/block_reduce.cuh>)
+#error "kiln.jit.cub needs CUB (the CCCL headers), which kiln did not find: set KILN_CCCL_INCLUDE to the folder holding cub/ (Note [CCCL headers] in runtime/cuda/cccl_include.h)"
+#endif
 #include <cub/block/block_reduce.cuh>
 #include <cub/warp/warp_reduce.cuh>
 #endif
