@@ -22,8 +22,9 @@ std::string collective(const Type& t) {
   return n;
 }
 
+// "jit.cub.WarpReduce" for "kiln.jit.cub.WarpReduce", as users write it.
 std::string short_name(std::string_view qualified) {
-  return std::string(qualified.substr(qualified.rfind("jit.cub.") == std::string_view::npos ? 0 : 5));
+  return std::string(qualified.rfind("kiln.", 0) == 0 ? qualified.substr(5) : qualified);
 }
 
 }  // namespace
