@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "arraycore/ufunc.h"
+#include "transpiler/cub.h"
 #include "transpiler/diagnostics.h"
 
 namespace kiln::transpiler {
@@ -67,6 +68,21 @@ std::vector<BuiltinInfo> make_table() {
       {"kiln.jit.cg.this_grid", R::GroupCtor, "kiln.jit.cg.grid_group", "", "this_grid(): the grid as a group (needs a cooperative launch)"},
       {"kiln.jit.cg.thread_block.sync", R::GroupSync, "__syncthreads()", "", "block-wide barrier"},
       {"kiln.jit.cg.grid_group.sync", R::GroupSync, "kiln::jit::grid_sync()", "", "grid-wide barrier"},
+      // ---- CUB's collectives (Note [kiln.jit.cub] in cub.h) ----
+      {"kiln.jit.cub", R::Namespace, "", "", "CUB's warp and block collectives (cupyx.jit.cub)"},
+      {"kiln.jit.cub.WarpReduce", R::CubClass, "cub::WarpReduce", "",
+       "WarpReduce[dtype]: a reduction over the threads of a warp (CUB's cub::WarpReduce); "
+       "WarpReduce[dtype](temp_storage).Sum(value) or .Reduce(value, op), the aggregate valid in lane 0"},
+      {"kiln.jit.cub.BlockReduce", R::CubClass, "cub::BlockReduce", "",
+       "BlockReduce[dtype, block_threads]: a reduction over the threads of a block (CUB's cub::BlockReduce); "
+       "BlockReduce[dtype, n](temp_storage).Sum(value) or .Reduce(value, op), the aggregate valid in thread 0"},
+      {"kiln.jit.cub.Sum", R::CubOperator, "kiln::jit::CubSum", "", "Sum(): the operator a + b, for Reduce"},
+      {"kiln.jit.cub.Max", R::CubOperator, "kiln::jit::CubMax", "", "Max(): NumPy's maximum (NaN wins), for Reduce"},
+      {"kiln.jit.cub.Min", R::CubOperator, "kiln::jit::CubMin", "", "Min(): NumPy's minimum (NaN wins), for Reduce"},
+      {"kiln.jit.cub.WarpReduce.Sum", R::CubMethod, "Sum", "", "Sum(value): the warp's sum, valid in lane 0"},
+      {"kiln.jit.cub.WarpReduce.Reduce", R::CubMethod, "Reduce", "", "Reduce(value, op): the warp's reduction by op, valid in lane 0"},
+      {"kiln.jit.cub.BlockReduce.Sum", R::CubMethod, "Sum", "", "Sum(value): the block's sum, valid in thread 0"},
+      {"kiln.jit.cub.BlockReduce.Reduce", R::CubMethod, "Reduce", "", "Reduce(value, op): the block's reduction by op, valid in thread 0"},
       // ---- loops ----
       {"builtins.range", R::Range, "", "", "range(stop), range(start, stop[, step])"},
       {"kiln.jit.range", R::Range, "", "", "range(start, stop, step, unroll=True|n): range with #pragma unroll"},
@@ -141,6 +157,17 @@ const BuiltinInfo* find_builtin(std::string_view name) {
 const Type* CallSite::kwarg(std::string_view name) const {
   for (const auto& [k, t] : kwargs)
     if (k == name) return &t;
+  return nullptr;
+}
+
+const Type* CallSite::param(size_t i, std::string_view name) const {
+  return i < args.size() ? &args[i] : kwarg(name);
+}
+
+const Expr* CallSite::param_expr(size_t i, std::string_view name) const {
+  if (i < args.size()) return &arg(i);
+  for (const auto& k : call.keywords)
+    if (k.name == name) return k.value.get();
   return nullptr;
 }
 
@@ -361,26 +388,41 @@ Type builtin_result(const BuiltinInfo& b, const CallSite& s) {
       return Type::tuple(std::vector<Type>(static_cast<size_t>(n), Type::scalar(DType::UInt32)));
     }
     case R::SharedMemory: case R::LocalMemory: {
-      no_kwargs(b, s, {"alignment"});
-      arity(b, s, 2, b.rule == R::SharedMemory ? 3 : 2);
-      if (s.args[0].kind != TypeKind::DTypeObj)
-        fail(DiagKind::Type, s.arg(0).span, "`" + short_name(b) + "`: the first argument must be a dtype such as kiln.float32, got " + s.args[0].str());
-      const Expr& size = s.arg(1);
-      bool none = size.kind == ExprKind::Const && size.value.kind == ConstValue::Kind::None;
-      if (none && b.rule == R::SharedMemory) return Type::array(s.args[0].dtype, 1, ArrayStorage::Raw, -1);
-      auto v = s.const_int(size);
+      // (dtype, size[, alignment]), each by position or keyword, as CuPy's.
+      const bool shared = b.rule == R::SharedMemory;
+      if (shared) no_kwargs(b, s, {"dtype", "size", "alignment"});
+      else no_kwargs(b, s, {"dtype", "size"});
+      arity(b, s, 0, shared ? 3 : 2);
+      const Type* dt = s.param(0, "dtype");
+      const Expr* size = s.param_expr(1, "size");
+      if (!dt || !size || (s.args.size() > 0 && s.kwarg("dtype")) || (s.args.size() > 1 && s.kwarg("size")) ||
+          (s.args.size() > 2 && s.kwarg("alignment")))
+        bad_call(b, s, "takes dtype and size once each");
+      // A CUB collective's TempStorage is a shared-memory type too (Note [kiln.jit.cub]).
+      const bool storage = shared && dt->kind == TypeKind::Class && cub_is_temp_storage(*dt);
+      if (dt->kind != TypeKind::DTypeObj && !storage)
+        fail(DiagKind::Type, s.param_expr(0, "dtype")->span, "`" + short_name(b) + "`: the dtype must be a dtype such as kiln.float32" +
+             std::string(shared ? " or a jit.cub class's TempStorage" : "") + ", got " + dt->str());
+      auto array = [&](long long n) {
+        Type a = Type::array(dt->dtype, 1, ArrayStorage::Raw, n);
+        if (storage) a.elems = {Type::object(dt->name, dt->dtype, dt->size)};
+        return a;
+      };
+      bool none = size->kind == ExprKind::Const && size->value.kind == ConstValue::Kind::None;
+      if (none && shared) return array(-1);
+      auto v = s.const_int(*size);
       if (!v || *v <= 0)
-        fail(DiagKind::Value, size.span, "`" + short_name(b) + "`: the size must be a positive constant integer" +
-             std::string(b.rule == R::SharedMemory ? " (or None for memory sized at launch by shared_mem=)" : ""));
-      return Type::array(s.args[0].dtype, 1, ArrayStorage::Raw, *v);
+        fail(DiagKind::Value, size->span, "`" + short_name(b) + "`: the size must be a positive constant integer" +
+             std::string(shared ? " (or None for memory sized at launch by shared_mem=)" : ""));
+      return array(*v);
     }
     case R::Atomic: case R::AtomicCas: {
       no_kwargs(b, s);
       size_t n = b.rule == R::AtomicCas ? 4 : 3;
       arity(b, s, n, n);
       const Type& a = s.args[0];
-      if (!a.is_array())
-        fail(DiagKind::Type, s.arg(0).span, "`" + short_name(b) + "`: the first argument must be an array, got " + a.str());
+      if (!a.is_array() || !a.elems.empty())
+        fail(DiagKind::Type, s.arg(0).span, "`" + short_name(b) + "`: the first argument must be an array of numbers, got " + a.str());
       if (!dtype_allowed(b.dtypes, a.dtype))
         fail(DiagKind::Type, s.arg(0).span, "`" + short_name(b) + "` is not available for " +
              std::string(arraycore::dtype_info(a.dtype).name) + " arrays; it takes " + dtype_list(b.dtypes));
@@ -424,7 +466,9 @@ Type builtin_result(const BuiltinInfo& b, const CallSite& s) {
       for (size_t i = 0; i < s.args.size(); ++i) scalar_arg(b, s, i);
       return Type::scalar(ufunc_call(b, s.args, s.call).out);
     }
-    case R::Namespace: case R::IndexValue: case R::IntValue:
+    case R::CubOperator: case R::CubMethod:
+      return cub_call_result(b, s);
+    case R::Namespace: case R::IndexValue: case R::IntValue: case R::CubClass:
       break;
   }
   fail(DiagKind::Type, s.call.span, "`" + short_name(b) + "` is not callable");

@@ -53,6 +53,9 @@ enum class BuiltinRule : uint8_t {
   GroupSync,     // group.sync()
   Ufunc,         // kiln.<ufunc>(scalars...): NumPy's loop for the operands (arraycore's table),
                  // spelling = the ufunc's device function (kiln/ufunc_math.h)
+  CubClass,      // jit.cub.WarpReduce[dtype], BlockReduce[dtype, threads]: a class (cub.h)
+  CubOperator,   // jit.cub.Sum() ...: a reduction operator object; spelling = its C++ functor
+  CubMethod,     // <collective>.Sum(value), .Reduce(value, op); spelling = the C++ method
 };
 
 struct BuiltinInfo {
@@ -73,8 +76,12 @@ struct CallSite {
   std::vector<Type> args;                                  // positional, in order
   std::vector<std::pair<std::string, Type>> kwargs;
   std::function<std::optional<long long>(const Expr&)> const_int;
+  const Type* self = nullptr;                              // a method's object (CubMethod)
   const Expr& arg(size_t i) const { return *call.operands[i + 1]; }
   const Type* kwarg(std::string_view name) const;
+  // Parameter `i` named `name`: given by position or by keyword; nullptr when absent.
+  const Type* param(size_t i, std::string_view name) const;
+  const Expr* param_expr(size_t i, std::string_view name) const;
 };
 
 // The result type of calling `b` at `site`; throws TranspileError naming what

@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 
+#include "transpiler/cub.h"
 #include "transpiler/definite_assignment.h"
 #include "transpiler/diagnostics.h"
 #include "transpiler/int_constants.h"
@@ -311,7 +312,7 @@ void FunctionInfer::stmt(const Stmt& s) {
       Type v = s.value ? eval(*s.value) : Type::void_();
       if (!strict_ || !v.valid()) break;
       if (v.is_array() || v.kind == TypeKind::Builtin || v.kind == TypeKind::Range || v.kind == TypeKind::Function ||
-          v.kind == TypeKind::DTypeObj)
+          v.kind == TypeKind::DTypeObj || v.kind == TypeKind::Class || v.kind == TypeKind::Object)
         fail(DiagKind::Type, s.value->span, "a device function returns numbers, bools or tuples of them, got " + v.str());
       if (!returns_) {
         returns_ = v;
@@ -361,6 +362,8 @@ void FunctionInfer::assign(const Expr& target, const Type& value, const Expr& va
     }
     case ExprKind::Subscript: {
       Type elem = eval(target);
+      if (elem.kind == TypeKind::Object)
+        fail(DiagKind::Type, target.span, "a TempStorage element is used only to construct its collective; it takes no value");
       if (elem.valid() && value.valid()) check_store(elem, value, value_expr);
       return;
     }
@@ -563,6 +566,15 @@ Type FunctionInfer::attribute_type(const Expr& e) {
     if (b->rule == BuiltinRule::IndexValue || b->rule == BuiltinRule::IntValue) return builtin_value_type(*b);
     return Type::builtin(q);
   }
+  if (o.kind == TypeKind::Class) return cub_class_attribute(o, attr, e);
+  if (o.kind == TypeKind::Object) {  // a collective's method: the object rides along in elems
+    const BuiltinInfo* b = find_builtin(o.name + "." + attr);
+    if (!b || b->rule != BuiltinRule::CubMethod)
+      fail(DiagKind::Type, e.span, o.str() + " has no method `" + attr + "` in kernels (it has Sum and Reduce)");
+    Type m = Type::builtin(std::string(b->name));
+    m.elems = {o};
+    return m;
+  }
   if (o.is_array()) {
     if (attr == "shape") {
       if (o.storage == ArrayStorage::Raw) {
@@ -607,7 +619,7 @@ Type FunctionInfer::index_array(const Type& a, const Expr& index, const Expr& e)
     if (!t.is_int())
       fail(DiagKind::Type, i->span, "array indices must be integers, got " + an(t));
   }
-  return Type::scalar(a.dtype);
+  return a.elems.empty() ? Type::scalar(a.dtype) : a.elems[0];
 }
 
 Type FunctionInfer::subscript_type(const Expr& e) {
@@ -615,6 +627,13 @@ Type FunctionInfer::subscript_type(const Expr& e) {
   if (!o.valid()) return Type();
   const Expr& index = *e.operands[1];
   if (o.is_array()) return index_array(o, index, e);
+  if (o.kind == TypeKind::Builtin) {
+    const BuiltinInfo* b = find_builtin(o.name);
+    if (b && b->rule == BuiltinRule::CubClass) {
+      Type it = eval(index);
+      return it.valid() ? cub_specialize(*b, it, index) : Type();
+    }
+  }
   if (o.kind == TypeKind::Tuple) {
     auto k = const_int(index);
     if (!k) fail(DiagKind::Type, index.span, "a tuple is indexed with a constant integer in kernels");
@@ -661,6 +680,7 @@ Type FunctionInfer::call_type(const Expr& e) {
       const BuiltinInfo* b = find_builtin(ct.name);
       if (!b) fail(DiagKind::Unsupported, callee.span, "`" + ct.name + "` is not supported in kernels");
       CallSite site{e, args, kwargs, [](const Expr& x) { return const_int(x); }};
+      if (!ct.elems.empty()) site.self = &ct.elems[0];
       Type r = builtin_result(*b, site);
       if (b->rule == BuiltinRule::SharedMemory && r.size < 0) top_.tm_.uses_dynamic_shared = true;
       return r;
@@ -674,6 +694,8 @@ Type FunctionInfer::call_type(const Expr& e) {
                                                     " drops its imaginary part; take `.real` first");
       return Type::scalar(ct.dtype);
     }
+    case TypeKind::Class:
+      return cub_construct(ct, CallSite{e, args, kwargs, [](const Expr& x) { return const_int(x); }});
     case TypeKind::Function: {
       const FunctionDef& f = m_.functions[static_cast<size_t>(ct.function)];
       if (!kwargs.empty()) fail(DiagKind::Unsupported, e.span, "device functions take positional arguments only");
@@ -681,7 +703,7 @@ Type FunctionInfer::call_type(const Expr& e) {
         fail(DiagKind::Type, e.span, "`" + f.name + "` takes " + std::to_string(f.params.size()) + " argument" +
                                          (f.params.size() == 1 ? "" : "s") + ", got " + std::to_string(args.size()));
       for (size_t i = 0; i < args.size(); ++i)
-        if (!(args[i].is_scalar() || args[i].is_array() || args[i].kind == TypeKind::Tuple))
+        if (!(args[i].is_scalar() || args[i].is_array() || args[i].kind == TypeKind::Tuple || args[i].kind == TypeKind::Object))
           fail(DiagKind::Type, e.operands[i + 1]->span, "device functions take numbers, arrays and tuples, got " + args[i].str());
       // Before the strict pass argument types may still grow: instances made
       // for them are kept but only those the strict pass calls are emitted.

@@ -1,5 +1,6 @@
 #include "transpiler/lower.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -133,7 +134,10 @@ std::vector<const Expr*> FunctionLower::index_list(const Expr& index) {
 CExprPtr FunctionLower::element(const Expr& array, const std::vector<const Expr*>& index) {
   const Type& at = type(array);
   CExprPtr a = expr(array);
-  if (at.storage == ArrayStorage::Raw) return c_index(a, expr(*index[0]));
+  if (at.storage == ArrayStorage::Raw) {
+    if (!at.elems.empty()) return c_unary("&", c_index(a, expr(*index[0])));  // Note [kiln.jit.cub]: a pointer
+    return c_index(a, expr(*index[0]));
+  }
   std::vector<CExprPtr> args;
   for (const Expr* i : index) args.push_back(expr(*i));
   return c_call(emit_expr(*a), std::move(args));
@@ -298,6 +302,9 @@ CExprPtr FunctionLower::call(const Expr& e) {
   const Type& t = type(e);
   switch (ct.kind) {
     case TypeKind::Builtin: return builtin_call(*find_builtin(ct.name), e);
+    case TypeKind::Class:  // a collective on its TempStorage: the same pointer (Note [kiln.jit.cub])
+      needs_cub_ = true;
+      return expr(*e.operands[1]);
     case TypeKind::DTypeObj:
       if (t.is_bool()) return truth(*e.operands[1]);
       return conv(*e.operands[1], t, /*store=*/true);
@@ -555,7 +562,8 @@ CModule lower(const TypedModule& tm) {
     try {
       lowering::FunctionLower fl(tm, k);
       cm.functions.push_back(fl.run());
-      if (fl.needs_ufunc_math() && cm.includes.size() == 1) cm.includes.push_back("kiln/ufunc_math.h");
+      for (auto [needed, header] : {std::pair{fl.needs_ufunc_math(), "kiln/ufunc_math.h"}, std::pair{fl.needs_cub(), "kiln/jit_cub.h"}})
+        if (needed && std::find(cm.includes.begin(), cm.includes.end(), header) == cm.includes.end()) cm.includes.push_back(header);
     } catch (TranspileError& e) {
       if (e.diag().function < 0) e.diag().function = tm.instances[static_cast<size_t>(k)].function;
       throw;

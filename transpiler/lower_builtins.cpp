@@ -1,4 +1,5 @@
 // Builtin calls (builtins.h rules) and print() lowered to C++.
+#include "transpiler/cub.h"
 #include "transpiler/diagnostics.h"
 #include "transpiler/lower.h"
 #include "transpiler/lower_function.h"
@@ -119,7 +120,8 @@ CExprPtr FunctionLower::builtin_call(const BuiltinInfo& b, const Expr& e) {
       return c_init(c_type(t), std::move(parts));
     }
     case BuiltinRule::SharedMemory: case BuiltinRule::LocalMemory: {
-      std::string ct = c_type(t.dtype);
+      std::string ct = t.elems.empty() ? c_type(t.dtype) : cub_cpp_class(t.elems[0]);
+      needs_cub_ = needs_cub_ || !t.elems.empty();
       if (t.size < 0) {
         if (!dynamic_shared_declared_) {
           hoisted_.push_back(c_decl("extern __shared__ __align__(16) unsigned char", "kiln_jit_dynamic_smem[]"));
@@ -129,10 +131,12 @@ CExprPtr FunctionLower::builtin_call(const BuiltinInfo& b, const Expr& e) {
       }
       std::string name = std::string(b.rule == BuiltinRule::SharedMemory ? "kt_shared" : "kt_local") + std::to_string(e.id);
       std::string qual = b.rule == BuiltinRule::SharedMemory ? "__shared__ " : "";
-      if (b.rule == BuiltinRule::SharedMemory) {
+      if (b.rule == BuiltinRule::SharedMemory) {  // alignment: the third argument, by position or keyword
+        const Expr* align = nargs > 2 ? &arg(2) : nullptr;
         for (const auto& k : e.keywords)
-          if (k.name == "alignment")
-            if (auto v = const_int(*k.value)) qual += "__align__(" + std::to_string(*v) + ") ";
+          if (k.name == "alignment") align = k.value.get();
+        if (align)
+          if (auto v = const_int(*align)) qual += "__align__(" + std::to_string(*v) + ") ";
       }
       hoisted_.push_back(c_decl(qual + ct, name, nullptr, t.size));
       return c_atom(name);
@@ -180,11 +184,27 @@ CExprPtr FunctionLower::builtin_call(const BuiltinInfo& b, const Expr& e) {
       needs_ufunc_math_ = true;
       return c_call(spelling, std::move(args));
     }
+    case BuiltinRule::CubOperator: case BuiltinRule::CubMethod:
+      return cub_call(b, e);
     case BuiltinRule::GroupCtor: case BuiltinRule::Range: case BuiltinRule::Namespace: case BuiltinRule::IndexValue:
-    case BuiltinRule::IntValue:
+    case BuiltinRule::IntValue: case BuiltinRule::CubClass:
       break;
   }
   return c_atom("/* " + std::string(b.name) + " */");
+}
+
+// Note [kiln.jit.cub]: `cub::WarpReduce<float>(*agg_).Sum(v)`, the value in
+// the collective's compute dtype and the result back in the method's.
+CExprPtr FunctionLower::cub_call(const BuiltinInfo& b, const Expr& e) {
+  needs_cub_ = true;
+  if (b.rule == BuiltinRule::CubOperator) return c_init(std::string(b.spelling), {});
+  const Expr& object = *e.operands[0]->operands[0];
+  const Type& ot = type(object);
+  const Type compute = Type::scalar(cub_compute_dtype(ot.dtype));
+  std::vector<CExprPtr> args = {conv(*e.operands[1], compute, /*store=*/true)};
+  if (e.operands.size() > 2) args.push_back(expr(*e.operands[2]));
+  CExprPtr collective = c_call(cub_cpp_class(ot), {c_unary("*", expr(object))});
+  return convert(c_call(emit_expr(*c_member(collective, std::string(b.spelling))), std::move(args)), compute, type(e));
 }
 
 }  // namespace kiln::transpiler::lowering

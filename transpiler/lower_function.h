@@ -45,7 +45,7 @@ inline ConstValue int_value(long long v) {
 }
 
 inline bool is_value_kind(const Type& t) {
-  return t.kind == TypeKind::Scalar || t.kind == TypeKind::Array || t.kind == TypeKind::Tuple;
+  return t.kind == TypeKind::Scalar || t.kind == TypeKind::Array || t.kind == TypeKind::Tuple || t.kind == TypeKind::Object;
 }
 
 inline std::string trim(const std::string& s) {
@@ -63,6 +63,7 @@ class FunctionLower {
 
   CFunction run();
   bool needs_ufunc_math() const { return needs_ufunc_math_; }
+  bool needs_cub() const { return needs_cub_; }
 
  private:
   const Type& type(const Expr& e) const { return inst_.expr_types[static_cast<size_t>(e.id)]; }
@@ -79,6 +80,7 @@ class FunctionLower {
   CExprPtr compare(const Expr& e);
   CExprPtr call(const Expr& e);
   CExprPtr builtin_call(const BuiltinInfo& b, const Expr& e);
+  CExprPtr cub_call(const BuiltinInfo& b, const Expr& e);
   CExprPtr element(const Expr& array, const std::vector<const Expr*>& index);
   std::vector<const Expr*> index_list(const Expr& index);
   CExprPtr print(const Expr& e);
@@ -99,6 +101,7 @@ class FunctionLower {
   std::vector<CStmt> hoisted_;
   bool dynamic_shared_declared_ = false;
   bool needs_ufunc_math_ = false;  // a kiln ufunc is called: include kiln/ufunc_math.h
+  bool needs_cub_ = false;         // a jit.cub collective is used: include kiln/jit_cub.h
 };
 
 }  // namespace kiln::transpiler::lowering

@@ -1,6 +1,7 @@
 #include "transpiler/types.h"
 
 #include "arraycore/promotion.h"
+#include "transpiler/cub.h"
 
 namespace kiln::transpiler {
 
@@ -41,7 +42,7 @@ std::string Type::str() const {
       return weak ? std::string(arraycore::dtype_info(dtype).name) + " (" + weak_name(dtype) + ")"
                   : std::string(arraycore::dtype_info(dtype).name);
     case TypeKind::Array: {
-      std::string s = std::string(arraycore::dtype_info(dtype).name);
+      std::string s = elems.empty() ? std::string(arraycore::dtype_info(dtype).name) : cub_type_str(elems[0]);
       if (storage == ArrayStorage::Raw) return s + " array (" + (size >= 0 ? std::to_string(size) : std::string("dynamic")) + " elements)";
       return s + " array (" + std::to_string(ndim) + "-d)";
     }
@@ -54,6 +55,8 @@ std::string Type::str() const {
     case TypeKind::DTypeObj: return "the dtype " + std::string(arraycore::dtype_info(dtype).name);
     case TypeKind::Function: return "a function";
     case TypeKind::Range: return "a range";
+    case TypeKind::Class: return "the class `" + cub_type_str(*this) + "`";
+    case TypeKind::Object: return "a `" + cub_type_str(*this) + "`";
   }
   return "?";
 }
@@ -63,7 +66,8 @@ std::string Type::key() const {
     case TypeKind::Scalar: return std::string(weak ? "w" : "") + std::string(arraycore::dtype_info(dtype).name);
     case TypeKind::Array:
       return std::string(arraycore::dtype_info(dtype).name) + "_" + std::to_string(ndim) + "d" +
-             (storage == ArrayStorage::Strided ? "s" : storage == ArrayStorage::Contiguous ? "c" : "r" + std::to_string(size));
+             (storage == ArrayStorage::Strided ? "s" : storage == ArrayStorage::Contiguous ? "c" : "r" + std::to_string(size)) +
+             (elems.empty() ? "" : "_" + elems[0].key());
     case TypeKind::Tuple: {
       std::string s = "t";
       for (const auto& e : elems) s += "_" + e.key();
@@ -77,11 +81,13 @@ bool Type::operator==(const Type& o) const {
   if (kind != o.kind) return false;
   switch (kind) {
     case TypeKind::Scalar: return dtype == o.dtype && weak == o.weak;
-    case TypeKind::Array: return dtype == o.dtype && ndim == o.ndim && storage == o.storage && size == o.size;
+    case TypeKind::Array:
+      return dtype == o.dtype && ndim == o.ndim && storage == o.storage && size == o.size && elems == o.elems;
     case TypeKind::Tuple: return elems == o.elems;
     case TypeKind::Builtin: return name == o.name;
     case TypeKind::DTypeObj: case TypeKind::Range: return dtype == o.dtype;
     case TypeKind::Function: return function == o.function;
+    case TypeKind::Class: case TypeKind::Object: return name == o.name && dtype == o.dtype && size == o.size;
     default: return true;
   }
 }
@@ -92,7 +98,7 @@ std::string c_type(const Type& t) {
   switch (t.kind) {
     case TypeKind::Scalar: return c_type(t.dtype);
     case TypeKind::Array:
-      if (t.storage == ArrayStorage::Raw) return c_type(t.dtype) + "*";
+      if (t.storage == ArrayStorage::Raw) return (t.elems.empty() ? c_type(t.dtype) : cub_cpp_class(t.elems[0])) + "*";
       return std::string(t.storage == ArrayStorage::Contiguous ? "kiln::jit::CArray<" : "kiln::jit::Array<") +
              c_type(t.dtype) + ", " + std::to_string(t.ndim) + ">";
     case TypeKind::Tuple: {
@@ -101,6 +107,7 @@ std::string c_type(const Type& t) {
       return s + ">";
     }
     case TypeKind::Void: return "void";
+    case TypeKind::Object: return cub_c_type(t);
     default: return "<no C++ type>";
   }
 }

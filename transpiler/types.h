@@ -33,6 +33,8 @@ enum class TypeKind : uint8_t {
   DTypeObj,  // a dtype used as a value: kiln.float32 (callable: a cast)
   Function,  // a Python function compiled as a device function (`function`)
   Range,     // what range(...) returns; only `for` takes it
+  Class,     // a CUB collective class (`name`, `dtype`, `size`): WarpReduce[float32], its .TempStorage (cub.h)
+  Object,    // a value of such a class: a collective, a TempStorage, a reduction operator (cub.h)
 };
 
 // How an array reaches the kernel.
@@ -48,8 +50,8 @@ struct Type {
   int ndim = 0;
   ArrayStorage storage = ArrayStorage::Strided;
   long long size = -1;
-  std::vector<Type> elems;  // Tuple
-  std::string name;         // Builtin
+  std::vector<Type> elems;  // Tuple; Array: {its element Object} for shared arrays of TempStorage
+  std::string name;         // Builtin, Class, Object
   int function = -1;        // Function
 
   static Type scalar(DType d) { Type t; t.kind = TypeKind::Scalar; t.dtype = d; return t; }
@@ -63,6 +65,12 @@ struct Type {
   static Type func(int index) { Type t; t.kind = TypeKind::Function; t.function = index; return t; }
   static Type void_() { Type t; t.kind = TypeKind::Void; return t; }
   static Type range(DType d) { Type t; t.kind = TypeKind::Range; t.dtype = d; return t; }
+  static Type cls(std::string n, DType d, long long threads) {
+    Type t; t.kind = TypeKind::Class; t.name = std::move(n); t.dtype = d; t.size = threads; return t;
+  }
+  static Type object(std::string n, DType d, long long threads) {
+    Type t = cls(std::move(n), d, threads); t.kind = TypeKind::Object; return t;
+  }
 
   bool valid() const { return kind != TypeKind::Invalid; }
   bool is_scalar() const { return kind == TypeKind::Scalar; }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "runtime/backend.h"
+#include "runtime/cuda/cccl_include.h"
 #include "runtime/cuda/cuda_backend.h"
 #include "runtime/cuda/nvrtc_api.h"
 #include "runtime/errors.h"
@@ -75,9 +76,10 @@ CompiledModule nvrtc_compile(const CompileRequest& request, const std::string& a
   }
 
   std::vector<std::string> options;
-  options.reserve(request.options.size() + 2);
+  options.reserve(request.options.size() + 3);
   options.push_back("--gpu-architecture=" + arch);
   if (const std::string& inc = stdlib_include_dir(); !inc.empty()) options.push_back("-I" + inc);
+  if (const std::string& cccl = cccl_include_dir(rtc); !cccl.empty()) options.push_back("-I" + cccl);  // Note [CCCL headers]
   options.insert(options.end(), request.options.begin(), request.options.end());
   std::vector<const char*> argv;
   argv.reserve(options.size());

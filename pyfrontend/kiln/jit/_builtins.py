@@ -20,6 +20,8 @@ class Builtin:
         raise RuntimeError("%s can only be called inside a kernel (a function decorated with "
                            "@kiln.jit.rawkernel)" % self._kiln_builtin)
 
+    __getitem__ = __call__   # jit.cub.WarpReduce[dtype]: inside kernels too
+
     def __getattr__(self, attr):
         if attr.startswith("__"):
             raise AttributeError(attr)
