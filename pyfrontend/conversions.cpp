@@ -112,10 +112,10 @@ arraycore::DType to_dtype(py::handle obj, bool any_byte_order) {
                           " is byte-swapped (use its native-order equivalent, dtype.newbyteorder('='))");
   std::optional<arraycore::DType> dtype = kiln_dtype_of(descr);
   if (!dtype) {
-    throw py::type_error("kiln arrays hold numbers only: dtype " +
-                         std::string(py::str(py::repr(descr))) +
-                         " is not supported (use bool, integer, float, complex, bfloat16, structured or void "
-                         "dtypes)");
+    // ValueError, as CuPy's "Unsupported dtype" (NumPy has no such case).
+    throw py::value_error("Unsupported dtype " + std::string(py::str(py::repr(descr))) +
+                          ": kiln arrays hold numbers only (use bool, integer, float, complex, bfloat16, "
+                          "structured or void dtypes)");
   }
   // Cache type objects and dtype instances only (both live for the process).
   if (native && (PyType_Check(obj.ptr()) || py::isinstance(obj, numpy().attr("dtype")))) {

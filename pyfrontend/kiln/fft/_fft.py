@@ -183,7 +183,8 @@ def plan_for(kind, double, n, batch, user_plan, passes):
                              "(more than 3 axes, a repeated axis, or a real transform over several groups)"
                              % passes)
         if user_plan.key != key:
-            raise ValueError("the FFT plan does not fit this transform: it is for %s; the transform needs %s"
+            raise ValueError("Target array size does not match the plan. The FFT plan is for %s; the transform "
+                             "needs %s"
                              % (user_plan.describe(), describe_key(key)))
         return user_plan
     cache = config.get_plan_cache()

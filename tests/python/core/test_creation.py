@@ -133,7 +133,7 @@ def test_array_of_sequences_holding_kiln_arrays(rng):
 
 def test_conversions_reject_bad_input():
     for convert in (kiln.array, kiln.asarray, kiln.asanyarray, kiln.ascontiguousarray, kiln.asfortranarray):
-        with pytest.raises(TypeError, match="numbers only"):
+        with pytest.raises(ValueError, match="numbers only"):
             convert(["a", "b"])
     with pytest.raises(ValueError, match="Unable to avoid copy"):
         kiln.asanyarray(numpy.ones(2), copy=False)

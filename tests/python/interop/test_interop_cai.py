@@ -114,7 +114,7 @@ def test_malformed_interfaces_are_refused():
         kiln.asarray(Producer(describe(base, mask=base)))
     with pytest.raises(ValueError, match="byte-order values: typestr '>f8' is byte-swapped"):
         kiln.asarray(Producer(describe(base, typestr=">f8")))
-    with pytest.raises(TypeError, match="numbers only"):
+    with pytest.raises(ValueError, match="numbers only"):
         kiln.asarray(Producer(describe(base, typestr="|O")))
     bad = describe(base)
     del bad["data"]
