@@ -1,6 +1,6 @@
 """Devices, streams, events, memory and compilation: kiln.cuda (cupy.cuda's place)."""
 from kiln import _core
-from kiln.cuda import compiler, memory, runtime
+from kiln.cuda import compiler, driver, memory, runtime
 from kiln.cuda import device
 from kiln.cuda.device import Device, get_cublas_handle
 from kiln.cuda.stream import Stream, ExternalStream, Event, get_current_stream, get_elapsed_time
@@ -16,7 +16,7 @@ StreamCaptureError = _core.StreamCaptureError  # work a capture cannot record (d
 __all__ = ["Device", "Stream", "ExternalStream", "Event", "get_current_stream", "get_elapsed_time",
            "MemoryPointer", "Memory", "UnownedMemory", "alloc", "set_allocator",
            "get_allocator", "OutOfMemoryError", "alloc_pinned_memory", "MemoryPool", "PinnedMemoryPool",
-           "LaunchError", "compiler", "memory", "Graph", "StreamCaptureError", "malloc_managed", "malloc_async",
+           "LaunchError", "compiler", "driver", "memory", "Graph", "StreamCaptureError", "malloc_managed", "malloc_async",
            "MemoryAsyncPool", "using_allocator", "PinnedMemoryPointer", "set_pinned_memory_allocator",
            "device", "get_cublas_handle",
            "runtime"]
