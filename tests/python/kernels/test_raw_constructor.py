@@ -1,7 +1,6 @@
 """RawKernel/RawModule constructor keywords (CuPy's), pickling, compile logs."""
 import io
 import pickle
-import shutil
 import warnings
 
 import numpy
@@ -33,19 +32,17 @@ def run_add(kernel, n=37):
     numpy.testing.assert_array_equal(y.get(), numpy.arange(n, dtype=numpy.float32) + 0.5)
 
 
-def nvcc_usable():
-    return kiln.get_backend() != "cuda" or shutil.which("nvcc") is not None
-
-
 @pytest.mark.parametrize("backend", ["nvrtc", "nvcc"])
 def test_backend_keyword_compiles_and_runs(backend):
     kernel = kiln.RawKernel(ADD, "add", backend=backend)
     module = kiln.RawModule(code=ADD, backend=backend, options=("-DUNUSED=1",))
     assert kernel.backend == backend and module.backend == backend
-    if not nvcc_usable():   # cuda without a CUDA toolkit: a clear error, at compile time
-        with pytest.raises(kiln.cuda.compiler.CompileException, match="nvcc was not found"):
+    if backend == "nvcc" and kiln.get_backend() == "cuda":
+        try:
             kernel.compile()
-        return
+        except kiln.cuda.compiler.CompileException as e:   # no CUDA toolkit: a clear error
+            assert "nvcc was not found" in str(e) and "backend='nvrtc'" in str(e)
+            return
     run_add(kernel)
     run_add(module.get_function("add"))
 
