@@ -467,13 +467,16 @@ std::shared_ptr<KernelSource> source_from_state(const py::tuple& t) {
 
 // A module loaded on one device (RawModule.module, CuPy's cupy.cuda.Module).
 struct LoadedModuleObject {
+  std::shared_ptr<KernelSource> source;
   std::shared_ptr<runtime::LoadedModule> loaded;
 };
 
 // One kernel of a loaded module (RawKernel.kernel, CuPy's cupy.cuda.Function).
+// Calling it launches as its RawKernel does.
 struct KernelObject {
   std::shared_ptr<runtime::LoadedModule> loaded;
   runtime::KernelFunction function;
+  std::shared_ptr<RawKernel> kernel;
 };
 
 MemoryPointer global_pointer(const std::shared_ptr<runtime::LoadedModule>& loaded, const std::string& name) {
@@ -596,9 +599,9 @@ jitify is deprecated (a DeprecationWarning) and changes nothing.)");
       .def_property_readonly("backend", [](const RawKernel& k) { return k.source()->backend; })
       .def_property_readonly("translate_cucomplex", [](const RawKernel& k) { return k.source()->translate_cucomplex; })
       .def_property_readonly("enable_cooperative_groups", [](const RawKernel& k) { return k.source()->cooperative; })
-      .def_property_readonly("kernel", [](RawKernel& k) {
+      .def_property_readonly("kernel", [](const std::shared_ptr<RawKernel>& k) {
         int device = runtime::backend().current_device();
-        return KernelObject{k.source()->module(device), k.plan(device).function};
+        return KernelObject{k->source()->module(device), k->plan(device).function, k};
       }, "The kernel loaded on the current device (compiles it if needed).")
       .def_property_readonly("param_sizes", [](RawKernel& k) {
         std::vector<uint32_t> sizes;
@@ -648,8 +651,8 @@ Keywords as CuPy's (Note [Raw constructor keywords]).)")
            }, py::arg("name"),
            "A MemoryPointer to the global variable `name` (__device__ or __constant__) on the current device: "
            "kiln.ndarray(shape, dtype, memptr) views it.")
-      .def_property_readonly("module", [](KernelSource& src) {
-        return LoadedModuleObject{src.module(runtime::backend().current_device())};
+      .def_property_readonly("module", [](const SourcePtr& src) {
+        return LoadedModuleObject{src, src->module(runtime::backend().current_device())};
       }, "The module loaded on the current device (compiles it if needed).")
       .def_property_readonly("code", [](const KernelSource& s) {
         return s.path.empty() ? py::object(py::str(s.code)) : py::object(py::none());
@@ -667,7 +670,7 @@ Keywords as CuPy's (Note [Raw constructor keywords]).)")
 
   py::class_<LoadedModuleObject>(m, "Module", "A module loaded on one device: RawModule.module.")
       .def("get_function", [](const LoadedModuleObject& mod, const std::string& name) {
-        return KernelObject{mod.loaded, mod.loaded->function(name)};
+        return KernelObject{mod.loaded, mod.loaded->function(name), std::make_shared<RawKernel>(mod.source, name)};
       }, py::arg("name"))
       .def("get_global", [](const LoadedModuleObject& mod, const std::string& name) { return global_pointer(mod.loaded, name); },
            py::arg("name"))
@@ -681,7 +684,11 @@ Keywords as CuPy's (Note [Raw constructor keywords]).)")
 
   py::class_<KernelObject> function(m, "Function", "One kernel of a loaded module: RawKernel.kernel.");
   function.def_property_readonly("ptr", [](const KernelObject& f) { return reinterpret_cast<uintptr_t>(f.function.handle); })
-      .def_property_readonly("name", [](const KernelObject& f) { return f.function.name; });
+      .def_property_readonly("name", [](const KernelObject& f) { return f.function.name; })
+      .def("__call__", [](const KernelObject& f, py::handle grid, py::handle block, py::handle args, uint32_t shared_mem,
+                          py::handle stream) { f.kernel->call(grid, block, args, shared_mem, stream); },
+           py::arg("grid"), py::arg("block"), py::arg("args"), py::kw_only(), py::arg("shared_mem") = 0,
+           py::arg("stream") = py::none(), "function(grid, block, args, *, shared_mem=0, stream=None): launch");
   bind_attributes(function, [](KernelObject& f) { return f.function.handle; });
 
   m.def("_cache_stats", [] {

@@ -49,6 +49,9 @@ def test_module_and_kernel_objects():
     assert kiln.RawModule(code=GLOBALS).module.mapping is None
     function = module.get_function("apply")
     assert function.name == "apply" and function.ptr != 0
+    x = kiln.ones(6, dtype=kiln.float32)
+    function((1,), (8,), (x, 6))   # a module's function launches as its RawKernel
+    assert x.get().tolist() == [0.0] * 6   # weights and offset start at zero
     kernel = mod.get_function("neg<int>")
     assert kernel.kernel.ptr == module.get_function("neg<int>").ptr
     with pytest.raises(kiln.cuda.driver.CUDADriverError, match="named symbol not found"):
