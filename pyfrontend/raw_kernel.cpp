@@ -691,6 +691,25 @@ Keywords as CuPy's (Note [Raw constructor keywords]).)")
            py::arg("stream") = py::none(), "function(grid, block, args, *, shared_mem=0, stream=None): launch");
   bind_attributes(function, [](KernelObject& f) { return f.function.handle; });
 
+  // cupy.cuda.compile_with_cache's place (deprecated there since CuPy 10, with
+  // a UserWarning): source -> the Module loaded on the current device. kiln
+  // compiles for the current device and caches in its own kernel cache
+  // (KILN_CACHE_DIR), so arch, cache_dir and extra_source change nothing.
+  m.def("compile_with_cache", [](py::object source, py::object options, py::handle arch, py::handle cache_dir,
+                                 py::handle extra_source, py::object backend, bool cooperative, py::object names,
+                                 py::handle log_stream, py::object jitify) {
+        if (PyErr_WarnEx(PyExc_UserWarning, "kiln.cuda.compile_with_cache is deprecated, as in CuPy: use "
+                         "kiln.RawModule or kiln.RawKernel", 1) != 0)
+          throw py::error_already_set();
+        warn_jitify(jitify);
+        auto src = make_source(SourceArgs{source, py::none(), options, backend, names, false, cooperative}, "kernel.cu");
+        compile_source(*src, log_stream);
+        return LoadedModuleObject{src, src->module(runtime::backend().current_device())};
+      }, py::arg("source"), py::arg("options") = py::tuple(), py::arg("arch") = py::none(),
+      py::arg("cache_dir") = py::none(), py::arg("extra_source") = py::none(), py::arg("backend") = "nvrtc",
+      py::kw_only(), py::arg("enable_cooperative_groups") = false, py::arg("name_expressions") = py::none(),
+      py::arg("log_stream") = py::none(), py::arg("jitify") = py::none());
+
   m.def("_cache_stats", [] {
     auto st = runtime::kernel_cache().stats();
     py::dict d;

@@ -93,3 +93,13 @@ def test_memory_pointer_argument():
     ptr = kiln.cuda.alloc(5 * 8)
     kiln.RawKernel(src, "fill")((1,), (8,), (ptr, 5))
     assert kiln.ndarray((5,), kiln.float64, ptr).get().tolist() == [2.5] * 5
+
+
+def test_compile_with_cache_is_deprecated_and_returns_a_module():
+    with pytest.warns(UserWarning, match="compile_with_cache is deprecated"):
+        module = kiln.cuda.compile_with_cache(GLOBALS, options=("-DUNUSED=1",))
+    weights = kiln.ndarray((6,), kiln.float32, module.get_global("weights"))
+    weights.fill(3)
+    x = kiln.ones(6, dtype=kiln.float32)
+    module.get_function("apply")((1,), (8,), (x, 6))
+    assert x.get().tolist() == [3.0] * 6
