@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "pyfrontend/bindings.h"
+#include "pyfrontend/memory_pointer.h"
 #include "runtime/cuda/cuda_backend.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/loaded_module.h"
@@ -34,10 +35,16 @@ namespace {
 using runtime::ParamInfo;
 using runtime::ParamKind;
 
-// What a RawKernel or RawModule compiles from: source or a file on disk.
+// What a RawKernel or RawModule compiles from: source or a file on disk, and
+// the constructor's choices, kept as given for pickling (Note [Raw pickling]).
 struct KernelSource {
   std::optional<runtime::CompileRequest> request;
+  std::string code;  // as the user wrote it (request->source may be translated)
   std::string path;
+  std::vector<std::string> options, name_expressions;
+  std::string backend = "nvrtc";
+  bool translate_cucomplex = false;
+  bool cooperative = false;  // launch with Backend::launch_cooperative
   std::mutex mutex;
   std::vector<std::shared_ptr<runtime::LoadedModule>> per_device;
 
@@ -161,7 +168,10 @@ class RawKernel {
       // by it (Note [Cancelling host launches], runtime/host/launch_watch.h).
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
       ReleaseGil nogil;
-      be.launch(handle, g, b, shared_mem, s, ptrs);
+      if (source_->cooperative) be.launch_cooperative(handle, g, b, shared_mem, s, ptrs);
+      else be.launch(handle, g, b, shared_mem, s, ptrs);
+    } else if (source_->cooperative) {
+      be.launch_cooperative(handle, g, b, shared_mem, s, ptrs);
     } else {
       be.launch(handle, g, b, shared_mem, s, ptrs);
     }
@@ -292,8 +302,17 @@ class RawKernel {
       throw py::type_error(describe(i, f) + ": a Python complex cannot be passed to a " +
                            std::string(kind_name(prm.kind)) + " parameter of " + std::to_string(prm.size) + " bytes");
     }
+    if (py::isinstance<MemoryPointer>(obj)) {  // a raw device pointer, as CuPy passes it
+      if (prm.size != sizeof(void*) || (prm.kind != ParamKind::Pointer && prm.kind != ParamKind::Unknown))
+        throw py::type_error(describe(i, f) + ": a MemoryPointer is passed as a pointer, but the parameter is " +
+                             kind_name(prm.kind) + " of " + std::to_string(prm.size) + " bytes");
+      uintptr_t ptr = py::handle(obj).cast<const MemoryPointer&>().ptr();
+      std::memcpy(out, &ptr, sizeof(void*));
+      return;
+    }
     throw py::type_error(describe(i, f) + ": unsupported argument type '" + type_name(obj) +
-                         "'; pass a kiln.ndarray, a NumPy scalar, or a Python int, float, bool or complex");
+                         "'; pass a kiln.ndarray, a MemoryPointer, a NumPy scalar, or a Python int, float, bool "
+                         "or complex");
   }
 
   std::shared_ptr<KernelSource> source_;
@@ -355,30 +374,198 @@ std::vector<std::string> to_strings(py::handle seq, const char* what) {
   return out;
 }
 
-std::shared_ptr<KernelSource> source_from_code(const std::string& code, py::handle options,
-                                               py::handle name_expressions,
-                                               const std::string& source_name) {
+// Note [Raw constructor keywords]
+// RawKernel and RawModule take CuPy's keywords. backend='nvrtc' compiles with
+// the backend's own compiler; 'nvcc' with the CUDA toolkit's nvcc on the cuda
+// backend (runtime/cuda/nvcc_compile.cpp; a clear CompileException where
+// there is none) and with the host compiler on the host backend, where both
+// mean the same. name_expressions need NVRTC (ValueError with nvcc, as
+// CuPy). jitify is deprecated in CuPy 14: passing it at all warns
+// (DeprecationWarning) and kiln compiles the same either way, since kiln's
+// headers (stdlib_kernels) already give kernels what Jitify used to supply.
+// translate_cucomplex=True points `#include <cuComplex.h>` at kiln's
+// cupy/cuComplex_bridge.h (cuComplex names over kiln::complex).
+// enable_cooperative_groups=True launches with Backend::launch_cooperative.
+void warn_jitify(py::handle jitify) {
+  if (jitify.is_none()) return;
+  const char* text = PyObject_IsTrue(jitify.ptr())
+                         ? "jitify=True is deprecated and kiln ignores it: kiln's headers already supply what Jitify "
+                           "did; remove the argument"
+                         : "The jitify argument is deprecated. Avoid passing jitify=False; it is the default";
+  if (PyErr_WarnEx(PyExc_DeprecationWarning, text, 1) != 0) throw py::error_already_set();
+}
+
+std::string translate_cucomplex(const std::string& code) {
+  std::string out;
+  size_t start = 0;
+  while (start < code.size()) {
+    size_t end = code.find('\n', start);
+    std::string line = code.substr(start, end == std::string::npos ? std::string::npos : end - start + 1);
+    size_t hash = line.find_first_not_of(" \t");
+    size_t at = line.find("cuComplex.h");
+    if (hash != std::string::npos && line.compare(hash, 8, "#include") == 0 && at != std::string::npos)
+      line.replace(at, 11, "cupy/cuComplex_bridge.h");
+    out += line;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+struct SourceArgs {
+  py::object code, path, options, backend, name_expressions;
+  bool translate_cucomplex = false, cooperative = false;
+};
+
+std::shared_ptr<KernelSource> make_source(const SourceArgs& a, const std::string& source_name) {
+  if (a.code.is_none() == a.path.is_none()) throw py::type_error("RawModule needs exactly one of code= or path=");
   auto src = std::make_shared<KernelSource>();
+  src->backend = a.backend.cast<std::string>();
+  if (src->backend != "nvrtc" && src->backend != "nvcc")
+    throw py::value_error("backend must be 'nvrtc' or 'nvcc', got '" + src->backend + "'");
+  src->options = to_strings(a.options, "options");
+  src->name_expressions = to_strings(a.name_expressions, "name_expressions");
+  if (src->backend == "nvcc" && !src->name_expressions.empty())
+    throw py::value_error("name_expressions need backend='nvrtc' (nvcc cannot lower them)");
+  src->translate_cucomplex = a.translate_cucomplex;
+  src->cooperative = a.cooperative;
+  if (!a.path.is_none()) {
+    src->path = py::str(a.path).cast<std::string>();
+    return src;
+  }
+  src->code = a.code.cast<std::string>();
   runtime::CompileRequest request;
-  request.source = code;
-  request.options = to_strings(options, "options");
-  request.name_expressions = to_strings(name_expressions, "name_expressions");
+  request.source = a.translate_cucomplex ? translate_cucomplex(src->code) : src->code;
+  request.options = src->options;
+  request.name_expressions = src->name_expressions;
   request.source_name = source_name;
+  if (src->backend == "nvcc") request.compiler = "nvcc";
   src->request = std::move(request);
   return src;
+}
+
+py::tuple strings(const std::vector<std::string>& v) {
+  py::tuple out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) out[i] = py::str(v[i]);
+  return out;
+}
+
+// Note [Raw pickling]: a RawModule or RawKernel pickles as the arguments that
+// made it (code or path, options, backend, ...), so unpickling compiles again
+// (or finds the module in the kernel cache) in the new process.
+py::tuple source_state(const KernelSource& s) {
+  return py::make_tuple(s.path.empty() ? py::object(py::str(s.code)) : py::object(py::none()),
+                        s.path.empty() ? py::object(py::none()) : py::object(py::str(s.path)), strings(s.options),
+                        s.backend, s.translate_cucomplex, s.cooperative, strings(s.name_expressions),
+                        s.request ? s.request->source_name : std::string());
+}
+
+std::shared_ptr<KernelSource> source_from_state(const py::tuple& t) {
+  SourceArgs a{t[0], t[1], t[2], t[3], t[6], t[4].cast<bool>(), t[5].cast<bool>()};
+  return make_source(a, t[7].cast<std::string>());
+}
+
+// A module loaded on one device (RawModule.module, CuPy's cupy.cuda.Module).
+struct LoadedModuleObject {
+  std::shared_ptr<KernelSource> source;
+  std::shared_ptr<runtime::LoadedModule> loaded;
+};
+
+// One kernel of a loaded module (RawKernel.kernel, CuPy's cupy.cuda.Function).
+// Calling it launches as its RawKernel does.
+struct KernelObject {
+  std::shared_ptr<runtime::LoadedModule> loaded;
+  runtime::KernelFunction function;
+  std::shared_ptr<RawKernel> kernel;
+};
+
+MemoryPointer global_pointer(const std::shared_ptr<runtime::LoadedModule>& loaded, const std::string& name) {
+  auto [ptr, size] = loaded->global(name);
+  auto keep = loaded;  // the variable lives as long as its module
+  return MemoryPointer{std::make_shared<arraycore::Memory>(ptr, size, loaded->device(), [keep](void*) {}), 0};
+}
+
+// The kernel attributes (Note [Kernel attributes] in runtime/host/cpu_backend.cpp),
+// one row per CuPy property name.
+struct AttributeRow {
+  const char* name;
+  runtime::FunctionAttribute attribute;
+  bool settable;
+};
+constexpr AttributeRow kAttributes[] = {
+    {"binary_version", runtime::FunctionAttribute::BinaryVersion, false},
+    {"cache_mode_ca", runtime::FunctionAttribute::CacheModeCa, false},
+    {"const_size_bytes", runtime::FunctionAttribute::ConstSizeBytes, false},
+    {"local_size_bytes", runtime::FunctionAttribute::LocalSizeBytes, false},
+    {"max_dynamic_shared_size_bytes", runtime::FunctionAttribute::MaxDynamicSharedSizeBytes, true},
+    {"max_threads_per_block", runtime::FunctionAttribute::MaxThreadsPerBlock, false},
+    {"num_regs", runtime::FunctionAttribute::NumRegs, false},
+    {"preferred_shared_memory_carveout", runtime::FunctionAttribute::PreferredSharedMemoryCarveout, true},
+    {"ptx_version", runtime::FunctionAttribute::PtxVersion, false},
+    {"shared_size_bytes", runtime::FunctionAttribute::SharedSizeBytes, false},
+};
+
+// Adds `attributes` (a dict) and one property per row to cls; handle_of(self)
+// is the kernel's function handle on the current device.
+template <class Class, class HandleOf>
+void bind_attributes(Class& cls, HandleOf handle_of) {
+  using Self = typename Class::type;
+  cls.def_property_readonly("attributes", [handle_of](Self& self) {
+    runtime::FunctionHandle h = handle_of(self);
+    py::dict out;
+    for (const auto& row : kAttributes) out[row.name] = runtime::backend().function_attribute(h, row.attribute);
+    return out;
+  });
+  for (const auto& row : kAttributes) {
+    auto attribute = row.attribute;
+    py::cpp_function get([handle_of, attribute](Self& self) {
+      return runtime::backend().function_attribute(handle_of(self), attribute);
+    });
+    if (!row.settable) {
+      cls.def_property_readonly(row.name, get);
+      continue;
+    }
+    cls.def_property(row.name, get, py::cpp_function([handle_of, attribute](Self& self, int value) {
+                       runtime::backend().set_function_attribute(handle_of(self), attribute, value);
+                     }));
+  }
+}
+
+// compile(log_stream=None): compile and load now; the compiler's messages
+// (warnings included) go to log_stream.write.
+void compile_source(KernelSource& src, py::handle log_stream) {
+  auto loaded = src.module(runtime::backend().current_device());
+  if (!log_stream.is_none()) log_stream.attr("write")(loaded->compiled().log);
 }
 
 }  // namespace
 
 void register_raw_kernel(py::module_& m) {
-  py::class_<RawKernel, std::shared_ptr<RawKernel>>(m, "RawKernel")
-      .def(py::init([](const std::string& code, const std::string& name, py::handle options) {
+  py::class_<RawKernel, std::shared_ptr<RawKernel>> raw_kernel(m, "RawKernel", R"(
+RawKernel(code, name, options=(), backend='nvrtc', *, translate_cucomplex=False,
+          enable_cooperative_groups=False, jitify=None)
+
+A CUDA C++ kernel from source, compiled at the first call (or compile()).
+Keywords as CuPy's (Note [Raw constructor keywords]): backend='nvcc' compiles
+with nvcc on the cuda backend and with the host compiler on the host backend;
+jitify is deprecated (a DeprecationWarning) and changes nothing.)");
+  raw_kernel
+      .def(py::init([](py::object code, const std::string& name, py::object options, py::object backend,
+                       bool translate, bool cooperative, py::object jitify) {
              if (name.empty()) throw py::value_error("RawKernel needs the kernel's name");
-             return std::make_shared<RawKernel>(source_from_code(code, options, py::none(), name + ".cu"), name);
+             if (code.is_none()) throw py::type_error("RawKernel needs the kernel's code");
+             warn_jitify(jitify);
+             SourceArgs a{code, py::none(), options, backend, py::none(), translate, cooperative};
+             return std::make_shared<RawKernel>(make_source(a, name + ".cu"), name);
            }),
-           py::arg("code"), py::arg("name"), py::arg("options") = py::tuple())
-      .def("compile", [](RawKernel& k) { k.plan(runtime::backend().current_device()); },
-           "Compile and load now rather than at the first call.")
+           py::arg("code"), py::arg("name"), py::arg("options") = py::tuple(), py::arg("backend") = "nvrtc",
+           py::kw_only(), py::arg("translate_cucomplex") = false, py::arg("enable_cooperative_groups") = false,
+           py::arg("jitify") = py::none())
+      .def("compile", [](RawKernel& k, py::handle log_stream) {
+             k.plan(runtime::backend().current_device());
+             compile_source(*k.source(), log_stream);
+           }, py::arg("log_stream") = py::none(),
+           "Compile and load now rather than at the first call; the compiler's log goes to log_stream.")
       .def("_launch_loop", [](RawKernel& k, py::handle args, int n) {
         // Benchmark floor: n launches of grid 1, block 32 with arguments
         // marshalled once, from C++ (what the driver alone costs).
@@ -407,40 +594,121 @@ void register_raw_kernel(py::module_& m) {
           be.launch(plan.function.handle, {1, 1, 1}, {32, 1, 1}, 0, nullptr, ptrs.data());
       })
       .def_property_readonly("name", &RawKernel::name)
-      .def_property_readonly("code", [](const RawKernel& k) {
-        return k.source()->request ? k.source()->request->source : std::string();
-      })
-      .def_property_readonly("options", [](const RawKernel& k) {
-        py::list out;
-        if (k.source()->request) for (auto& o : k.source()->request->options) out.append(o);
-        return py::tuple(out);
-      })
+      .def_property_readonly("code", [](const RawKernel& k) { return k.source()->code; })
+      .def_property_readonly("options", [](const RawKernel& k) { return strings(k.source()->options); })
+      .def_property_readonly("backend", [](const RawKernel& k) { return k.source()->backend; })
+      .def_property_readonly("translate_cucomplex", [](const RawKernel& k) { return k.source()->translate_cucomplex; })
+      .def_property_readonly("enable_cooperative_groups", [](const RawKernel& k) { return k.source()->cooperative; })
+      .def_property_readonly("kernel", [](const std::shared_ptr<RawKernel>& k) {
+        int device = runtime::backend().current_device();
+        return KernelObject{k->source()->module(device), k->plan(device).function, k};
+      }, "The kernel loaded on the current device (compiles it if needed).")
       .def_property_readonly("param_sizes", [](RawKernel& k) {
         std::vector<uint32_t> sizes;
         for (auto& p : k.plan(runtime::backend().current_device()).function.params) sizes.push_back(p.size);
         return sizes;
-      });
-
+      })
+      .def(py::pickle(  // Note [Raw pickling]
+          [](const RawKernel& k) { return py::make_tuple(source_state(*k.source()), k.name()); },
+          [](const py::tuple& t) {
+            return std::make_shared<RawKernel>(source_from_state(t[0].cast<py::tuple>()), t[1].cast<std::string>());
+          }));
+  bind_attributes(raw_kernel, [](RawKernel& k) { return k.plan(runtime::backend().current_device()).function.handle; });
   install_method(m.attr("RawKernel"), &g_raw_kernel_call_def);
 
-  py::class_<KernelSource, std::shared_ptr<KernelSource>>(m, "_KernelSource");
+  using SourcePtr = std::shared_ptr<KernelSource>;
+  py::class_<KernelSource, SourcePtr>(m, "RawModule", R"(
+RawModule(code=None, *, path=None, options=(), backend='nvrtc', translate_cucomplex=False,
+          enable_cooperative_groups=False, name_expressions=None, jitify=None)
 
-  m.def("_raw_module_from_code", [](const std::string& code, py::handle options, py::handle names) {
-    return source_from_code(code, options, names, "module.cu");
-  });
-  m.def("_raw_module_from_path", [](const std::string& path) {
-    auto src = std::make_shared<KernelSource>();
-    src->path = path;
-    return src;
-  });
-  m.def("_raw_module_compile", [](const std::shared_ptr<KernelSource>& src) {
-    src->module(runtime::backend().current_device());
-  });
-  m.def("_raw_module_get_function", [](const std::shared_ptr<KernelSource>& src, const std::string& name) {
-    auto kernel = std::make_shared<RawKernel>(src, name);
-    kernel->plan(runtime::backend().current_device());  // fail now if the name is unknown
-    return kernel;
-  });
+CUDA C++ source (code=) or a compiled binary (path=: a .cubin/.ptx on the cuda
+backend, a shared object built from the same source on the host backend), with
+its kernels (get_function) and global variables (get_global). C++ template
+kernels are reached through name_expressions, e.g.
+RawModule(code=src, name_expressions=["f<float>"]).get_function("f<float>").
+Compilation happens at the first get_function, get_global or compile().
+Keywords as CuPy's (Note [Raw constructor keywords]).)")
+      .def(py::init([](py::object code, py::object path, py::object options, py::object backend, bool translate,
+                       bool cooperative, py::object names, py::object jitify) {
+             warn_jitify(jitify);
+             return make_source(SourceArgs{code, path, options, backend, names, translate, cooperative}, "module.cu");
+           }),
+           py::arg("code") = py::none(), py::kw_only(), py::arg("path") = py::none(),
+           py::arg("options") = py::tuple(), py::arg("backend") = "nvrtc", py::arg("translate_cucomplex") = false,
+           py::arg("enable_cooperative_groups") = false, py::arg("name_expressions") = py::none(),
+           py::arg("jitify") = py::none())
+      .def("compile", [](KernelSource& src, py::handle log) { compile_source(src, log); },
+           py::arg("log_stream") = py::none(),
+           "Compile and load now instead of at the first get_function; the compiler's log goes to log_stream.")
+      .def("get_function", [](const SourcePtr& src, const std::string& name) {
+             auto kernel = std::make_shared<RawKernel>(src, name);
+             kernel->plan(runtime::backend().current_device());  // fail now if the name is unknown
+             return kernel;
+           }, py::arg("name"),
+           "The kernel `name` (a kernel with C linkage, or one of the name expressions), as a RawKernel.")
+      .def("get_global", [](KernelSource& src, const std::string& name) {
+             return global_pointer(src.module(runtime::backend().current_device()), name);
+           }, py::arg("name"),
+           "A MemoryPointer to the global variable `name` (__device__ or __constant__) on the current device: "
+           "kiln.ndarray(shape, dtype, memptr) views it.")
+      .def_property_readonly("module", [](const SourcePtr& src) {
+        return LoadedModuleObject{src, src->module(runtime::backend().current_device())};
+      }, "The module loaded on the current device (compiles it if needed).")
+      .def_property_readonly("code", [](const KernelSource& s) {
+        return s.path.empty() ? py::object(py::str(s.code)) : py::object(py::none());
+      })
+      .def_property_readonly("path", [](const KernelSource& s) {
+        return s.path.empty() ? py::object(py::none()) : py::object(py::str(s.path));
+      })
+      .def_property_readonly("options", [](const KernelSource& s) { return strings(s.options); })
+      .def_property_readonly("name_expressions", [](const KernelSource& s) { return strings(s.name_expressions); })
+      .def_property_readonly("backend", [](const KernelSource& s) { return s.backend; })
+      .def_property_readonly("translate_cucomplex", [](const KernelSource& s) { return s.translate_cucomplex; })
+      .def_property_readonly("enable_cooperative_groups", [](const KernelSource& s) { return s.cooperative; })
+      .def(py::pickle([](const KernelSource& s) { return source_state(s); },  // Note [Raw pickling]
+                      [](const py::tuple& t) { return source_from_state(t); }));
+
+  py::class_<LoadedModuleObject>(m, "Module", "A module loaded on one device: RawModule.module.")
+      .def("get_function", [](const LoadedModuleObject& mod, const std::string& name) {
+        return KernelObject{mod.loaded, mod.loaded->function(name), std::make_shared<RawKernel>(mod.source, name)};
+      }, py::arg("name"))
+      .def("get_global", [](const LoadedModuleObject& mod, const std::string& name) { return global_pointer(mod.loaded, name); },
+           py::arg("name"))
+      .def_property_readonly("mapping", [](const LoadedModuleObject& mod) -> py::object {
+        const auto& lowered = mod.loaded->compiled().lowered_names;
+        if (lowered.empty()) return py::none();
+        py::dict out;
+        for (const auto& [expression, symbol] : lowered) out[py::str(expression)] = symbol;
+        return out;
+      }, "name expression -> lowered (mangled) name, or None without name expressions");
+
+  py::class_<KernelObject> function(m, "Function", "One kernel of a loaded module: RawKernel.kernel.");
+  function.def_property_readonly("ptr", [](const KernelObject& f) { return reinterpret_cast<uintptr_t>(f.function.handle); })
+      .def_property_readonly("name", [](const KernelObject& f) { return f.function.name; })
+      .def("__call__", [](const KernelObject& f, py::handle grid, py::handle block, py::handle args, uint32_t shared_mem,
+                          py::handle stream) { f.kernel->call(grid, block, args, shared_mem, stream); },
+           py::arg("grid"), py::arg("block"), py::arg("args"), py::kw_only(), py::arg("shared_mem") = 0,
+           py::arg("stream") = py::none(), "function(grid, block, args, *, shared_mem=0, stream=None): launch");
+  bind_attributes(function, [](KernelObject& f) { return f.function.handle; });
+
+  // cupy.cuda.compile_with_cache's place (deprecated there since CuPy 10, with
+  // a UserWarning): source -> the Module loaded on the current device. kiln
+  // compiles for the current device and caches in its own kernel cache
+  // (KILN_CACHE_DIR), so arch, cache_dir and extra_source change nothing.
+  m.def("compile_with_cache", [](py::object source, py::object options, py::handle arch, py::handle cache_dir,
+                                 py::handle extra_source, py::object backend, bool cooperative, py::object names,
+                                 py::handle log_stream, py::object jitify) {
+        if (PyErr_WarnEx(PyExc_UserWarning, "kiln.cuda.compile_with_cache is deprecated, as in CuPy: use "
+                         "kiln.RawModule or kiln.RawKernel", 1) != 0)
+          throw py::error_already_set();
+        warn_jitify(jitify);
+        auto src = make_source(SourceArgs{source, py::none(), options, backend, names, false, cooperative}, "kernel.cu");
+        compile_source(*src, log_stream);
+        return LoadedModuleObject{src, src->module(runtime::backend().current_device())};
+      }, py::arg("source"), py::arg("options") = py::tuple(), py::arg("arch") = py::none(),
+      py::arg("cache_dir") = py::none(), py::arg("extra_source") = py::none(), py::arg("backend") = "nvrtc",
+      py::kw_only(), py::arg("enable_cooperative_groups") = false, py::arg("name_expressions") = py::none(),
+      py::arg("log_stream") = py::none(), py::arg("jitify") = py::none());
 
   m.def("_cache_stats", [] {
     auto st = runtime::kernel_cache().stats();
@@ -461,7 +729,7 @@ void register_raw_kernel(py::module_& m) {
   });
   m.def("_compile_binary", [](const std::string& source, std::vector<std::string> options) {
     auto& be = runtime::backend();
-    runtime::CompileRequest r{source, std::move(options), {}, "kernel.cu"};
+    runtime::CompileRequest r{source, std::move(options), {}, "kernel.cu", ""};
     return py::bytes(be.compile(r, be.target_arch(be.current_device())).binary);
   }, "The current backend's binary for source: a cubin (cuda) or a shared object (host).");
   m.def("_nvrtc_available", [] {
@@ -471,7 +739,7 @@ void register_raw_kernel(py::module_& m) {
   });
   m.def("_nvrtc_compile", [](const std::string& source, std::vector<std::string> options,
                              std::vector<std::string> names, const std::string& arch) {
-    runtime::CompileRequest r{source, std::move(options), std::move(names), "kernel.cu"};
+    runtime::CompileRequest r{source, std::move(options), std::move(names), "kernel.cu", ""};
     auto compiled = runtime::nvrtc_compile(r, arch);
     return py::bytes(compiled.binary);
   });

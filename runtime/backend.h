@@ -59,6 +59,22 @@ struct ParamInfo {
   ParamKind kind = ParamKind::Unknown;
 };
 
+// A kernel's attributes, numbered as CUDA's CUfunction_attribute so the cuda
+// backend passes them through (Note [Kernel attributes] in runtime/host/cpu_backend.cpp
+// says what the host backend reports).
+enum class FunctionAttribute : int {
+  MaxThreadsPerBlock = 0,
+  SharedSizeBytes = 1,
+  ConstSizeBytes = 2,
+  LocalSizeBytes = 3,
+  NumRegs = 4,
+  PtxVersion = 5,
+  BinaryVersion = 6,
+  CacheModeCa = 7,
+  MaxDynamicSharedSizeBytes = 8,        // settable
+  PreferredSharedMemoryCarveout = 9,    // settable
+};
+
 struct DeviceProperties {
   std::string name;
   int compute_capability_major = 0;
@@ -75,6 +91,10 @@ struct CompileRequest {
   std::vector<std::string> options;           // passed to the compiler as given
   std::vector<std::string> name_expressions;  // C++ names to lower, e.g. "f<float>"
   std::string source_name = "kernel.cu";      // file name used in diagnostics
+  // "" = the backend's own compiler (NVRTC on cuda, the C++ compiler on
+  // host); "nvcc" = the CUDA toolkit's nvcc where the backend has one
+  // (RawModule(backend='nvcc')); a backend without one compiles as usual.
+  std::string compiler;
 };
 
 // The output of a compile: what the on-disk cache stores and load_module takes.
@@ -172,6 +192,22 @@ class Backend {
   virtual void unload_module(ModuleHandle module) = 0;
   virtual FunctionHandle get_function(ModuleHandle module, const std::string& symbol) = 0;
   virtual std::vector<ParamInfo> param_info(FunctionHandle function) = 0;
+  // cuFuncGetAttribute / cuFuncSetAttribute (setting only the two settable
+  // ones); InvalidArgument for a value the backend rejects.
+  virtual int function_attribute(FunctionHandle function, FunctionAttribute attribute) {
+    (void)function, (void)attribute;
+    throw Error(std::string(name()) + " backend: kernel attributes are not supported");
+  }
+  virtual void set_function_attribute(FunctionHandle function, FunctionAttribute attribute, int value) {
+    (void)function, (void)attribute, (void)value;
+    throw Error(std::string(name()) + " backend: kernel attributes are not supported");
+  }
+  // Address and size of a module's global variable (__device__, __constant__),
+  // as cuModuleGetGlobal; NotFound when the module has no such symbol.
+  virtual std::pair<void*, size_t> module_global(ModuleHandle module, const std::string& symbol) {
+    (void)module;
+    throw NotFound(std::string(name()) + " backend: no global '" + symbol + "' (globals are not supported)");
+  }
   // args[i] points at the value of parameter i, as for cuLaunchKernel.
   virtual void launch(FunctionHandle function, Dim3 grid, Dim3 block, uint32_t shared_mem_bytes,
                       StreamHandle stream, void** args) = 0;

@@ -1,10 +1,13 @@
-// Whole-file reads for the runtime (cache entries, compiler outputs, modules).
+// Whole-file reads for the runtime (cache entries, compiler outputs, modules),
+// and the temporary directories and child processes that compilers run in.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kiln::runtime {
 
@@ -36,5 +39,20 @@ std::optional<std::string> read_regular_file(const std::string& path, uint64_t m
 // removed; a regular file, FIFO, socket, device node or symlink is left, as
 // rename() replaces it. Returns false when a directory could not be removed.
 bool clear_for_entry(const std::string& path);
+
+// A private directory under the system's temporary one (`prefix` + 6 random
+// characters), removed with its contents when this goes out of scope.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const char* prefix);
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
+
+// Runs argv (argv[0] found on PATH) in directory `cwd` with stdout and stderr
+// to `log_path`; its exit status, 128 + the signal when one ended it. Throws
+// Error when the program cannot be started.
+int run_process(const std::vector<std::string>& argv, const std::string& cwd, const std::string& log_path);
 
 }  // namespace kiln::runtime

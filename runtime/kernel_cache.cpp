@@ -205,6 +205,33 @@ std::string stdlib_fingerprint(const std::string& dir) {
   return fingerprint;
 }
 
+namespace {
+
+// Note [Source on compile errors]
+// KILN_DUMP_CUDA_SOURCE_ON_ERROR=1 (CuPy's CUPY_DUMP_CUDA_SOURCE_ON_ERROR)
+// appends the source that failed, with line numbers, to the CompileError's
+// message, for every kernel kiln compiles (generated ones included).
+bool dump_source_on_error() {
+  const char* v = std::getenv("KILN_DUMP_CUDA_SOURCE_ON_ERROR");
+  return v && std::string_view(v) == "1";
+}
+
+std::string numbered_source(const CompileRequest& request) {
+  std::string out = "==== " + request.source_name + " ====\n";
+  size_t line = 1, start = 0;
+  while (start < request.source.size()) {
+    size_t end = request.source.find('\n', start);
+    if (end == std::string::npos) end = request.source.size();
+    std::string number = std::to_string(line++);
+    out += std::string(number.size() < 4 ? 4 - number.size() : 0, ' ') + number + " " +
+           request.source.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out + "====";
+}
+
+}  // namespace
+
 std::string cache_key(const CompileRequest& request, std::string_view backend_name,
                       std::string_view arch, std::string_view compiler_identity) {
   std::string framed;
@@ -220,6 +247,9 @@ std::string cache_key(const CompileRequest& request, std::string_view backend_na
   for (const auto& e : request.name_expressions) put_field(framed, e);
   put_field(framed, request.source_name);
   put_field(framed, request.source);
+  // Only a request for another compiler adds a field, so every other key
+  // stays what it was (the source, last and length-prefixed, ends the frame).
+  if (!request.compiler.empty()) put_field(framed, "compiler=" + request.compiler);
   return sha256_hex(framed);
 }
 
@@ -306,7 +336,12 @@ std::shared_ptr<const CompiledModule> KernelCache::get_or_compile(const CompileR
   bool from_disk = module != nullptr;
   if (!module) {
     // CompileError propagates; nothing is cached for this key.
-    module = std::make_shared<const CompiledModule>(backend.compile(request, arch));
+    try {
+      module = std::make_shared<const CompiledModule>(backend.compile(request, arch));
+    } catch (const CompileError& e) {
+      if (!dump_source_on_error()) throw;
+      throw CompileError(std::string(e.what()) + "\n" + numbered_source(request), e.log);
+    }
     if (!path.empty()) write_entry_atomically(path, make_entry(serialize_module(*module)));
   }
 

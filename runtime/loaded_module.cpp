@@ -1,5 +1,6 @@
 #include "runtime/loaded_module.h"
 
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -30,7 +31,7 @@ KernelFunction LoadedModule::function(const std::string& name) const {
   f.name = name;
   try {
     f.handle = backend().get_function(handle_, symbol);
-  } catch (const NotFound&) {
+  } catch (const NotFound& e) {
     std::string known;
     for (const auto& d : decls_)
       if (!d.is_template) known += (known.empty() ? "" : ", ") + d.name;
@@ -39,7 +40,7 @@ KernelFunction LoadedModule::function(const std::string& name) const {
     throw NotFound("the module has no kernel named '" + name + "'" +
                    (known.empty() ? std::string(" (it defines no extern \"C\" __global__ kernel)")
                                   : " (it has: " + known + ")") +
-                   "; C++ kernels need extern \"C\" or name_expressions");
+                   "; C++ kernels need extern \"C\" or name_expressions (" + e.what() + ")");
   }
   f.params = backend().param_info(f.handle);
   // Note [Parameter kinds]: CUDA reports sizes only. When the source declares
@@ -56,6 +57,13 @@ KernelFunction LoadedModule::function(const std::string& name) const {
     break;
   }
   return f;
+}
+
+std::pair<void*, size_t> LoadedModule::global(const std::string& name) const {
+  std::string symbol = name;
+  for (const auto& [expression, lowered] : compiled_->lowered_names)
+    if (expression == name) symbol = lowered;
+  return backend().module_global(handle_, symbol);
 }
 
 namespace {
@@ -104,6 +112,9 @@ std::shared_ptr<LoadedModule> load_module_cached(const CompileRequest& request, 
 }
 
 std::shared_ptr<LoadedModule> load_module_file(const std::string& path, int device) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))  // the code cuModuleLoad gives, on every backend
+    throw Error("cannot load the module '" + path + "': CUDA_ERROR_FILE_NOT_FOUND (file not found)");
   auto compiled = std::make_shared<const CompiledModule>(backend().module_from_file(path));
   return std::make_shared<LoadedModule>(compiled, std::vector<KernelDecl>{}, device);
 }

@@ -38,6 +38,9 @@ class LoadedModule {
   // By kernel name or name expression; throws NotFound naming the kernels the
   // module has.
   KernelFunction function(const std::string& name) const;
+  // Address and size of a global variable (__device__, __constant__) on this
+  // module's device; NotFound when there is none by that name.
+  std::pair<void*, size_t> global(const std::string& name) const;
   const CompiledModule& compiled() const { return *compiled_; }
   int device() const { return device_; }
 

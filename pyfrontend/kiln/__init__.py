@@ -8,14 +8,13 @@ import numpy as _numpy
 from kiln import _loader
 from kiln import _core
 
-from kiln._core import ndarray, RawKernel, get_backend
+from kiln._core import ndarray, RawKernel, RawModule, get_backend
 from kiln._core import promote_types, can_cast, result_type, min_scalar_type, common_type
 from kiln._creation import (empty, zeros, ones, full, empty_like, zeros_like, ones_like, full_like,
                             arange, linspace, logspace, geomspace, asarray, asanyarray, array, asnumpy,
                             ascontiguousarray, asfortranarray, copy, eye, identity, diag, diagonal, diagflat, tri,
                             tril, triu, meshgrid, indices, fromfunction)
 from kiln._creation import empty_pinned, empty_like_pinned, zeros_pinned, zeros_like_pinned   # cupyx's
-from kiln._raw_module import RawModule
 from kiln._manipulation import (  # noqa: F401
     reshape, ravel, shape, ndim, size, transpose, swapaxes, moveaxis, rollaxis, squeeze, expand_dims,
     atleast_1d, atleast_2d, atleast_3d, broadcast_shapes, broadcast_to, broadcast_arrays,

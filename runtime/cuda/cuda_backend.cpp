@@ -278,6 +278,7 @@ class CudaBackend final : public Backend {
   }
 
   CompiledModule compile(const CompileRequest& request, const std::string& arch) override {
+    if (request.compiler == "nvcc") return nvcc_compile(request, arch);
     return nvrtc_compile(request, arch);
   }
 
@@ -356,6 +357,49 @@ class CudaBackend final : public Backend {
       out.push_back(ParamInfo{static_cast<uint32_t>(size), ParamKind::Unknown});
     }
     return out;
+  }
+
+  int function_attribute(FunctionHandle function, FunctionAttribute attribute) override {
+    ensure_current();
+    int value = 0;
+    CuFunction f = static_cast<CuFunction>(function);
+    if (!api_.func_get_attribute) throw Error("the CUDA driver has no cuFuncGetAttribute");
+    CuResult r = api_.func_get_attribute(&value, static_cast<int>(attribute), f);
+    if (r != cr::kSuccess) fail(r, "cuFuncGetAttribute(" + function_name(f) + ", " +
+                                       std::to_string(static_cast<int>(attribute)) + ")");
+    return value;
+  }
+
+  void set_function_attribute(FunctionHandle function, FunctionAttribute attribute, int value) override {
+    ensure_current();
+    CuFunction f = static_cast<CuFunction>(function);
+    if (attribute != FunctionAttribute::MaxDynamicSharedSizeBytes &&
+        attribute != FunctionAttribute::PreferredSharedMemoryCarveout)
+      throw InvalidArgument("cuFuncSetAttribute(" + function_name(f) + "): attribute " +
+                            std::to_string(static_cast<int>(attribute)) + " is read-only");
+    CuResult r = api_.func_set_attribute(f, static_cast<int>(attribute), value);
+    std::string call = "cuFuncSetAttribute(" + function_name(f) + ", " +
+                       std::to_string(static_cast<int>(attribute)) + ", " + std::to_string(value) + ")";
+    if (r == cr::kInvalidValue) throw InvalidArgument(call + " failed: " + describe_result(api_, r));
+    if (r != cr::kSuccess) fail(r, call);
+    if (attribute == FunctionAttribute::MaxDynamicSharedSizeBytes) {
+      // Note [Dynamic shared memory]: a launch raises the limit again when it asks for more.
+      std::lock_guard<std::mutex> lock(functions_mutex_);
+      functions_[f].dynamic_shared_limit = static_cast<uint32_t>(value);
+    }
+  }
+
+  std::pair<void*, size_t> module_global(ModuleHandle module, const std::string& symbol) override {
+    ensure_current();
+    CuDevicePtr ptr = 0;
+    size_t bytes = 0;
+    if (!api_.module_get_global) throw Error("the CUDA driver has no cuModuleGetGlobal_v2");
+    CuResult r = api_.module_get_global(&ptr, &bytes, static_cast<CuModule>(module), symbol.c_str());
+    if (r == cr::kNotFound)
+      throw NotFound("global '" + symbol + "' is not defined in the module (cuModuleGetGlobal: " +
+                     describe_result(api_, r) + ")");
+    if (r != cr::kSuccess) fail(r, "cuModuleGetGlobal('" + symbol + "')");
+    return {reinterpret_cast<void*>(static_cast<uintptr_t>(ptr)), bytes};
   }
 
   // The checks every launch makes (current context, a function, a block of

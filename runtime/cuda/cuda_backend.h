@@ -21,6 +21,13 @@ const BackendCaps& cuda_backend_caps();
 CompiledModule nvrtc_compile(const CompileRequest& request, const std::string& arch);
 bool nvrtc_available(std::string* why_not);
 
+// The CUDA toolkit's nvcc (RawModule(backend='nvcc')): $NVCC, else
+// $CUDA_PATH/bin/nvcc, else nvcc on PATH, else /usr/local/cuda/bin/nvcc.
+// Throws CompileError saying where it looked when there is none, and with
+// nvcc's output when the source does not compile. Name expressions are
+// NVRTC's: a request with any is InvalidArgument.
+CompiledModule nvcc_compile(const CompileRequest& request, const std::string& arch);
+
 // Extra folders for NVRTC and the other CUDA libraries (pip's nvidia wheels):
 // cuda::add_library_search_dir, runtime/cuda/library_search.h.
 

@@ -73,6 +73,8 @@ LoadResult load_once() {
   resolve_symbol(lib, "cuModuleUnload", a.module_unload, &missing);
   resolve_symbol(lib, "cuModuleGetFunction", a.module_get_function, &missing);
   resolve_symbol(lib, "cuFuncSetAttribute", a.func_set_attribute, &missing);
+  resolve_symbol(lib, "cuFuncGetAttribute", a.func_get_attribute, nullptr);     // optional: RawKernel.attributes
+  resolve_symbol(lib, "cuModuleGetGlobal_v2", a.module_get_global, nullptr);    // optional: RawModule.get_global
   resolve_symbol(lib, "cuFuncGetParamInfo", a.func_get_param_info, nullptr);  // optional
   resolve_symbol(lib, "cuLaunchKernel", a.launch_kernel, &missing);
   resolve_symbol(lib, "cuLaunchCooperativeKernel", a.launch_cooperative_kernel, nullptr);  // optional

@@ -190,6 +190,10 @@ struct DriverApi {
                                   const char* name);  // cuModuleGetFunction
   CuResult (*func_set_attribute)(CuFunction function, int attribute,
                                  int value);  // cuFuncSetAttribute
+  // cuFuncGetAttribute and cuModuleGetGlobal_v2 (optional: every real driver
+  // has them; a test's fake driver may not).
+  CuResult (*func_get_attribute)(int* value, int attribute, CuFunction function);
+  CuResult (*module_get_global)(CuDevicePtr* ptr, size_t* bytes, CuModule module, const char* name);
   // cuFuncGetParamInfo (CUDA >= 12.4; optional).
   CuResult (*func_get_param_info)(CuFunction function, size_t index, size_t* offset,
                                   size_t* size);

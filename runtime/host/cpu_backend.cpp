@@ -3,6 +3,7 @@
 // when it returns), and kernels are host_kernel.h-compiled shared objects
 // whose blocks run on a pool of worker threads (cpu_scheduler.h).
 #include <dlfcn.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -33,9 +34,21 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Note [Kernel attributes]
+// The host backend answers cuFuncGetAttribute's questions with what holds for
+// it: a block has at most 1024 threads (the launch limit); a kernel has no
+// registers, no local, constant or static shared memory that kiln can count
+// (static __shared__ variables are per-worker statics), no PTX and no cubin,
+// so num_regs, the *_size_bytes, ptx_version, binary_version and cache_mode_ca
+// are 0. The two settable attributes are kept per kernel:
+// max_dynamic_shared_size_bytes starts at the most a launch may ask for
+// (host::kMaxDynamicSharedBytes) and takes 0 to that; the carveout starts at
+// -1 (no preference) and takes -1 to 100 and changes nothing.
 struct HostFunction {
   const kiln_host::KernelEntry* entry;
   host::RunThreadFn run_thread;
+  int max_dynamic_shared = static_cast<int>(host::kMaxDynamicSharedBytes);
+  int carveout = -1;
 };
 
 struct HostModule {
@@ -301,8 +314,50 @@ class HostBackend final : public Backend {
     auto it = mod->functions.find(symbol);
     if (it == mod->functions.end())
       throw NotFound("host backend: no kernel '" + symbol + "' in the module (it has: " +
-                     (mod->names.empty() ? std::string("none") : mod->names) + ")");
+                     (mod->names.empty() ? std::string("none") : mod->names) +
+                     "): CUDA_ERROR_NOT_FOUND (named symbol not found)");
     return &it->second;
+  }
+  // Note [Kernel attributes]
+  int function_attribute(FunctionHandle function, FunctionAttribute attribute) override {
+    auto* f = static_cast<HostFunction*>(function);
+    switch (attribute) {
+      case FunctionAttribute::MaxThreadsPerBlock: return 1024;
+      case FunctionAttribute::MaxDynamicSharedSizeBytes: return f->max_dynamic_shared;
+      case FunctionAttribute::PreferredSharedMemoryCarveout: return f->carveout;
+      default: return 0;
+    }
+  }
+  void set_function_attribute(FunctionHandle function, FunctionAttribute attribute, int value) override {
+    auto* f = static_cast<HostFunction*>(function);
+    std::string what = "kernel '" + std::string(f->entry->name) + "': ";
+    if (attribute == FunctionAttribute::MaxDynamicSharedSizeBytes) {
+      if (value < 0 || static_cast<size_t>(value) > host::kMaxDynamicSharedBytes)
+        throw InvalidArgument(what + "max_dynamic_shared_size_bytes must be between 0 and " +
+                              std::to_string(host::kMaxDynamicSharedBytes) + ", got " + std::to_string(value));
+      f->max_dynamic_shared = value;
+    } else if (attribute == FunctionAttribute::PreferredSharedMemoryCarveout) {
+      if (value < -1 || value > 100)
+        throw InvalidArgument(what + "preferred_shared_memory_carveout must be between -1 and 100, got " +
+                              std::to_string(value));
+      f->carveout = value;
+    } else {
+      throw InvalidArgument(what + "attribute " + std::to_string(static_cast<int>(attribute)) + " is read-only");
+    }
+  }
+  // A global variable of the module (__device__ and __constant__ are plain
+  // globals on the host): the shared object's symbol and its ELF size.
+  std::pair<void*, size_t> module_global(ModuleHandle module, const std::string& symbol) override {
+    auto* mod = static_cast<HostModule*>(module);
+    void* address = dlsym(mod->handle, symbol.c_str());
+    Dl_info info{};
+    void* entry = nullptr;  // the symbol's ElfW(Sym)
+    const auto* sym = static_cast<const ElfW(Sym)*>(entry);
+    if (address && dladdr1(address, &info, &entry, RTLD_DL_SYMENT)) sym = static_cast<const ElfW(Sym)*>(entry);
+    if (!sym || ELF64_ST_TYPE(sym->st_info) != STT_OBJECT)
+      throw NotFound("host backend: no global variable '" + symbol +
+                     "' in the module: CUDA_ERROR_NOT_FOUND (named symbol not found)");
+    return {address, static_cast<size_t>(sym->st_size)};
   }
   std::vector<ParamInfo> param_info(FunctionHandle function) override {
     const auto* e = static_cast<HostFunction*>(function)->entry;

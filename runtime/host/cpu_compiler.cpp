@@ -1,9 +1,7 @@
 #include "runtime/host/cpu_compiler.h"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,8 +19,6 @@
 #include "runtime/kernel_cache.h"
 #include "runtime/sha256.h"
 #include "runtime/kernel_signature.h"
-
-extern char** environ;
 
 namespace kiln::runtime::host {
 namespace {
@@ -77,40 +73,6 @@ std::string c_string_literal(const std::string& s) {
     out += c;
   }
   return out + "\"";
-}
-
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "kiln-host-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw Error("host compiler: cannot create a temporary directory");
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-};
-
-// Runs argv in directory `cwd` with stdout and stderr to `log_path`.
-int run(const std::vector<std::string>& argv, const std::string& cwd, const std::string& log_path) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid;
-  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw Error("host compiler: cannot start '" + argv[0] + "': " + std::strerror(rc));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 // Every non-template kernel the source defines, as (registered name, C++
@@ -172,9 +134,9 @@ std::vector<std::string> common_flags() {
 }
 
 bool compiler_is_gcc(const std::string& compiler) {
-  TempDir dir;
+  TempDir dir("kiln-host-");
   const std::string log = (dir.path / "version.txt").string();
-  if (run({compiler, "--version"}, dir.path.string(), log) != 0) return false;
+  if (run_process({compiler, "--version"}, dir.path.string(), log) != 0) return false;
   const std::string text = read_file(log).value_or("");
   return text.find("clang") == std::string::npos && text.find("Free Software Foundation") != std::string::npos;
 }
@@ -209,7 +171,7 @@ std::string prelude_pch_dir() {
     if (!compiler_is_gcc(compiler)) return;
     fs::create_directories(gch.parent_path(), ec);
     if (ec) return;
-    TempDir work;
+    TempDir work("kiln-host-");
     const fs::path built = work.path / "host_prelude.h.gch";
     std::vector<std::string> argv = {compiler, "-x", "c++-header"};
     argv.insert(argv.end(), flags.begin(), flags.end());
@@ -217,7 +179,7 @@ std::string prelude_pch_dir() {
     argv.push_back((fs::absolute(include) / kPrelude).string());
     argv.push_back("-o");
     argv.push_back(built.string());
-    if (run(argv, work.path.string(), (work.path / "log.txt").string()) != 0) return;
+    if (run_process(argv, work.path.string(), (work.path / "log.txt").string()) != 0) return;
     // Renamed into place from the same directory: atomic for concurrent readers.
     const fs::path staged = gch.string() + ".tmp" + std::to_string(getpid());
     fs::copy_file(built, staged, fs::copy_options::overwrite_existing, ec);
@@ -316,7 +278,7 @@ std::string host_module_source(const CompileRequest& request) {
 }
 
 CompiledModule compile_host_module(const CompileRequest& request) {
-  TempDir dir;
+  TempDir dir("kiln-host-");
   // The file carries the source's own name and the compiler runs in its
   // directory, so diagnostics read `kernel.cu:3:5: error: ...` and quote the
   // line with a caret.
@@ -378,13 +340,13 @@ CompiledModule compile_host_module(const CompileRequest& request) {
   argv.push_back("-o");
   argv.push_back(out.string());
   const auto pch_arg = pch.empty() ? argv.end() : argv.begin() + static_cast<std::ptrdiff_t>(pch_index);
-  int rc = run(argv, dir.path.string(), log.string());
+  int rc = run_process(argv, dir.path.string(), log.string());
   if (rc != 0 && pch_arg != argv.end() && read_file(log.string()).value_or("").find("PCH") != std::string::npos) {
     // A truncated precompiled header is an error to g++ ("cannot read PCH
     // file"), not a miss: compile again without it, and drop it if that
     // works (Note [Host precompiled prelude]).
     argv.erase(pch_arg);
-    rc = run(argv, dir.path.string(), log.string());
+    rc = run_process(argv, dir.path.string(), log.string());
     if (rc == 0) drop_prelude_pch();
   }
   std::string log_text = read_file(log.string()).value_or("");

@@ -31,7 +31,7 @@ class HostKernelTest : public ::testing::Test {
   // Compiles and loads `source`; the module stays loaded for the test.
   ModuleHandle load(const std::string& source, std::vector<std::string> names = {},
                     std::vector<std::string> options = {}) {
-    CompileRequest req{source, std::move(options), std::move(names), "kernel.cu"};
+    CompileRequest req{source, std::move(options), std::move(names), "kernel.cu", ""};
     compiled_ = be_->compile(req, be_->target_arch(0));
     ModuleHandle m = be_->load_module(compiled_);
     modules_.push_back(m);

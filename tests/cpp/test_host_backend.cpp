@@ -433,7 +433,8 @@ TEST_F(HostBackendTest, CompileErrorCarriesTheCompilerLog) {
   CompileRequest req{"extern \"C\" __global__ void k(float* y) {\n  y[0] = undeclared_thing + 1;\n}\n",
                      {},
                      {},
-                     "broken.cu"};
+                     "broken.cu",
+                     ""};
   try {
     be_->compile(req, be_->target_arch(0));
     FAIL() << "no CompileError";
@@ -697,6 +698,41 @@ extern "C" __global__ void k(float* y) {
   be_->launch(be_->get_function(m, "k"), {256, 1, 1}, {1024, 1, 1}, 0, nullptr, args);
   EXPECT_EQ(y[5 * 1024 + 1], 1022.0f);
   be_->deallocate(y);
+}
+
+// Note [Kernel attributes]: the host backend's values, and its two settable ones.
+TEST_F(HostBackendTest, KernelAttributesAndModuleGlobals) {
+  ModuleHandle m = load(R"(
+__device__ float scale[3];
+__constant__ int bias;
+extern "C" __global__ void apply(float* y) { y[threadIdx.x] = y[threadIdx.x] * scale[threadIdx.x] + bias; }
+)");
+  FunctionHandle f = be_->get_function(m, "apply");
+  EXPECT_EQ(be_->function_attribute(f, FunctionAttribute::MaxThreadsPerBlock), 1024);
+  EXPECT_EQ(be_->function_attribute(f, FunctionAttribute::NumRegs), 0);
+  EXPECT_EQ(be_->function_attribute(f, FunctionAttribute::PreferredSharedMemoryCarveout), -1);
+  be_->set_function_attribute(f, FunctionAttribute::MaxDynamicSharedSizeBytes, 1000);
+  EXPECT_EQ(be_->function_attribute(f, FunctionAttribute::MaxDynamicSharedSizeBytes), 1000);
+  EXPECT_THROW(be_->set_function_attribute(f, FunctionAttribute::NumRegs, 1), InvalidArgument);
+  EXPECT_THROW(be_->set_function_attribute(f, FunctionAttribute::PreferredSharedMemoryCarveout, 101),
+               InvalidArgument);
+
+  auto [scale, scale_bytes] = be_->module_global(m, "scale");
+  auto [bias, bias_bytes] = be_->module_global(m, "bias");
+  EXPECT_EQ(scale_bytes, 3 * sizeof(float));
+  EXPECT_EQ(bias_bytes, sizeof(int));
+  float values[3] = {1.0f, 2.0f, 3.0f};
+  std::memcpy(scale, values, sizeof(values));
+  *static_cast<int*>(bias) = 10;
+  float* y = alloc<float>(3);
+  for (int i = 0; i < 3; ++i) y[i] = 2.0f;
+  void* args[] = {&y};
+  be_->launch(f, {1, 1, 1}, {3, 1, 1}, 0, nullptr, args);
+  EXPECT_EQ(y[0], 12.0f);
+  EXPECT_EQ(y[2], 16.0f);
+  be_->deallocate(y);
+  EXPECT_THROW(be_->module_global(m, "apply"), NotFound);   // a function, not a variable
+  EXPECT_THROW(be_->module_global(m, "missing"), NotFound);
 }
 
 }  // namespace

@@ -23,13 +23,13 @@ namespace {
 namespace fs = std::filesystem;
 
 // A fresh directory under the system temp dir, removed with the object.
-class TempDir {
+class CacheTestDir {
  public:
-  TempDir() {
+  CacheTestDir() {
     std::string tmpl = (fs::temp_directory_path() / "kiln-cache-test-XXXXXX").string();
     path_ = ::mkdtemp(tmpl.data());
   }
-  ~TempDir() {
+  ~CacheTestDir() {
     std::error_code ec;
     fs::remove_all(path_, ec);
   }
@@ -111,7 +111,7 @@ TEST(CacheKey, ChangesWhenAnyFieldChanges) {
 
 TEST(CacheKey, ChangesWithStdlibHeaders) {
   IncludeDirGuard guard;
-  TempDir a, b, c;
+  CacheTestDir a, b, c;
   fs::create_directories(a.path() + "/sub");
   spit(a.path() + "/sub/kiln.h", "int x = 1;");
   spit(b.path() + "/kiln.h", "int x = 1;");  // same contents, other path
@@ -186,7 +186,7 @@ TEST(ModuleSerialization, RejectsTrailingBytesAndHugeLengths) {
 
 class KernelCacheTest : public ::testing::Test {
  protected:
-  TempDir dir_;
+  CacheTestDir dir_;
   testing::FakeBackend fake_;
 };
 
@@ -295,7 +295,7 @@ TEST_F(KernelCacheTest, EntriesThatAreNotRegularFilesAreMissesAndReplaced) {
 }
 
 TEST(RegularFiles, ReadRegularFileRefusesWhatIsNotOneAndReadsPrefixes) {
-  TempDir dir;
+  CacheTestDir dir;
   const std::string f = dir.path() + "/f", fifo = dir.path() + "/fifo", link = dir.path() + "/link";
   std::ofstream(f, std::ios::binary) << "gpch and more";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);

@@ -163,5 +163,30 @@ TEST(CudaBackend, FactoryReportsWhyWithoutDriverOrDevice) {
   EXPECT_FALSE(why_not.empty());
 }
 
+// RawModule(backend='nvcc'): nvcc where there is one, a CompileError saying
+// where kiln looked where there is none.
+TEST(Nvcc, CompilesWhereThereIsOneAndSaysWhereItLookedElse) {
+  CompileRequest request{kAddSource, {}, {}, "add.cu", "nvcc"};
+  bool have_nvcc = std::system("command -v nvcc > /dev/null 2>&1") == 0;
+  if (have_nvcc) {
+    CompiledModule m = nvcc_compile(request, "sm_90");
+    EXPECT_TRUE(is_elf(m.binary));
+  }
+  setenv("NVCC", "/nonexistent/bin/nvcc", 1);
+  EXPECT_THROW(nvcc_compile(request, "sm_90"), CompileError);
+  unsetenv("NVCC");
+  request.name_expressions = {"f<int>"};
+  EXPECT_THROW(nvcc_compile(request, "sm_90"), InvalidArgument);
+  if (!have_nvcc && !std::getenv("CUDA_PATH") && !std::getenv("CUDA_HOME")) {
+    request.name_expressions.clear();
+    try {
+      nvcc_compile(request, "sm_90");
+      if (std::system("test -x /usr/local/cuda/bin/nvcc") != 0) ADD_FAILURE() << "no nvcc, yet it compiled";
+    } catch (const CompileError& e) {
+      EXPECT_NE(std::string(e.what()).find("nvcc was not found"), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kiln::runtime

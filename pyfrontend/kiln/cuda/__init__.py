@@ -1,6 +1,7 @@
 """Devices, streams, events, memory and compilation: kiln.cuda (cupy.cuda's place)."""
 from kiln import _core
-from kiln.cuda import compiler, memory, pinned_memory, runtime
+from kiln.cuda import compiler, driver, memory, pinned_memory, runtime
+from kiln._core import compile_with_cache  # deprecated, as in CuPy: RawModule
 from kiln.cuda import device
 from kiln.cuda.device import Device, get_cublas_handle
 from kiln.cuda.stream import Stream, ExternalStream, Event, get_current_stream, get_elapsed_time
@@ -16,7 +17,7 @@ StreamCaptureError = _core.StreamCaptureError  # work a capture cannot record (d
 __all__ = ["Device", "Stream", "ExternalStream", "Event", "get_current_stream", "get_elapsed_time",
            "MemoryPointer", "Memory", "UnownedMemory", "alloc", "set_allocator",
            "get_allocator", "OutOfMemoryError", "alloc_pinned_memory", "MemoryPool", "PinnedMemoryPool",
-           "LaunchError", "compiler", "memory", "Graph", "StreamCaptureError", "malloc_managed", "malloc_async",
+           "LaunchError", "compiler", "compile_with_cache", "driver", "memory", "Graph", "StreamCaptureError", "malloc_managed", "malloc_async",
            "MemoryAsyncPool", "using_allocator", "PinnedMemoryPointer", "set_pinned_memory_allocator",
            "device", "get_cublas_handle",
            "runtime", "pinned_memory", "cufft"]

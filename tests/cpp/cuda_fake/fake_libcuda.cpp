@@ -55,6 +55,9 @@ R cuModuleUnload(void* m) { delete (int*)m; return 0; }
 static int fn_add, fn_big;
 R cuModuleGetFunction(void** f, void*, const char* name) { if (!strcmp(name, "my_add")) { *f = &fn_add; return 0; } if (!strcmp(name, "big")) { *f = &fn_big; return 0; } return 500; }
 R cuFuncSetAttribute(void*, int a, int v) { ++fake_setattr; fake_setattr_value = v; return (a == 8 && v <= 232448) ? 0 : 1; }
+R cuFuncGetAttribute(int* v, int a, void* f) { if (!f) return 400; *v = a == 0 ? 1024 : a == 4 ? 18 : a == 8 ? fake_setattr_value : 0; return 0; }
+static float fake_global[8];
+R cuModuleGetGlobal_v2(unsigned long long* p, size_t* n, void*, const char* name) { if (strcmp(name, "table")) return 500; *p = (unsigned long long)fake_global; *n = sizeof(fake_global); return 0; }
 R cuFuncGetParamInfo(void* f, size_t i, size_t* off, size_t* sz) { if (i >= 4) return 1; *off = i * 8; *sz = i == 3 ? 4 : 8; return 0; }
 R cuLaunchKernel(void* f, unsigned, unsigned, unsigned, unsigned bx, unsigned, unsigned, unsigned smem, void*, void** args, void** extra) { ++fake_launches; if (extra) return 1; if (f == &fn_big && smem > 48*1024 && fake_setattr_value < (int)smem) return 1; if (bx == 999) return 701; return 0; }
 }

@@ -125,3 +125,22 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }
+TEST(Fake, KernelAttributesAndGlobals) {
+  CompiledModule cm; cm.binary = "\x7f" "ELF fake";
+  ModuleHandle m = be().load_module(cm);
+  FunctionHandle f = be().get_function(m, "big");
+  EXPECT_EQ(be().function_attribute(f, FunctionAttribute::MaxThreadsPerBlock), 1024);
+  EXPECT_EQ(be().function_attribute(f, FunctionAttribute::NumRegs), 18);
+  be().set_function_attribute(f, FunctionAttribute::MaxDynamicSharedSizeBytes, 100000);
+  EXPECT_EQ(be().function_attribute(f, FunctionAttribute::MaxDynamicSharedSizeBytes), 100000);
+  int before = counter("fake_setattr");
+  void* args[4] = {};
+  be().launch(f, {1, 1, 1}, {32, 1, 1}, 90000, nullptr, args);  // within the limit just set: no new opt-in
+  EXPECT_EQ(counter("fake_setattr"), before);
+  EXPECT_THROW(be().set_function_attribute(f, FunctionAttribute::MaxDynamicSharedSizeBytes, 1 << 20), InvalidArgument);
+  EXPECT_THROW(be().set_function_attribute(f, FunctionAttribute::NumRegs, 1), InvalidArgument);
+  auto [ptr, bytes] = be().module_global(m, "table");
+  EXPECT_NE(ptr, nullptr); EXPECT_EQ(bytes, 32u);
+  EXPECT_THROW(be().module_global(m, "nope"), NotFound);
+  be().unload_module(m);
+}
