@@ -63,6 +63,7 @@ from kiln import cuda
 from kiln import jit
 from kiln import random
 from kiln import fft
+from kiln import exceptions
 from kiln.cuda import cufft as _cufft  # noqa: F401 (kiln.cuda.cufft: kiln.fft's plan types, CuPy's module)
 from kiln import scipy
 from kiln.cuda.memory import MemoryPool, PinnedMemoryPool

@@ -69,3 +69,12 @@ def test_format_float(dtype):
         assert kiln.format_float_positional(k, precision=3, trim="-") == numpy.format_float_positional(
             h, precision=3, trim="-")
     assert kiln.format_float_positional(1.0) == numpy.format_float_positional(1.0)
+
+
+@pytest.mark.parametrize("name", ["AxisError", "ComplexWarning", "DTypePromotionError", "ModuleDeprecationWarning",
+                                  "RankWarning", "TooHardError", "VisibleDeprecationWarning"])
+def test_exceptions_are_numpys(name):
+    """kiln.exceptions (cupy.exceptions' place) holds NumPy's classes."""
+    assert getattr(kiln.exceptions, name) is getattr(numpy.exceptions, name)
+    with pytest.raises(numpy.exceptions.AxisError):
+        kiln.sum(kiln.zeros(3), axis=1)
