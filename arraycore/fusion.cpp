@@ -77,6 +77,8 @@ const char* reduce_ufunc(const std::string& method) {
   if (method == "prod") return "multiply";
   if (method == "max") return "maximum";
   if (method == "min") return "minimum";
+  if (method == "any") return "logical_or";
+  if (method == "all") return "logical_and";
   throw std::invalid_argument("kiln.fuse: no final reduction '" + method + "'");
 }
 
@@ -259,18 +261,38 @@ int FusionTrace::astype(int id, DType dtype) {
 
 int FusionTrace::inplace(const std::string& name, int target, int other) {
   const FusionNode a = node(operand(target));
-  if (a.kind == Kind::ArrayArg) cannot("an in-place operator writes argument " + std::to_string(a.index));
-  if (node(operand(other)).ndim > a.ndim) cannot("an in-place operator broadcasts its target to more dimensions");
   const int ids[] = {target, other};
   const std::optional<DType> out[] = {a.dtype};
-  int r = ufunc(name, ids, std::nullopt, Casting::SameKind, out)[0];
-  if (node(r).dtype != a.dtype) r = astype(r, a.dtype);
-  // The target is updated in place (names bound to it see the change, as
-  // with arrays): it keeps its ndim and memory order.
-  FusionNode& n = nodes_[static_cast<size_t>(r)];
-  n.ndim = a.ndim;
-  n.fonly = a.fonly;
-  return r;
+  return store(target, ufunc(name, ids, std::nullopt, Casting::SameKind, out)[0]);
+}
+
+// Note [Stores]
+// `x += y`, `x[...] = v` and ufunc out= update their target in place, as
+// eager calls do: names bound to it see the change, and it keeps its dtype,
+// ndim and memory order. When the target is an array argument (or a value
+// already stored into one), the plan writes the last value stored into it
+// back into the argument's memory (an output of the kernel whose shape is
+// the argument's: ValueError, as NumPy's, when the other operands broadcast
+// to another shape), and a returned stored value is the argument itself.
+// Kernels that write arguments run after those that do not, so values
+// computed from an argument's old contents read them first.
+int FusionTrace::store(int target, int value) {
+  const FusionNode a = node(operand(target));
+  const FusionNode v = node(operand(value));
+  const int arg = a.kind == Kind::ArrayArg ? a.index : a.stored;
+  if (arg < 0 && v.ndim > a.ndim) cannot("an in-place operator broadcasts its target to more dimensions");
+  std::set<std::string> uses;
+  const std::string e = code(value, a.dtype, a.dtype, uses);
+  const std::string name = temp();
+  stmts_.push_back({{name}, std::move(uses), "const " + c_type(a.dtype) + " " + name + " = " + e + ";"});
+  const int ids[] = {target, value};
+  FusionNode r = strong_result(ids, a.dtype, name);
+  r.ndim = a.ndim;
+  r.fonly = a.fonly;
+  r.stored = arg;
+  const int id = add(std::move(r));
+  if (arg >= 0) stores_[arg] = id;
+  return id;
 }
 
 int FusionTrace::reduce(int id, const std::string& method, const std::optional<std::vector<int64_t>>& axis,
@@ -289,6 +311,7 @@ int FusionTrace::reduce(int id, const std::string& method, const std::optional<s
   }
   const DTypeInfo& src = dtype_info(v.dtype);
   if (dtype) r.dtype = *dtype;
+  else if (method == "any" || method == "all") r.dtype = DType::Bool;
   else if ((method == "sum" || method == "prod") && (src.kind == 'b' || src.kind == 'i' || src.kind == 'u') &&
            src.itemsize < 8)
     r.dtype = src.kind == 'u' ? DType::UInt64 : DType::Int64;
@@ -316,6 +339,10 @@ FusionPlan FusionTrace::plan(std::span<const int> results) const {
       case Kind::ScalarArg: s->results.push_back({R::Arg, n.index}); break;
       case Kind::Host: s->results.push_back({R::Host, n.index}); break;
       case Kind::Value: {
+        if (n.stored >= 0 && stores_.at(n.stored) == id) {
+          s->results.push_back({R::Arg, n.stored});
+          break;
+        }
         auto [it, fresh] = index.emplace(id, static_cast<int>(s->outputs.size()));
         if (fresh) s->outputs.push_back({id, n.dtype, -1});
         s->results.push_back({R::Output, it->second});
@@ -324,6 +351,7 @@ FusionPlan FusionTrace::plan(std::span<const int> results) const {
       case Kind::Constant: throw std::invalid_argument("kiln.fuse: a constant node is not a result");
     }
   }
+  for (const auto& [arg, id] : stores_) s->outputs.push_back({id, node(id).dtype, -1, arg});
   for (const FusionNode& n : nodes_)
     if (n.kind == Kind::ArrayArg) s->array_args.push_back(n.index);
   return FusionPlan(std::move(s));
@@ -441,7 +469,7 @@ NDArray reduce_rows(NDArray values, const Shape& shape, const FusionNode& r) {
       throw std::invalid_argument(std::string("zero-size array to reduction operation ") + reduce_ufunc(r.method) +
                                   " which has no identity");
     NDArray z = NDArray::zeros(out_shape, r.dtype);
-    if (r.method == "prod") {
+    if (r.method == "prod" || r.method == "all") {
       NDArray one = NDArray::empty({}, r.dtype);
       const long long v = 1;
       unsigned char bytes[16] = {};
@@ -506,6 +534,10 @@ std::vector<NDArray> FusionPlan::run(std::span<const UfuncInput> args, std::span
     if (g == groups.end()) groups.push_back({shapes[j], {static_cast<int>(j)}});
     else g->second.push_back(static_cast<int>(j));
   }
+  // Note [Stores]: kernels writing arguments last.
+  std::stable_partition(groups.begin(), groups.end(), [&](const auto& g) {
+    return std::none_of(g.second.begin(), g.second.end(), [&](int j) { return s.outputs[static_cast<size_t>(j)].arg >= 0; });
+  });
   std::vector<std::optional<NDArray>> outs(nout);
   for (const auto& [shape, js] : groups) {
     const Kernel& k = kernel(js);
@@ -536,6 +568,15 @@ std::vector<NDArray> FusionPlan::run(std::span<const UfuncInput> args, std::span
           break;
         }
         default: {
+          if (const int arg = s.outputs[u].arg; arg >= 0) {
+            const NDArray& a = *args[static_cast<size_t>(arg)].array;
+            if (a.shape() != shape)
+              throw std::invalid_argument("non-broadcastable output operand with shape " + shape_text(a.shape()) +
+                                          " doesn't match the broadcast shape " + shape_text(shape));
+            outs[u] = a;
+            call.push_back(EwArg::of(a));
+            break;
+          }
           auto [kept, view] = allocate(i, shape);
           outs[u] = std::move(kept);
           views.push_back(std::move(view));

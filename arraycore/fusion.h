@@ -61,6 +61,7 @@ struct FusionNode {
   int ndim = 0;
   std::set<int> leaves;                // the array arguments it is computed from
   bool fonly = false;                  // Fortran-ordered (output order, as eager)
+  int stored = -1;                     // the array argument this value was stored into (Note [Stores])
   ScalarValue value;                   // Constant
   // Reduction (Note [Fused reductions] in fusion.cpp): `method` (sum, prod,
   // max, min) of node `source` over sorted `axes`, accumulated in `acc`.
@@ -92,9 +93,13 @@ class FusionTrace {
   int astype(int node, DType dtype);
   // `target op= other` on a kernel value: its dtype kept under
   // casting='same_kind' as the eager operator does; returns the node the
-  // target now names. TypeError when the target is an argument or would
-  // broadcast to more dimensions.
+  // target now names (store). TypeError when the result has other kinds.
   int inplace(const std::string& name, int target, int other);
+  // `target[...] = value` (value cast to target's dtype, unsafe): returns
+  // the node the target now names. An array argument (or a value stored
+  // into one) is written in place by the plan (Note [Stores]); another
+  // target may not broadcast to more dimensions (TypeError).
+  int store(int target, int value);
   // x.sum/prod/max/min(axis=, dtype=, keepdims=) of a kernel value, which
   // can only be returned. AxisError, ValueError (duplicate axes) as NumPy.
   int reduce(int node, const std::string& method, const std::optional<std::vector<int64_t>>& axis,
@@ -141,6 +146,7 @@ class FusionTrace {
   std::vector<WeakParam> weak_params_;
   std::vector<std::array<std::byte, 16>> consts_;
   std::vector<Statement> stmts_;
+  std::map<int, int> stores_;   // array argument -> the last node stored into it
   int ntemps_ = 0, nhost_ = 0;
 };
 
@@ -166,6 +172,7 @@ class FusionPlan {
     int node;            // the value written (a reduction's source)
     DType dtype;         // written as (a reduction's accumulator dtype)
     int reduction = -1;  // the Reduction node, or -1
+    int arg = -1;        // the array argument written in place (Note [Stores]), or -1
   };
   struct Kernel {
     EwSpec spec;

@@ -122,13 +122,19 @@ void register_fusion(py::module_& m) {
       .def(
           "ufunc",
           [](FusionTrace& t, const std::string& name, const std::vector<int>& inputs, py::handle dtype,
-             py::handle casting) {
+             py::handle casting, const std::vector<int>& out) {
+            std::vector<std::optional<arraycore::DType>> out_dtypes;
+            for (int id : out) out_dtypes.push_back(t.node(id).dtype);
+            std::vector<int> ids = t.ufunc(name, inputs, optional_dtype(dtype), to_casting(casting), out_dtypes);
+            for (size_t k = 0; k < out.size(); ++k) ids[k] = t.store(out[k], ids[k]);
             py::list r;
-            for (int id : t.ufunc(name, inputs, optional_dtype(dtype), to_casting(casting))) r.append(value(t, id));
+            for (int id : ids) r.append(value(t, id));
             return r;
           },
-          py::arg("name"), py::arg("inputs"), py::arg("dtype"), py::arg("casting"),
-          "Output nodes of a ufunc call on nodes, as (node, dtype, ndim).")
+          py::arg("name"), py::arg("inputs"), py::arg("dtype"), py::arg("casting"), py::arg("out") = std::vector<int>{},
+          "Output nodes of a ufunc call on nodes, as (node, dtype, ndim); with `out` (nodes, one per output), "
+          "the results are stored into them (Note [Stores] in arraycore/fusion.cpp).")
+      .def("store", &FusionTrace::store, py::arg("target"), py::arg("value"))
       .def("astype", [](FusionTrace& t, int id, py::handle dtype) { return value(t, t.astype(id, to_dtype(dtype))); })
       .def("inplace", &FusionTrace::inplace, py::arg("name"), py::arg("target"), py::arg("other"))
       .def(

@@ -131,13 +131,16 @@ def _tracing_call(uf, *args, **kwargs):
     tracer = getattr(_tracing, "tracer", None)
     if tracer is not None and (any(isinstance(a, _Var) for a in args)
                                or not any(isinstance(a, ndarray) for a in args)):
-        if len(args) != uf.nin:
-            _cannot("%s() is given %d positional arguments: ufunc outputs (out=) can't be fused"
-                    % (uf.__name__, len(args)))
+        out = args[uf.nin:] or kwargs.get("out")
+        out = () if out is None else out if isinstance(out, tuple) else (out,)
+        if len(args) < uf.nin or len(out) not in (0, uf.nout) or not all(
+                isinstance(o, _Var) and o.ref is None for o in out):
+            _cannot("%s() is given %d inputs and outputs %r: outputs (out=) must be traced arrays, one per "
+                    "output" % (uf.__name__, min(len(args), uf.nin), out))
         for k in kwargs:
-            if k not in ("dtype", "casting"):
-                _cannot("%s(..., %s=) can't be fused (only dtype= and casting= can)" % (uf.__name__, k))
-        return tracer.ufunc(uf.__name__, args, kwargs.get("dtype"), kwargs.get("casting", "same_kind"))
+            if k not in ("dtype", "casting", "out"):
+                _cannot("%s(..., %s=) can't be fused (only dtype=, casting= and out= can)" % (uf.__name__, k))
+        return tracer.ufunc(uf.__name__, args[:uf.nin], kwargs.get("dtype"), kwargs.get("casting", "same_kind"), out)
     return _ufunc_call(uf, *args, **kwargs)
 
 
@@ -182,7 +185,14 @@ class _Var:
         _cannot("indexing a traced value")
 
     def __setitem__(self, key, value):
-        _cannot("assignment into a traced value")
+        """x[...] = v and x[:] = v: a store (Note [Stores] in arraycore/fusion.cpp)."""
+        if self.ref is not None or not all(k is Ellipsis or (type(k) is slice and k == slice(None))
+                                           for k in (key if type(key) is tuple else (key,))):
+            _cannot("assignment into a traced value (only x[...] = v and x[:] = v can be fused)")
+        self.node = _tracing.tracer.trace.store(self.node, _tracing.tracer.node(value))
+
+    def copy(self, order="K"):
+        return self.astype(self.dtype)
 
     def __array__(self, *a, **k):
         _cannot("a traced value is converted to a NumPy array")
@@ -214,6 +224,12 @@ class _Var:
 
     def min(self, axis=None, out=None, keepdims=False):
         return self._reduce("min", axis, None, out, keepdims)
+
+    def any(self, axis=None, out=None, keepdims=False):
+        return self._reduce("any", axis, None, out, keepdims)
+
+    def all(self, axis=None, out=None, keepdims=False):
+        return self._reduce("all", axis, None, out, keepdims)
 
 
 def _binary(ufunc_name, host_op):
@@ -274,8 +290,11 @@ class _Tracer:
         vs = tuple(_Var(node, dtype, ndim) for node, dtype, ndim in nodes)
         return vs[0] if len(vs) == 1 else vs
 
-    def ufunc(self, name, inputs, dtype=None, casting="same_kind"):
-        return self.values(self.trace.ufunc(name, [self.node(x) for x in inputs], dtype, casting))
+    def ufunc(self, name, inputs, dtype=None, casting="same_kind", out=()):
+        r = self.values(self.trace.ufunc(name, [self.node(x) for x in inputs], dtype, casting, [o.node for o in out]))
+        for o, v in zip(out, r if isinstance(r, tuple) else (r,)):
+            o.node = v.node   # Note [Stores]: the out= value now holds the result
+        return (out[0] if len(out) == 1 else out) if out else r
 
     def host(self, fn, operands):
         value = fn(*[x.value if isinstance(x, _Var) else x for x in operands])

@@ -1,0 +1,143 @@
+"""kiln.fuse writing into its arguments (Note [Stores] in arraycore/fusion.cpp):
+in-place operators, ufunc out= and x[...] = v, against the same function run
+unfused on copies of the arguments and against NumPy; and kiln's reductions of
+objects that are not kiln arrays (Note [Reductions of foreign arrays])."""
+import numpy
+import pytest
+
+import kiln
+from conftest import assert_same_values, make, name, same_error
+
+
+def copies(args):
+    return [a.copy() if isinstance(a, kiln.ndarray) else a for a in args]
+
+
+def check_stores(fn, *args, xp_fn=None):
+    """fuse(fn) and fn on copies of args give the same results and leave the
+    arguments with the same values; so does NumPy's xp_fn (default fn) on host
+    copies. A returned argument is the argument itself."""
+    fused_args, eager_args = copies(args), copies(args)
+    numpy_args = [kiln.asnumpy(a) if isinstance(a, kiln.ndarray) else a for a in args]
+    got = kiln.fuse(fn)(*fused_args)
+    expected = fn(*eager_args)
+    from_numpy = (xp_fn or fn)(*numpy_args)
+    for g, e, n in zip(got if isinstance(got, tuple) else (got,), expected if isinstance(expected, tuple)
+                       else (expected,), from_numpy if isinstance(from_numpy, tuple) else (from_numpy,)):
+        if e is None:
+            assert g is None
+            continue
+        assert_same_values(kiln.asnumpy(g), kiln.asnumpy(e))
+        assert_same_values(kiln.asnumpy(g), n)
+        for fa, ea in zip(fused_args, eager_args):
+            if e is ea:
+                assert g is fa
+    for fa, ea, na in zip(fused_args, eager_args, numpy_args):
+        if isinstance(fa, kiln.ndarray):
+            assert_same_values(kiln.asnumpy(fa), kiln.asnumpy(ea))
+            assert_same_values(kiln.asnumpy(fa), na)
+    return got
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "negative", "0-d", "empty"])
+@pytest.mark.parametrize("dtype", [numpy.int16, numpy.float32], ids=name)
+def test_inplace_operators_write_arguments(rng, dtype, layout):
+    x, _ = make(rng, layout, dtype)
+    y, _ = make(rng, "C", numpy.int8)
+    y = y[:1, :x.shape[-1]] if x.ndim == 2 else y[0, 0]
+
+    def f(x, y):
+        old = x * 1
+        x += y
+        x *= 2
+        x -= old
+        return x, old
+    check_stores(f, x, y)
+
+    def no_return(x, y):
+        x += y
+        x += y
+    check_stores(no_return, x, y)
+
+
+def test_ufunc_out_and_setitem(rng):
+    x, y, z, u = (make(rng, "C", numpy.float32)[0][:3, :4] for _ in range(4))
+
+    def outs(x, y, z, u, xp=kiln):
+        xp.add(x, y, out=z)
+        r = xp.subtract(z, x, out=u)
+        xp.multiply(z, 3, out=None)
+        return r, xp.negative(x, out=(y,))
+    check_stores(outs, x, y, z, u, xp_fn=lambda *a: outs(*a, xp=numpy))
+
+    def setitem(x, y, i):
+        y[...] = x      # float32 into int32: unsafe, as NumPy's setitem
+        x[:] = numpy.nan
+        i[:, :] = 7
+        return y, x
+    check_stores(setitem, x, kiln.zeros((3, 4), numpy.int32), kiln.zeros((3, 4), numpy.int64))
+
+
+def test_stored_argument_read_by_other_shapes(rng):
+    """Kernels writing arguments run after those reading their old values."""
+    x = kiln.arange(4.0)
+    z = kiln.ones((3, 4))
+
+    def f(x, z):
+        before = z + x
+        x += 1
+        return before, z * x, x
+    check_stores(f, x, z)
+
+
+def test_store_errors():
+    x, y = kiln.arange(3), kiln.arange(6).reshape(2, 3)
+
+    def grows(x, y):
+        x += y
+    same_error(lambda: kiln.fuse(grows)(x, y), lambda: grows(numpy.arange(3), numpy.arange(6).reshape(2, 3)))
+
+    def casts(x):
+        x += 1.5
+    with pytest.raises(TypeError) as expected:
+        casts(numpy.arange(3))
+    with pytest.raises(TypeError) as got:
+        kiln.fuse(casts)(x)
+    assert str(got.value) == str(expected.value)
+    assert kiln.asnumpy(x).tolist() == [0, 1, 2]
+
+    def index(x):
+        x[1:] = 0
+    with pytest.raises(TypeError, match=r"only x\[\.\.\.\] = v and x\[:\] = v"):
+        kiln.fuse(index)(x)
+    with pytest.raises(TypeError, match="outputs"):
+        kiln.fuse(lambda v: kiln.add(v, v, out=object()))(x)
+    with pytest.raises(TypeError, match="outputs"):
+        kiln.fuse(lambda v: kiln.add(v, v, v, v))(x)
+
+
+def test_copy_any_all_and_reductions_called_as_functions(rng):
+    xn = rng.integers(-3, 4, (4, 5)).astype(numpy.int32)
+    x = kiln.asarray(xn)
+
+    def f(x, xp=kiln):
+        return (x.copy(), (x > 0).any(axis=1), (x > -3).all(), xp.sum(x * 2, axis=0), xp.amax(x, 1),
+                xp.all(x, axis=0, keepdims=True))
+    for g, e in zip(kiln.fuse(f)(x), f(xn, numpy)):
+        assert_same_values(kiln.asnumpy(g), e)
+    empty = kiln.zeros((0, 2), numpy.float32)
+    assert_same_values(kiln.asnumpy(kiln.fuse(lambda v: (v.any(axis=0), v.all()))(empty)[1]), numpy.bool_(True))
+
+
+@pytest.mark.parametrize("fn", ["sum", "prod", "max", "amin", "any", "all"])
+def test_reductions_of_numpy_arrays_call_their_methods(rng, fn):
+    """kiln.sum(a) of a NumPy array is a.sum(...): NumPy's result, as
+    numpy.sum(kiln_array) is kiln_array.sum(...)."""
+    an = rng.integers(0, 5, (3, 4)).astype(numpy.int64)
+    got = getattr(kiln, fn)(an, axis=1, keepdims=True)
+    expected = getattr(numpy, fn)(an, axis=1, keepdims=True)
+    assert type(got) is numpy.ndarray
+    assert_same_values(got, expected)
+    assert_same_values(getattr(kiln, fn)(an), getattr(numpy, fn)(an))
+    with pytest.raises(TypeError, match="Unsupported type"):
+        kiln.nansum(an)
