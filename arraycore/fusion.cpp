@@ -246,6 +246,19 @@ std::vector<int> FusionTrace::ufunc(const std::string& name, std::span<const int
   return results;
 }
 
+int FusionTrace::where(int cond, int x, int y) {
+  // The common dtype is maximum's loop, which every dtype pair has (weak scalars as NEP 50).
+  const Operand ops[] = {{node(operand(x)).dtype, node(x).weak}, {node(operand(y)).dtype, node(y).weak}};
+  const LoopChoice c = resolve_loop(arraycore::ufunc("maximum"), ops, std::nullopt, Casting::SameKind, {});
+  std::set<std::string> uses;
+  const std::string text = code(operand(cond), DType::Bool, DType::Bool, uses) + " ? " +
+                           code(x, c.weak_dtypes[0], c.in[0], uses) + " : " + code(y, c.weak_dtypes[1], c.in[1], uses);
+  const std::string name = temp();
+  stmts_.push_back({{name}, std::move(uses), "const " + c_type(c.in[0]) + " " + name + " = " + text + ";"});
+  const int ids[] = {cond, x, y};
+  return add(strong_result(ids, c.in[0], name));
+}
+
 int FusionTrace::astype(int id, DType dtype) {
   const std::string e = kernel_expr(operand(id));
   const std::string name = temp();

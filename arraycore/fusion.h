@@ -89,6 +89,9 @@ class FusionTrace {
   // ScalarOverflow as the eager call does.
   std::vector<int> ufunc(const std::string& name, std::span<const int> inputs, std::optional<DType> dtype,
                          Casting casting, std::span<const std::optional<DType>> out_dtypes = {});
+  // where(cond, x, y): x's or y's value as their common dtype (NEP 50, as
+  // kiln.where's), where cond (as bool) holds.
+  int where(int cond, int x, int y);
   // x.astype(dtype) of a kernel value.
   int astype(int node, DType dtype);
   // `target op= other` on a kernel value: its dtype kept under

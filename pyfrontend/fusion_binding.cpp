@@ -135,6 +135,7 @@ void register_fusion(py::module_& m) {
           "Output nodes of a ufunc call on nodes, as (node, dtype, ndim); with `out` (nodes, one per output), "
           "the results are stored into them (Note [Stores] in arraycore/fusion.cpp).")
       .def("store", &FusionTrace::store, py::arg("target"), py::arg("value"))
+      .def("where", [](FusionTrace& t, int cond, int x, int y) { return value(t, t.where(cond, x, y)); })
       .def("astype", [](FusionTrace& t, int id, py::handle dtype) { return value(t, t.astype(id, to_dtype(dtype))); })
       .def("inplace", &FusionTrace::inplace, py::arg("name"), py::arg("target"), py::arg("other"))
       .def(

@@ -22,6 +22,7 @@ import threading
 
 import numpy
 
+import kiln
 from kiln import _core
 from kiln._core import ndarray
 
@@ -149,6 +150,31 @@ def _swap_ufunc_call(on):
     with _swap_lock:
         _swap_depth += 1 if on else -1
         _core._set_ufunc_call_hook(_tracing_call if _swap_depth else None)
+        if _swap_depth == int(on):   # the first trace began or the last ended: Note [Tracing kiln functions]
+            for name, traced in _FUNCTIONS.items():
+                eager = _EAGER[name] = _EAGER.get(name) or getattr(kiln, name)
+                setattr(kiln, name, _tracing_function(eager, traced) if on else eager)
+
+
+# Note [Tracing kiln functions]
+# kiln.where, clip, around/round, copyto, nansum and nanprod are Python
+# functions over C++ calls that take arrays. While any thread traces, the
+# kiln namespace holds versions that trace them (from tracer operations and
+# ufunc calls) when the calling thread is tracing and an argument is a
+# traced value, and call kiln's own otherwise; kiln gets its own functions
+# back when the last trace ends, so untraced calls never pay for this.
+_FUNCTIONS = {}   # name -> its traced version (the end of this module)
+_EAGER = {}       # name -> kiln's function
+
+
+def _tracing_function(eager, traced):
+    @functools.wraps(eager)
+    def call(*args, **kwargs):
+        if getattr(_tracing, "tracer", None) is not None and any(
+                isinstance(a, _Var) for a in (*args, *kwargs.values())):
+            return traced(*args, **kwargs)
+        return eager(*args, **kwargs)
+    return call
 
 
 class _Var:
@@ -193,6 +219,12 @@ class _Var:
 
     def copy(self, order="K"):
         return self.astype(self.dtype)
+
+    def clip(self, *args, **kwargs):
+        return _clip(self, *args, **kwargs)
+
+    def round(self, decimals=0, out=None):
+        return _around(self, decimals, out)
 
     def __array__(self, *a, **k):
         _cannot("a traced value is converted to a NumPy array")
@@ -372,3 +404,50 @@ def _host_values(host_ops, args):
         values.append(fn(*[args[k] if kind == "arg" else values[k] if kind == "host" else k
                            for kind, k in refs]))
     return values
+
+
+def _where(condition, x=None, y=None):
+    if x is None or y is None:
+        _cannot("where() with one argument (kiln.nonzero) gives a shape known only when it runs")
+    t = _tracing.tracer
+    return t.values([t.trace.where(t.node(condition), t.node(x), t.node(y))])
+
+
+def _clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):
+    """maximum then minimum: NumPy's clip dtype (all three operands) and NaNs (a's first)."""
+    lo, hi = (min, max) if a_min is None and a_max is None else (a_min, a_max)
+    r = a if lo is None else _core._ufuncs["maximum"](a, lo, out=None if hi is not None else out)
+    return r if hi is None else _core._ufuncs["minimum"](r, hi, out=out)
+
+
+def _around(a, decimals=0, out=None):
+    if decimals != 0 or not isinstance(a, _Var) or a.dtype is None or a.dtype.kind == "b":
+        _cannot("around(decimals=%r) of %s (only decimals=0 of a number array can be fused)"
+                % (decimals, "a bool array" if isinstance(a, _Var) and a.dtype is not None else "this value"))
+    return _core._ufuncs["positive" if a.dtype.kind in "iu" else "rint"](a, out=out)
+
+
+def _copyto(dst, src, casting="same_kind", where=True):
+    """A store (Note [Stores] in arraycore/fusion.cpp) after NumPy's cast check."""
+    if not isinstance(dst, _Var) or dst.ref is not None:
+        _cannot("copyto() into a %s (only traced arrays can be written)" % type(dst).__name__)
+    value = src.value if isinstance(src, _Var) and src.ref is not None else src
+    from_dtype = src.dtype if isinstance(src, _Var) and src.dtype is not None else numpy.result_type(dst.dtype, value)
+    if not numpy.can_cast(from_dtype, dst.dtype, casting):
+        raise TypeError("Cannot cast array data from %r to %r according to the rule %r"
+                        % (from_dtype, dst.dtype, casting))
+    if where is not True:
+        src = _where(where, src, dst)
+    dst.node = _tracing.tracer.trace.store(dst.node, _tracing.tracer.node(src))
+
+
+def _nan_reduction(method, identity):
+    def traced(a, axis=None, dtype=None, out=None, keepdims=False):
+        if a.dtype is not None and a.dtype.kind in "fc":
+            a = _where(_core._ufuncs["isnan"](a), identity, a)
+        return getattr(a, method)(axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+    return traced
+
+
+_FUNCTIONS.update(where=_where, clip=_clip, around=_around, round=_around, copyto=_copyto,
+                  nansum=_nan_reduction("sum", 0), nanprod=_nan_reduction("prod", 1))

@@ -141,3 +141,33 @@ def test_reductions_of_numpy_arrays_call_their_methods(rng, fn):
     assert_same_values(getattr(kiln, fn)(an), getattr(numpy, fn)(an))
     with pytest.raises(TypeError, match="Unsupported type"):
         kiln.nansum(an)
+
+
+@pytest.mark.parametrize("dx,dy", [(numpy.float32, numpy.int8), (numpy.int16, numpy.uint16),
+                                   (numpy.bool_, numpy.float16)], ids=name)
+def test_where_clip_around_copyto_and_nan_reductions(rng, dx, dy):
+    """kiln functions on traced values trace them (Note [Tracing kiln
+    functions]) with the dtypes and values of the eager calls."""
+    x, xn = make(rng, "F", dx)
+    y, yn = make(rng, "strided", dy)
+    x, xn, c, cn = x[:3, :3], xn[:3, :3], x[:3, :3] > x[0, 0], xn[:3, :3] > xn[0, 0]
+
+    def f(c, x, y, xp=kiln):
+        return (xp.where(c, x, y), xp.where(c, 1.5, y), xp.clip(y, 2, 3), xp.clip(x, max=5), xp.around(y),
+                xp.round(x * 1.5), (y * 0.5).round(), xp.nansum(x / y, axis=1), xp.nanprod(y, axis=0))
+    with numpy.errstate(all="ignore"):
+        expected = f(cn, xn, yn, numpy)
+    for g, e in zip(kiln.fuse(f)(c, x, y), expected):
+        if e.dtype.kind in "fc" and e.ndim == 1:
+            numpy.testing.assert_allclose(kiln.asnumpy(g), e, rtol=1e-6)   # nansum's order differs
+            assert g.dtype == e.dtype
+        else:
+            assert_same_values(kiln.asnumpy(g), e)
+
+    def copy(x, y, c):
+        kiln.copyto(y, x, casting="unsafe", where=c)
+    check_stores(copy, x, y, c, xp_fn=lambda x, y, c: numpy.copyto(y, x, casting="unsafe", where=c))
+    if numpy.dtype(dx).kind == "f" and numpy.dtype(dy).kind == "i":
+        with pytest.raises(TypeError, match="Cannot cast array data from dtype"):
+            kiln.fuse(lambda x, y: kiln.copyto(y, x))(x, y)
+    assert kiln.where is kiln._math_functions.where   # kiln's own function again after tracing
