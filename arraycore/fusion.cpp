@@ -85,23 +85,25 @@ const char* reduce_ufunc(const std::string& method) {
 }  // namespace
 
 FusionTrace::FusionTrace(std::string kernel_name, std::span<const UfuncInput> args) : name_(std::move(kernel_name)) {
-  for (size_t k = 0; k < args.size(); ++k) {
-    FusionNode n;
-    n.index = static_cast<int>(k);
-    if (const NDArray* a = args[k].array) {
-      n.kind = Kind::ArrayArg;
-      n.dtype = a->dtype();
-      n.ndim = a->ndim();
-      n.leaves = {n.index};
-      n.fonly = n.ndim > 1 && !a->c_contiguous() && a->f_contiguous();
-      n.expr = "a" + std::to_string(k);
-      params_.push_back({n.expr, c_type(n.dtype), 'a', n.index});
-    } else {
-      n.kind = Kind::ScalarArg;
-      set_scalar_kind(n, args[k].scalar);
-    }
-    nodes_.push_back(std::move(n));
+  for (const UfuncInput& a : args) argument(a);
+}
+
+int FusionTrace::argument(const UfuncInput& in) {
+  FusionNode n;
+  n.index = nargs_++;
+  if (const NDArray* a = in.array) {
+    n.kind = Kind::ArrayArg;
+    n.dtype = a->dtype();
+    n.ndim = a->ndim();
+    n.leaves = {n.index};
+    n.fonly = n.ndim > 1 && !a->c_contiguous() && a->f_contiguous();
+    n.expr = "a" + std::to_string(n.index);
+    params_.push_back({n.expr, c_type(n.dtype), 'a', n.index});
+  } else {
+    n.kind = Kind::ScalarArg;
+    set_scalar_kind(n, in.scalar);
   }
+  return add(std::move(n));
 }
 
 void FusionTrace::cannot(const std::string& what) const {

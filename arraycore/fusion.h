@@ -78,6 +78,9 @@ class FusionTrace {
   // order), Python scalars (weak) and NumPy scalars (strong).
   FusionTrace(std::string kernel_name, std::span<const UfuncInput> args);
 
+  // One more argument (of the kind `in` has), given after those before:
+  // views of the arguments that the caller makes at each call (x[1:]).
+  int argument(const UfuncInput& in);
   // A constant written in the function (a Python or NumPy scalar).
   int constant(const ScalarValue& v);
   // The next host value (a Python operator on scalars, computed by the
@@ -150,7 +153,7 @@ class FusionTrace {
   std::vector<std::array<std::byte, 16>> consts_;
   std::vector<Statement> stmts_;
   std::map<int, int> stores_;   // array argument -> the last node stored into it
-  int ntemps_ = 0, nhost_ = 0;
+  int ntemps_ = 0, nhost_ = 0, nargs_ = 0;
 };
 
 class FusionPlan {

@@ -134,6 +134,12 @@ void register_fusion(py::module_& m) {
           py::arg("name"), py::arg("inputs"), py::arg("dtype"), py::arg("casting"), py::arg("out") = std::vector<int>{},
           "Output nodes of a ufunc call on nodes, as (node, dtype, ndim); with `out` (nodes, one per output), "
           "the results are stored into them (Note [Stores] in arraycore/fusion.cpp).")
+      .def("argument",
+           [](FusionTrace& t, py::handle a) {
+             UfuncInput in;
+             to_input(a, in, true);
+             return t.argument(in);
+           })
       .def("store", &FusionTrace::store, py::arg("target"), py::arg("value"))
       .def("where", [](FusionTrace& t, int cond, int x, int y) { return value(t, t.where(cond, x, y)); })
       .def("astype", [](FusionTrace& t, int id, py::handle dtype) { return value(t, t.astype(id, to_dtype(dtype))); })

@@ -89,17 +89,24 @@ class Fusion:
             if not any(type(a) is ndarray for a in args):
                 return self._fn(*args)
             entry = self._plans[key] = _trace(self, args)
-        plan, host_ops, host_types = entry
+        plan, host_ops, host_types, views = entry
         if not host_ops:
-            return plan(args, None)
+            return plan(_with_views(args, views) if views else args, None)
         host = _host_values(host_ops, args)
         if host_types != tuple(map(type, host)):
             key = (key, tuple(map(type, host)))
             entry = self._plans.get(key)
             if entry is None:
                 entry = self._plans[key] = _trace(self, args)
-            plan, host = entry[0], _host_values(entry[1], args)
-        return plan(args, host)
+            plan, host, views = entry[0], _host_values(entry[1], args), entry[3]
+        return plan(_with_views(args, views) if views else args, host)
+
+
+def _with_views(args, views):
+    args = list(args)
+    for k, key in views:
+        args.append(args[k][key])
+    return tuple(args)
 
 
 class _FusionError(TypeError):
@@ -208,7 +215,17 @@ class _Var:
         _cannot("iteration over a traced value")
 
     def __getitem__(self, key):
-        _cannot("indexing a traced value")
+        """x[key] of an argument, basic indexing: a view made at each call
+        (from the argument's), which the kernel reads as one more argument."""
+        t = _tracing.tracer
+        if self.node not in t.arrays or not all(k is None or k is Ellipsis or type(k) in (int, slice)
+                                                for k in (key if type(key) is tuple else (key,))):
+            _cannot("indexing a traced value (only arguments, with ints, slices, None and ..., can be)")
+        t.views.append((t.arrays[self.node], key))
+        t.args.append(t.args[t.arrays[self.node]][key])
+        node = t.trace.argument(t.args[-1])
+        t.arrays[node] = len(t.args) - 1
+        return _Var(node, t.args[-1].dtype, t.args[-1].ndim)
 
     def __setitem__(self, key, value):
         """x[...] = v and x[:] = v: a store (Note [Stores] in arraycore/fusion.cpp)."""
@@ -309,6 +326,9 @@ class _Tracer:
         self.trace = _core._FusionTrace(fusion.kernel_name, args)
         self.host_ops = []      # (function, operand refs)
         self.host_types = []
+        self.args = list(args)  # the arguments, then the views of them (x[1:]) the kernel reads
+        self.views = []         # (the argument it indexes, key) for each view
+        self.arrays = {k: k for k, a in enumerate(args) if type(a) is ndarray}   # node -> its entry in args
         self.proxies = [_Var(k, a.dtype, a.ndim) if type(a) is ndarray else
                         _Var(k, a.dtype if isinstance(a, numpy.generic) else None, ref=("arg", k), value=a)
                         for k, a in enumerate(args)]
@@ -395,7 +415,7 @@ def _trace(fusion, args):
             raise _FusionError("kiln.fuse: cannot fuse %r: it returns a %s (fused functions return "
                                "values or a tuple of them)" % (fusion.kernel_name, type(r).__name__))
     plan = tracer.trace.plan(returned, isinstance(result, tuple))
-    return plan, tracer.host_ops, tuple(tracer.host_types)
+    return plan, tracer.host_ops, tuple(tracer.host_types), tracer.views
 
 
 def _host_values(host_ops, args):
@@ -421,9 +441,8 @@ def _clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):
 
 
 def _around(a, decimals=0, out=None):
-    if decimals != 0 or not isinstance(a, _Var) or a.dtype is None or a.dtype.kind == "b":
-        _cannot("around(decimals=%r) of %s (only decimals=0 of a number array can be fused)"
-                % (decimals, "a bool array" if isinstance(a, _Var) and a.dtype is not None else "this value"))
+    if decimals != 0 or not isinstance(a, _Var) or a.dtype is None:
+        _cannot("around(decimals=%r) of a %s (only decimals=0 of an array can be fused)" % (decimals, type(a).__name__))
     return _core._ufuncs["positive" if a.dtype.kind in "iu" else "rint"](a, out=out)
 
 

@@ -171,3 +171,23 @@ def test_where_clip_around_copyto_and_nan_reductions(rng, dx, dy):
         with pytest.raises(TypeError, match="Cannot cast array data from dtype"):
             kiln.fuse(lambda x, y: kiln.copyto(y, x))(x, y)
     assert kiln.where is kiln._math_functions.where   # kiln's own function again after tracing
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "negative"])
+def test_basic_indexing_of_arguments(rng, layout):
+    """x[key] of an argument is a view made at each call, read by the kernel."""
+    x, xn = make(rng, layout, numpy.float32)
+    y, yn = make(rng, "C", numpy.int16)
+
+    def f(x, y):
+        return x[1], x[..., 2] + y[1, 1], x[0][1:] - x[-1, 1:], x[:, None, ::-1] * 2, x[1, 0]
+    fused = kiln.fuse(f)
+    for args in ((x, y), (x * 3, y[::-1])):
+        for g, e in zip(fused(*args), f(*[kiln.asnumpy(a) for a in args])):
+            assert_same_values(kiln.asnumpy(g), numpy.asarray(e))
+    with pytest.raises(IndexError):
+        fused(x[0], y)
+    with pytest.raises(TypeError, match="only arguments"):
+        kiln.fuse(lambda x: (x + 1)[0])(x)
+    with pytest.raises(TypeError, match="only arguments"):
+        kiln.fuse(lambda x, y: x[y])(x, y)
