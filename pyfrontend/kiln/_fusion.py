@@ -185,8 +185,8 @@ def _tracing_function(eager, traced):
 
 
 class _Var:
-    """A traced value: `node` in the trace, its `dtype` (None for a Python
-    scalar) and `ndim`. Scalar arguments and Python operators on scalars
+    """A traced value: `node` in the trace, its `dtype` (NumPy's default for
+    a Python scalar, which is `weak`) and `ndim`. Scalar arguments and Python operators on scalars
     live on the host (Note [Host scalars]): `ref` says where (("arg", k) or
     ("host", j)) and `value` is the value seen while tracing."""
 
@@ -194,6 +194,9 @@ class _Var:
 
     def __init__(self, node, dtype=None, ndim=0, ref=None, value=None):
         self.node, self.dtype, self.ndim, self.ref, self.value = node, dtype, ndim, ref, value
+        self.weak = dtype is None and ref is not None
+        if self.weak:
+            self.dtype = numpy.dtype(type(value))
 
     @property
     def shape(self):
@@ -247,7 +250,7 @@ class _Var:
         _cannot("a traced value is converted to a NumPy array")
 
     def astype(self, dtype, copy=True):
-        if self.dtype is None:
+        if self.weak:
             _cannot("astype of a Python scalar")
         if self.ref is not None:
             return _tracing.tracer.host(lambda v: v.astype(dtype), (self,))
@@ -441,7 +444,7 @@ def _clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):
 
 
 def _around(a, decimals=0, out=None):
-    if decimals != 0 or not isinstance(a, _Var) or a.dtype is None:
+    if decimals != 0 or not isinstance(a, _Var) or a.weak:
         _cannot("around(decimals=%r) of a %s (only decimals=0 of an array can be fused)" % (decimals, type(a).__name__))
     return _core._ufuncs["positive" if a.dtype.kind in "iu" else "rint"](a, out=out)
 
@@ -451,7 +454,7 @@ def _copyto(dst, src, casting="same_kind", where=True):
     if not isinstance(dst, _Var) or dst.ref is not None:
         _cannot("copyto() into a %s (only traced arrays can be written)" % type(dst).__name__)
     value = src.value if isinstance(src, _Var) and src.ref is not None else src
-    from_dtype = src.dtype if isinstance(src, _Var) and src.dtype is not None else numpy.result_type(dst.dtype, value)
+    from_dtype = src.dtype if isinstance(src, _Var) and not src.weak else numpy.result_type(dst.dtype, value)
     if not numpy.can_cast(from_dtype, dst.dtype, casting):
         raise TypeError("Cannot cast array data from %r to %r according to the rule %r"
                         % (from_dtype, dst.dtype, casting))
@@ -462,7 +465,7 @@ def _copyto(dst, src, casting="same_kind", where=True):
 
 def _nan_reduction(method, identity):
     def traced(a, axis=None, dtype=None, out=None, keepdims=False):
-        if a.dtype is not None and a.dtype.kind in "fc":
+        if not a.weak and a.dtype.kind in "fc":
             a = _where(_core._ufuncs["isnan"](a), identity, a)
         return getattr(a, method)(axis=axis, dtype=dtype, out=out, keepdims=keepdims)
     return traced

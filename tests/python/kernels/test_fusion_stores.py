@@ -191,3 +191,14 @@ def test_basic_indexing_of_arguments(rng, layout):
         kiln.fuse(lambda x: (x + 1)[0])(x)
     with pytest.raises(TypeError, match="only arguments"):
         kiln.fuse(lambda x, y: x[y])(x, y)
+
+
+def test_python_scalar_arguments_show_numpy_default_dtypes():
+    seen = []
+
+    def f(x, s, t):
+        seen.append((s.dtype, s.ndim, t.dtype))
+        return x << s if s.dtype.kind == "i" else x
+    got = kiln.fuse(f)(kiln.arange(4, dtype=numpy.uint8), 2, 0.5)
+    assert seen == [(numpy.dtype(numpy.int64), 0, numpy.dtype(numpy.float64))]
+    assert_same_values(kiln.asnumpy(got), numpy.arange(4, dtype=numpy.uint8) << 2)   # s stays weak
