@@ -136,8 +136,9 @@ class FusionTrace {
     DType weak, to;
   };
 
-  // `id`, unless it is a final reduction (which can only be returned).
-  int operand(int id) const;
+  // `id`, or for a reduction the argument its result is read as (Note
+  // [Reductions used inside] in fusion.cpp).
+  int operand(int id);
   int add(FusionNode n);
   std::string temp();
   // The C++ expression for node `id` as the loop's input dtype `to` (a
@@ -153,6 +154,8 @@ class FusionTrace {
   std::vector<std::array<std::byte, 16>> consts_;
   std::vector<Statement> stmts_;
   std::map<int, int> stores_;   // array argument -> the last node stored into it
+  std::map<int, int> derived_;  // argument -> the reduction whose result it is (Note [Reductions used inside])
+  std::map<int, int> reduced_;  // reduction -> the node reading its result
   int ntemps_ = 0, nhost_ = 0, nargs_ = 0;
 };
 
@@ -179,6 +182,7 @@ class FusionPlan {
     DType dtype;         // written as (a reduction's accumulator dtype)
     int reduction = -1;  // the Reduction node, or -1
     int arg = -1;        // the array argument written in place (Note [Stores]), or -1
+    int feeds = -1;      // the argument a reduction's result is read as (Note [Reductions used inside]), or -1
   };
   struct Kernel {
     EwSpec spec;

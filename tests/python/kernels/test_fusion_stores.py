@@ -202,3 +202,24 @@ def test_python_scalar_arguments_show_numpy_default_dtypes():
     got = kiln.fuse(f)(kiln.arange(4, dtype=numpy.uint8), 2, 0.5)
     assert seen == [(numpy.dtype(numpy.int64), 0, numpy.dtype(numpy.float64))]
     assert_same_values(kiln.asnumpy(got), numpy.arange(4, dtype=numpy.uint8) << 2)   # s stays weak
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64], ids=name)
+def test_reductions_used_inside(rng, dtype):
+    """A reduction's result read by later operations (Note [Reductions used
+    inside]): softmax, chained reductions, and a reduction feeding a store."""
+    xn = rng.standard_normal((5, 7)).astype(dtype)
+    x = kiln.asarray(xn)
+
+    def f(x, y, xp=kiln):
+        e = xp.exp(x - x.max(axis=1, keepdims=True))
+        y += xp.sum(y, axis=0)
+        return (e / e.sum(axis=1, keepdims=True), xp.sqrt(xp.sum(x * x) + 10), x.min(axis=0).max(),
+                x / xp.amax(x, axis=0), xp.abs(x).prod(axis=1).sum() * 2)
+    y, yn = kiln.arange(12).reshape(3, 4), numpy.arange(12).reshape(3, 4)
+    got = kiln.fuse(f)(x, y)
+    expected = f(xn, yn, numpy)
+    for g, e in zip(got, expected):
+        assert g.dtype == e.dtype and g.shape == e.shape
+        numpy.testing.assert_allclose(kiln.asnumpy(g), e, rtol=40 * numpy.finfo(dtype).eps)
+    assert_same_values(kiln.asnumpy(y), yn)
