@@ -190,7 +190,8 @@ PyObject* ufunc_reduce(PyObject* self, PyObject* const* args, Py_ssize_t nargs, 
 
 // Note [Reductions of foreign arrays]
 // kiln.sum(a) of an object that is no kiln array or scalar but has a method
-// of the reduction's name (a NumPy array, a traced value of kiln.fuse) calls
+// of the reduction's name (a NumPy array, a traced value of kiln.fuse) and
+// is no device array of another library calls
 // a.sum(axis=, dtype=, out=) with keepdims=, initial= and where= when given,
 // as numpy.sum does for objects that are not NumPy arrays (and cupy.sum for
 // NumPy arrays). Returns nullptr when there is no such method.
@@ -201,7 +202,9 @@ PyObject* foreign_reduction(const UfuncDef& uf, const ReduceArgs& r) {
   const char* method = nullptr;
   for (const auto& [ufunc_name, m] : methods)
     if (uf.name == ufunc_name) method = m;
-  if (method == nullptr || !PyObject_HasAttrString(r.array, method)) return nullptr;
+  if (method == nullptr || !PyObject_HasAttrString(r.array, method) ||
+      PyObject_HasAttrString(r.array, "__cuda_array_interface__") || PyObject_HasAttrString(r.array, "__cupy_get_ndarray__"))
+    return nullptr;   // device arrays of other libraries are read in place (Note [Foreign device operands])
   py::dict kw;
   kw["axis"] = py::handle(r.axis ? r.axis : Py_None);
   if (r.dtype != nullptr && r.dtype != Py_None) kw["dtype"] = py::handle(r.dtype);
