@@ -1,5 +1,5 @@
 """kiln.fuse: a chain of elementwise ufunc calls compiled into one kernel,
-with an optional final reduction (docs/fusion.md).
+with reductions and stores into the arguments (docs/fusion.md).
 
     @kiln.fuse()
     def softplus(x):
@@ -10,8 +10,8 @@ with an optional final reduction (docs/fusion.md).
 
 A call looks up a plan by the arguments' kinds (Note [Fusion plans] in
 arraycore/fusion.h); the first call of a kind traces the function with proxy
-values (_Var), which record every ufunc call, operator, astype and final
-reduction as a node of a C++ trace (_core._FusionTrace, Note [Tracing ufunc
+values (_Var), which record every ufunc call, operator, astype, reduction,
+store and kiln function as a node of a C++ trace (_core._FusionTrace, Note [Tracing ufunc
 calls]); the trace resolves each node's type loop and writes the kernel, and
 the plan it makes (_core._FusionPlan) runs every call of that kind.
 """
@@ -35,11 +35,12 @@ def fuse(*args, **kwargs):
     ``@kiln.fuse()`` or ``@kiln.fuse(kernel_name='name')``.
 
     The function may call kiln ufuncs (``kiln.add(x, y)``, ``kiln.exp(x)``,
-    ``dtype=``/``casting=`` included), use operators on its arguments and
-    Python or NumPy scalars, return one value or a tuple, and end with
-    ``.sum()``, ``.prod()``, ``.max()`` or ``.min()`` (``axis=``,
-    ``keepdims=``, and ``dtype=`` for sum/prod). Results have the dtypes and
-    values of the same calls made one by one. Calls without any kiln array
+    ``dtype=``/``casting=``/``out=`` included), ``where``, ``clip``,
+    ``around``, ``copyto`` and the reductions (``axis=``, ``keepdims=``,
+    ``dtype=``), use operators on its arguments and Python or NumPy scalars,
+    write into its arguments (``x += y``, ``x[...] = v``), index them, and
+    return one value or a tuple. Results have the dtypes and values of the
+    same calls made one by one. Calls without any kiln array
     run the function as it is. Differs from CuPy: lambdas work; see
     docs/fusion.md for what cannot be fused.
     """
@@ -257,8 +258,8 @@ class _Var:
         return _tracing.tracer.values([_tracing.tracer.trace.astype(self.node, dtype)])
 
     def _reduce(self, method, axis, dtype, out, keepdims):
-        """A final reduction (Note [Fused reductions] in arraycore/fusion.cpp): it
-        can only be returned."""
+        """A reduction (Note [Fused reductions] and Note [Reductions used
+        inside] in arraycore/fusion.cpp)."""
         if out is not None:
             _cannot("%s(out=) (a fused reduction allocates its result)" % method)
         if self.ref is not None:
