@@ -23,7 +23,8 @@ using arraycore::UfuncInput;
 
 std::vector<UfuncInput> call_args(const py::tuple& args) {
   std::vector<UfuncInput> in(args.size());
-  for (size_t k = 0; k < in.size(); ++k) to_input(args[k], in[k], true);
+  for (size_t k = 0; k < in.size(); ++k)
+    if (!args[k].is_none()) to_input(args[k], in[k], true);   // None: the function gets it as it is
   return in;
 }
 
@@ -94,6 +95,7 @@ void register_fusion(py::module_& m) {
              std::vector<UfuncInput> in(args.size());
              for (size_t k = 0; k < in.size(); ++k) {
                py::handle a = args[k];
+               if (a.is_none()) continue;   // passed to the function as it is (an unused scalar node)
                if (py::isinstance(a, host_array))
                  throw py::type_error(name + ": argument " + std::to_string(k) +
                                       " is a NumPy array, which lives on the host; move it to the device with "

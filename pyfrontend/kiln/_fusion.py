@@ -333,7 +333,7 @@ class _Tracer:
         self.args = list(args)  # the arguments, then the views of them (x[1:]) the kernel reads
         self.views = []         # (the argument it indexes, key) for each view
         self.arrays = {k: k for k, a in enumerate(args) if type(a) is ndarray}   # node -> its entry in args
-        self.proxies = [_Var(k, a.dtype, a.ndim) if type(a) is ndarray else
+        self.proxies = [None if a is None else _Var(k, a.dtype, a.ndim) if type(a) is ndarray else
                         _Var(k, a.dtype if isinstance(a, numpy.generic) else None, ref=("arg", k), value=a)
                         for k, a in enumerate(args)]
 

@@ -223,3 +223,11 @@ def test_reductions_used_inside(rng, dtype):
         assert g.dtype == e.dtype and g.shape == e.shape
         numpy.testing.assert_allclose(kiln.asnumpy(g), e, rtol=40 * numpy.finfo(dtype).eps)
     assert_same_values(kiln.asnumpy(y), yn)
+
+
+def test_none_arguments_are_passed_as_they_are():
+    f = kiln.fuse(lambda x, y: x * 2 if y is None else x + y)
+    x = kiln.arange(4)
+    assert kiln.asnumpy(f(x, None)).tolist() == [0, 2, 4, 6]
+    assert kiln.asnumpy(f(x, x)).tolist() == [0, 2, 4, 6]
+    assert f(x, None) is not None and kiln.fuse(lambda x, y: y)(x, None) is None
