@@ -78,6 +78,10 @@ class Fusion:
     def __repr__(self):
         return "<kiln.fuse %s>" % self.kernel_name
 
+    def clear_cache(self):
+        """Forgets the plans (the next call traces again), as CuPy's."""
+        self._plans.clear()
+
     def __call__(self, *args, **kwargs):
         # Note [Fusion plans] (arraycore/fusion.h): plans by argument kinds,
         # again under a longer key when the host operations give other types.
@@ -205,7 +209,7 @@ class _Var:
 
     def __bool__(self):
         _cannot("the truth value of a traced value is used (if, while, and, or, not, or a chained "
-                "comparison); use arithmetic or kiln.maximum/minimum instead")
+                "comparison), which is no Python scalar; use arithmetic or kiln.where/maximum/minimum instead")
 
     def _convert(self, *a):
         _cannot("a traced value is converted to a Python number (int(), float(), an index)")

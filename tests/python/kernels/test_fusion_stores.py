@@ -231,3 +231,5 @@ def test_none_arguments_are_passed_as_they_are():
     assert kiln.asnumpy(f(x, None)).tolist() == [0, 2, 4, 6]
     assert kiln.asnumpy(f(x, x)).tolist() == [0, 2, 4, 6]
     assert f(x, None) is not None and kiln.fuse(lambda x, y: y)(x, None) is None
+    f.clear_cache()
+    assert not f._plans and kiln.asnumpy(f(x, 1)).tolist() == [1, 2, 3, 4]
