@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <stdexcept>
 
@@ -77,41 +78,58 @@ const char* reduce_ufunc(const std::string& method) {
   if (method == "prod") return "multiply";
   if (method == "max") return "maximum";
   if (method == "min") return "minimum";
+  if (method == "any") return "logical_or";
+  if (method == "all") return "logical_and";
   throw std::invalid_argument("kiln.fuse: no final reduction '" + method + "'");
 }
 
 }  // namespace
 
 FusionTrace::FusionTrace(std::string kernel_name, std::span<const UfuncInput> args) : name_(std::move(kernel_name)) {
-  for (size_t k = 0; k < args.size(); ++k) {
-    FusionNode n;
-    n.index = static_cast<int>(k);
-    if (const NDArray* a = args[k].array) {
-      n.kind = Kind::ArrayArg;
-      n.dtype = a->dtype();
-      n.ndim = a->ndim();
-      n.leaves = {n.index};
-      n.fonly = n.ndim > 1 && !a->c_contiguous() && a->f_contiguous();
-      n.expr = "a" + std::to_string(k);
-      params_.push_back({n.expr, c_type(n.dtype), 'a', n.index});
-    } else {
-      n.kind = Kind::ScalarArg;
-      set_scalar_kind(n, args[k].scalar);
-    }
-    nodes_.push_back(std::move(n));
+  for (const UfuncInput& a : args) argument(a);
+}
+
+int FusionTrace::argument(const UfuncInput& in) {
+  FusionNode n;
+  n.index = nargs_++;
+  if (const NDArray* a = in.array) {
+    n.kind = Kind::ArrayArg;
+    n.dtype = a->dtype();
+    n.ndim = a->ndim();
+    n.leaves = {n.index};
+    n.fonly = n.ndim > 1 && !a->c_contiguous() && a->f_contiguous();
+    n.expr = "a" + std::to_string(n.index);
+    params_.push_back({n.expr, c_type(n.dtype), 'a', n.index});
+  } else {
+    n.kind = Kind::ScalarArg;
+    set_scalar_kind(n, in.scalar);
   }
+  return add(std::move(n));
 }
 
 void FusionTrace::cannot(const std::string& what) const {
   throw TypeError("kiln.fuse: cannot fuse '" + name_ + "': " + what);
 }
 
-int FusionTrace::operand(int id) const {
-  const FusionNode& n = node(id);
-  if (n.kind == Kind::Reduction)
-    cannot("the result of " + n.method + "() is used inside the function; only a final reduction, returned as it is, "
-           "can be fused");
-  return id;
+// Note [Reductions used inside]
+// A reduction whose result is used again (x / x.sum(axis=1, keepdims=True))
+// is read by later kernels as one more array argument, which the plan makes
+// by running the reduction first (FusionPlan::run runs the outputs in
+// stages: each once the arrays it reads exist).
+int FusionTrace::operand(int id) {
+  if (node(id).kind != Kind::Reduction) return id;
+  if (auto it = reduced_.find(id); it != reduced_.end()) return it->second;
+  FusionNode n;
+  n.kind = Kind::ArrayArg;
+  n.index = nargs_++;
+  n.dtype = node(id).dtype;
+  n.ndim = node(id).ndim;
+  n.leaves = {n.index};
+  n.expr = "a" + std::to_string(n.index);
+  params_.push_back({n.expr, c_type(n.dtype), 'a', n.index});
+  const int a = add(std::move(n));
+  derived_[node(a).index] = id;
+  return reduced_[id] = a;
 }
 
 int FusionTrace::add(FusionNode n) {
@@ -204,11 +222,14 @@ FusionNode FusionTrace::strong_result(std::span<const int> inputs, DType dtype, 
   return r;
 }
 
-std::vector<int> FusionTrace::ufunc(const std::string& name, std::span<const int> inputs, std::optional<DType> dtype,
+std::vector<int> FusionTrace::ufunc(const std::string& name, std::span<const int> inputs_given, std::optional<DType> dtype,
                                     Casting casting, std::span<const std::optional<DType>> out_dtypes) {
   const UfuncDef& uf = arraycore::ufunc(name);
+  std::vector<int> ids;
+  for (int id : inputs_given) ids.push_back(operand(id));
+  const std::span<const int> inputs = ids;
   std::vector<Operand> ops;
-  for (int id : inputs) ops.push_back({node(operand(id)).dtype, node(id).weak});
+  for (int id : inputs) ops.push_back({node(id).dtype, node(id).weak});
   const LoopChoice c = resolve_loop(uf, ops, dtype, casting, out_dtypes);
   if (uf.resolver == Resolver::Comparison) {
     // A Python int constant its integer dtype cannot hold compares the same
@@ -244,8 +265,25 @@ std::vector<int> FusionTrace::ufunc(const std::string& name, std::span<const int
   return results;
 }
 
+int FusionTrace::where(int cond, int x, int y) {
+  // The common dtype is maximum's loop, which every dtype pair has (weak scalars as NEP 50).
+  cond = operand(cond);
+  x = operand(x);
+  y = operand(y);
+  const Operand ops[] = {{node(x).dtype, node(x).weak}, {node(y).dtype, node(y).weak}};
+  const LoopChoice c = resolve_loop(arraycore::ufunc("maximum"), ops, std::nullopt, Casting::SameKind, {});
+  std::set<std::string> uses;
+  const std::string text = code(cond, DType::Bool, DType::Bool, uses) + " ? " +
+                           code(x, c.weak_dtypes[0], c.in[0], uses) + " : " + code(y, c.weak_dtypes[1], c.in[1], uses);
+  const std::string name = temp();
+  stmts_.push_back({{name}, std::move(uses), "const " + c_type(c.in[0]) + " " + name + " = " + text + ";"});
+  const int ids[] = {cond, x, y};
+  return add(strong_result(ids, c.in[0], name));
+}
+
 int FusionTrace::astype(int id, DType dtype) {
-  const std::string e = kernel_expr(operand(id));
+  id = operand(id);
+  const std::string e = kernel_expr(id);
   const std::string name = temp();
   const std::string ct = c_type(dtype);
   stmts_.push_back({{name}, {e}, "const " + ct + " " + name + " = kiln::numpy_cast<" + ct + ">(" + e + ");"});
@@ -258,24 +296,48 @@ int FusionTrace::astype(int id, DType dtype) {
 }
 
 int FusionTrace::inplace(const std::string& name, int target, int other) {
-  const FusionNode a = node(operand(target));
-  if (a.kind == Kind::ArrayArg) cannot("an in-place operator writes argument " + std::to_string(a.index));
-  if (node(operand(other)).ndim > a.ndim) cannot("an in-place operator broadcasts its target to more dimensions");
-  const int ids[] = {target, other};
+  target = operand(target);
+  const FusionNode a = node(target);
+  const int ids[] = {target, operand(other)};
   const std::optional<DType> out[] = {a.dtype};
-  int r = ufunc(name, ids, std::nullopt, Casting::SameKind, out)[0];
-  if (node(r).dtype != a.dtype) r = astype(r, a.dtype);
-  // The target is updated in place (names bound to it see the change, as
-  // with arrays): it keeps its ndim and memory order.
-  FusionNode& n = nodes_[static_cast<size_t>(r)];
-  n.ndim = a.ndim;
-  n.fonly = a.fonly;
-  return r;
+  return store(target, ufunc(name, ids, std::nullopt, Casting::SameKind, out)[0]);
+}
+
+// Note [Stores]
+// `x += y`, `x[...] = v` and ufunc out= update their target in place, as
+// eager calls do: names bound to it see the change, and it keeps its dtype,
+// ndim and memory order. When the target is an array argument (or a value
+// already stored into one), the plan writes the last value stored into it
+// back into the argument's memory (an output of the kernel whose shape is
+// the argument's: ValueError, as NumPy's, when the other operands broadcast
+// to another shape), and a returned stored value is the argument itself.
+// Kernels that write arguments run after those that do not, so values
+// computed from an argument's old contents read them first.
+int FusionTrace::store(int target, int value) {
+  target = operand(target);
+  value = operand(value);
+  const FusionNode a = node(target);
+  const FusionNode v = node(value);
+  const int arg = a.kind == Kind::ArrayArg && !derived_.count(a.index) ? a.index : a.stored;
+  if (arg < 0 && v.ndim > a.ndim) cannot("an in-place operator broadcasts its target to more dimensions");
+  std::set<std::string> uses;
+  const std::string e = code(value, a.dtype, a.dtype, uses);
+  const std::string name = temp();
+  stmts_.push_back({{name}, std::move(uses), "const " + c_type(a.dtype) + " " + name + " = " + e + ";"});
+  const int ids[] = {target, value};
+  FusionNode r = strong_result(ids, a.dtype, name);
+  r.ndim = a.ndim;
+  r.fonly = a.fonly;
+  r.stored = arg;
+  const int id = add(std::move(r));
+  if (arg >= 0) stores_[arg] = id;
+  return id;
 }
 
 int FusionTrace::reduce(int id, const std::string& method, const std::optional<std::vector<int64_t>>& axis,
                         std::optional<DType> dtype, bool keepdims) {
-  const FusionNode v = node(operand(id));
+  id = operand(id);
+  const FusionNode v = node(id);
   FusionNode r;
   r.kind = Kind::Reduction;
   r.method = method;
@@ -289,6 +351,7 @@ int FusionTrace::reduce(int id, const std::string& method, const std::optional<s
   }
   const DTypeInfo& src = dtype_info(v.dtype);
   if (dtype) r.dtype = *dtype;
+  else if (method == "any" || method == "all") r.dtype = DType::Bool;
   else if ((method == "sum" || method == "prod") && (src.kind == 'b' || src.kind == 'i' || src.kind == 'u') &&
            src.itemsize < 8)
     r.dtype = src.kind == 'u' ? DType::UInt64 : DType::Int64;
@@ -316,6 +379,10 @@ FusionPlan FusionTrace::plan(std::span<const int> results) const {
       case Kind::ScalarArg: s->results.push_back({R::Arg, n.index}); break;
       case Kind::Host: s->results.push_back({R::Host, n.index}); break;
       case Kind::Value: {
+        if (n.stored >= 0 && stores_.at(n.stored) == id) {
+          s->results.push_back({R::Arg, n.stored});
+          break;
+        }
         auto [it, fresh] = index.emplace(id, static_cast<int>(s->outputs.size()));
         if (fresh) s->outputs.push_back({id, n.dtype, -1});
         s->results.push_back({R::Output, it->second});
@@ -324,8 +391,10 @@ FusionPlan FusionTrace::plan(std::span<const int> results) const {
       case Kind::Constant: throw std::invalid_argument("kiln.fuse: a constant node is not a result");
     }
   }
+  for (const auto& [arg, id] : stores_) s->outputs.push_back({id, node(id).dtype, -1, arg});
+  for (const auto& [arg, id] : derived_) s->outputs.push_back({node(id).source, node(id).acc, id, -1, arg});
   for (const FusionNode& n : nodes_)
-    if (n.kind == Kind::ArrayArg) s->array_args.push_back(n.index);
+    if (n.kind == Kind::ArrayArg && !derived_.count(n.index)) s->array_args.push_back(n.index);
   return FusionPlan(std::move(s));
 }
 
@@ -441,7 +510,7 @@ NDArray reduce_rows(NDArray values, const Shape& shape, const FusionNode& r) {
       throw std::invalid_argument(std::string("zero-size array to reduction operation ") + reduce_ufunc(r.method) +
                                   " which has no identity");
     NDArray z = NDArray::zeros(out_shape, r.dtype);
-    if (r.method == "prod") {
+    if (r.method == "prod" || r.method == "all") {
       NDArray one = NDArray::empty({}, r.dtype);
       const long long v = 1;
       unsigned char bytes[16] = {};
@@ -482,77 +551,107 @@ std::vector<NDArray> FusionPlan::run(std::span<const UfuncInput> args, std::span
                                                      : host[static_cast<size_t>(n.index)];
     scalar_bytes(v, w.weak, w.to, weak[j].scalar.data());
   }
-  // Each output's shape: the broadcast shape of the arrays it is computed from.
+  // The arguments, then the reductions' results read as arguments (Note [Reductions used inside]).
+  std::vector<UfuncInput> in(args.begin(), args.end());
+  in.resize(std::max(in.size(), static_cast<size_t>(t.nargs_)));
+  std::deque<NDArray> reduced;
   const size_t nout = s.outputs.size();
-  std::vector<Shape> shapes(nout);
-  bool same = true;
+  std::vector<std::optional<NDArray>> outs(nout), results(nout);
+  std::vector<char> done(nout, 0);
+  bool same = t.derived_.empty();   // every array argument has one shape: no broadcasting to work out
   for (int k : s.array_args)
-    same = same && args[static_cast<size_t>(k)].array->shape() == args[static_cast<size_t>(s.array_args[0])].array->shape();
-  for (size_t j = 0; j < nout; ++j) {
-    const std::set<int>& leaves = t.node(s.outputs[j].node).leaves;
-    if (leaves.empty()) continue;
-    if (same) {
-      shapes[j] = args[static_cast<size_t>(s.array_args[0])].array->shape();
-      continue;
+    same = same && in[static_cast<size_t>(k)].array->shape() == in[static_cast<size_t>(s.array_args[0])].array->shape();
+  for (size_t left = nout; left > 0;) {
+    // This stage: the outputs whose arrays exist (stores last, Note [Stores]), and each one's shape: the
+    // broadcast shape of the arrays it is computed from.
+    bool others = false;
+    for (size_t j = 0; j < nout; ++j) others = others || (!done[j] && s.outputs[j].arg < 0);
+    std::vector<std::pair<Shape, std::vector<int>>> groups;
+    for (size_t j = 0; j < nout; ++j) {
+      const std::set<int>& leaves = t.node(s.outputs[j].node).leaves;
+      if (done[j] || (others && s.outputs[j].arg >= 0) ||
+          std::any_of(leaves.begin(), leaves.end(), [&](int k) { return !in[static_cast<size_t>(k)].array; }))
+        continue;
+      Shape shape;
+      if (same && !leaves.empty()) {
+        shape = in[static_cast<size_t>(s.array_args[0])].array->shape();
+      } else if (!leaves.empty()) {
+        std::vector<Shape> shapes;
+        for (int k : leaves) shapes.push_back(in[static_cast<size_t>(k)].array->shape());
+        shape = broadcast_shapes(shapes);
+      }
+      auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& e) { return e.first == shape; });
+      if (g == groups.end()) groups.push_back({shape, {static_cast<int>(j)}});
+      else g->second.push_back(static_cast<int>(j));
     }
-    std::vector<Shape> in;
-    for (int k : leaves) in.push_back(args[static_cast<size_t>(k)].array->shape());
-    shapes[j] = broadcast_shapes(in);
-  }
-  // One kernel per output shape, writing the outputs of that shape.
-  std::vector<std::pair<Shape, std::vector<int>>> groups;
-  for (size_t j = 0; j < nout; ++j) {
-    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& e) { return e.first == shapes[j]; });
-    if (g == groups.end()) groups.push_back({shapes[j], {static_cast<int>(j)}});
-    else g->second.push_back(static_cast<int>(j));
-  }
-  std::vector<std::optional<NDArray>> outs(nout);
-  for (const auto& [shape, js] : groups) {
-    const Kernel& k = kernel(js);
-    std::vector<NDArray> views;
-    views.reserve(k.sources.size());
-    std::vector<EwArg> call;
-    call.reserve(k.sources.size());
-    for (const auto& [source, i] : k.sources) {
-      const size_t u = static_cast<size_t>(i);
-      switch (source) {
-        case 'a': {
-          const NDArray& a = *args[u].array;
-          if (a.shape() == shape) {
-            call.push_back(EwArg::of(a));
-          } else {
-            views.push_back(broadcast_to(a, shape));
+    if (groups.empty()) throw std::logic_error(t.name_ + ": no output of the plan can be computed");
+    // Note [Stores]: kernels writing arguments last.
+    std::stable_partition(groups.begin(), groups.end(), [&](const auto& g) {
+      return std::none_of(g.second.begin(), g.second.end(), [&](int j) { return s.outputs[static_cast<size_t>(j)].arg >= 0; });
+    });
+    for (const auto& [shape, js] : groups) {
+      const Kernel& k = kernel(js);
+      std::vector<NDArray> views;
+      views.reserve(k.sources.size());
+      std::vector<EwArg> call;
+      call.reserve(k.sources.size());
+      for (const auto& [source, i] : k.sources) {
+        const size_t u = static_cast<size_t>(i);
+        switch (source) {
+          case 'a': {
+            const NDArray& a = *in[u].array;
+            if (a.shape() == shape) {
+              call.push_back(EwArg::of(a));
+            } else {
+              views.push_back(broadcast_to(a, shape));
+              call.push_back(EwArg::of(views.back()));
+            }
+            break;
+          }
+          case 's': call.push_back(scalar_arg_bytes(args[u].scalar.bytes, args[u].scalar.dtype)); break;
+          case 'h': call.push_back(scalar_arg_bytes(host[u].bytes, host[u].dtype)); break;
+          case 'w': call.push_back(weak[u]); break;
+          case 'c': {
+            EwArg c;
+            c.scalar = t.consts_[u];
+            call.push_back(c);
+            break;
+          }
+          default: {
+            if (const int arg = s.outputs[u].arg; arg >= 0) {
+              const NDArray& a = *in[static_cast<size_t>(arg)].array;
+              if (a.shape() != shape)
+                throw std::invalid_argument("non-broadcastable output operand with shape " + shape_text(a.shape()) +
+                                            " doesn't match the broadcast shape " + shape_text(shape));
+              outs[u] = a;
+              call.push_back(EwArg::of(a));
+              break;
+            }
+            auto [kept, view] = allocate(i, shape);
+            outs[u] = std::move(kept);
+            views.push_back(std::move(view));
             call.push_back(EwArg::of(views.back()));
           }
-          break;
-        }
-        case 's': call.push_back(scalar_arg_bytes(args[u].scalar.bytes, args[u].scalar.dtype)); break;
-        case 'h': call.push_back(scalar_arg_bytes(host[u].bytes, host[u].dtype)); break;
-        case 'w': call.push_back(weak[u]); break;
-        case 'c': {
-          EwArg c;
-          c.scalar = t.consts_[u];
-          call.push_back(c);
-          break;
-        }
-        default: {
-          auto [kept, view] = allocate(i, shape);
-          outs[u] = std::move(kept);
-          views.push_back(std::move(view));
-          call.push_back(EwArg::of(views.back()));
         }
       }
+      if (shape_size(shape) != 0) elementwise_launch(k.spec, call, shape);
+      for (int j : js) {
+        const size_t u = static_cast<size_t>(j);
+        const Output& o = s.outputs[u];
+        results[u] = o.reduction < 0 ? *outs[u] : reduce_rows(*outs[u], shape, t.node(o.reduction));
+        if (o.feeds >= 0) {
+          reduced.push_back(*results[u]);
+          in[static_cast<size_t>(o.feeds)].array = &reduced.back();
+        }
+        done[u] = 1;
+        --left;
+      }
     }
-    if (shape_size(shape) != 0) elementwise_launch(k.spec, call, shape);
   }
-  std::vector<NDArray> results;
-  results.reserve(nout);
-  for (size_t j = 0; j < nout; ++j) {
-    const Output& o = s.outputs[j];
-    if (o.reduction >= 0) results.push_back(reduce_rows(*outs[j], shapes[j], t.node(o.reduction)));
-    else results.push_back(std::move(*outs[j]));
-  }
-  return results;
+  std::vector<NDArray> r;
+  r.reserve(nout);
+  for (auto& a : results) r.push_back(std::move(*a));
+  return r;
 }
 
 }  // namespace kiln::arraycore

@@ -61,6 +61,7 @@ struct FusionNode {
   int ndim = 0;
   std::set<int> leaves;                // the array arguments it is computed from
   bool fonly = false;                  // Fortran-ordered (output order, as eager)
+  int stored = -1;                     // the array argument this value was stored into (Note [Stores])
   ScalarValue value;                   // Constant
   // Reduction (Note [Fused reductions] in fusion.cpp): `method` (sum, prod,
   // max, min) of node `source` over sorted `axes`, accumulated in `acc`.
@@ -77,6 +78,9 @@ class FusionTrace {
   // order), Python scalars (weak) and NumPy scalars (strong).
   FusionTrace(std::string kernel_name, std::span<const UfuncInput> args);
 
+  // One more argument (of the kind `in` has), given after those before:
+  // views of the arguments that the caller makes at each call (x[1:]).
+  int argument(const UfuncInput& in);
   // A constant written in the function (a Python or NumPy scalar).
   int constant(const ScalarValue& v);
   // The next host value (a Python operator on scalars, computed by the
@@ -88,13 +92,20 @@ class FusionTrace {
   // ScalarOverflow as the eager call does.
   std::vector<int> ufunc(const std::string& name, std::span<const int> inputs, std::optional<DType> dtype,
                          Casting casting, std::span<const std::optional<DType>> out_dtypes = {});
+  // where(cond, x, y): x's or y's value as their common dtype (NEP 50, as
+  // kiln.where's), where cond (as bool) holds.
+  int where(int cond, int x, int y);
   // x.astype(dtype) of a kernel value.
   int astype(int node, DType dtype);
   // `target op= other` on a kernel value: its dtype kept under
   // casting='same_kind' as the eager operator does; returns the node the
-  // target now names. TypeError when the target is an argument or would
-  // broadcast to more dimensions.
+  // target now names (store). TypeError when the result has other kinds.
   int inplace(const std::string& name, int target, int other);
+  // `target[...] = value` (value cast to target's dtype, unsafe): returns
+  // the node the target now names. An array argument (or a value stored
+  // into one) is written in place by the plan (Note [Stores]); another
+  // target may not broadcast to more dimensions (TypeError).
+  int store(int target, int value);
   // x.sum/prod/max/min(axis=, dtype=, keepdims=) of a kernel value, which
   // can only be returned. AxisError, ValueError (duplicate axes) as NumPy.
   int reduce(int node, const std::string& method, const std::optional<std::vector<int64_t>>& axis,
@@ -125,8 +136,9 @@ class FusionTrace {
     DType weak, to;
   };
 
-  // `id`, unless it is a final reduction (which can only be returned).
-  int operand(int id) const;
+  // `id`, or for a reduction the argument its result is read as (Note
+  // [Reductions used inside] in fusion.cpp).
+  int operand(int id);
   int add(FusionNode n);
   std::string temp();
   // The C++ expression for node `id` as the loop's input dtype `to` (a
@@ -141,7 +153,10 @@ class FusionTrace {
   std::vector<WeakParam> weak_params_;
   std::vector<std::array<std::byte, 16>> consts_;
   std::vector<Statement> stmts_;
-  int ntemps_ = 0, nhost_ = 0;
+  std::map<int, int> stores_;   // array argument -> the last node stored into it
+  std::map<int, int> derived_;  // argument -> the reduction whose result it is (Note [Reductions used inside])
+  std::map<int, int> reduced_;  // reduction -> the node reading its result
+  int ntemps_ = 0, nhost_ = 0, nargs_ = 0;
 };
 
 class FusionPlan {
@@ -166,6 +181,8 @@ class FusionPlan {
     int node;            // the value written (a reduction's source)
     DType dtype;         // written as (a reduction's accumulator dtype)
     int reduction = -1;  // the Reduction node, or -1
+    int arg = -1;        // the array argument written in place (Note [Stores]), or -1
+    int feeds = -1;      // the argument a reduction's result is read as (Note [Reductions used inside]), or -1
   };
   struct Kernel {
     EwSpec spec;

@@ -23,7 +23,8 @@ using arraycore::UfuncInput;
 
 std::vector<UfuncInput> call_args(const py::tuple& args) {
   std::vector<UfuncInput> in(args.size());
-  for (size_t k = 0; k < in.size(); ++k) to_input(args[k], in[k], true);
+  for (size_t k = 0; k < in.size(); ++k)
+    if (!args[k].is_none()) to_input(args[k], in[k], true);   // None: the function gets it as it is
   return in;
 }
 
@@ -94,6 +95,7 @@ void register_fusion(py::module_& m) {
              std::vector<UfuncInput> in(args.size());
              for (size_t k = 0; k < in.size(); ++k) {
                py::handle a = args[k];
+               if (a.is_none()) continue;   // passed to the function as it is (an unused scalar node)
                if (py::isinstance(a, host_array))
                  throw py::type_error(name + ": argument " + std::to_string(k) +
                                       " is a NumPy array, which lives on the host; move it to the device with "
@@ -122,13 +124,26 @@ void register_fusion(py::module_& m) {
       .def(
           "ufunc",
           [](FusionTrace& t, const std::string& name, const std::vector<int>& inputs, py::handle dtype,
-             py::handle casting) {
+             py::handle casting, const std::vector<int>& out) {
+            std::vector<std::optional<arraycore::DType>> out_dtypes;
+            for (int id : out) out_dtypes.push_back(t.node(id).dtype);
+            std::vector<int> ids = t.ufunc(name, inputs, optional_dtype(dtype), to_casting(casting), out_dtypes);
+            for (size_t k = 0; k < out.size(); ++k) ids[k] = t.store(out[k], ids[k]);
             py::list r;
-            for (int id : t.ufunc(name, inputs, optional_dtype(dtype), to_casting(casting))) r.append(value(t, id));
+            for (int id : ids) r.append(value(t, id));
             return r;
           },
-          py::arg("name"), py::arg("inputs"), py::arg("dtype"), py::arg("casting"),
-          "Output nodes of a ufunc call on nodes, as (node, dtype, ndim).")
+          py::arg("name"), py::arg("inputs"), py::arg("dtype"), py::arg("casting"), py::arg("out") = std::vector<int>{},
+          "Output nodes of a ufunc call on nodes, as (node, dtype, ndim); with `out` (nodes, one per output), "
+          "the results are stored into them (Note [Stores] in arraycore/fusion.cpp).")
+      .def("argument",
+           [](FusionTrace& t, py::handle a) {
+             UfuncInput in;
+             to_input(a, in, true);
+             return t.argument(in);
+           })
+      .def("store", &FusionTrace::store, py::arg("target"), py::arg("value"))
+      .def("where", [](FusionTrace& t, int cond, int x, int y) { return value(t, t.where(cond, x, y)); })
       .def("astype", [](FusionTrace& t, int id, py::handle dtype) { return value(t, t.astype(id, to_dtype(dtype))); })
       .def("inplace", &FusionTrace::inplace, py::arg("name"), py::arg("target"), py::arg("other"))
       .def(

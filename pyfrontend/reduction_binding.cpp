@@ -192,6 +192,33 @@ PyObject* ufunc_reduce(PyObject* self, PyObject* const* args, Py_ssize_t nargs, 
   });
 }
 
+// Note [Reductions of foreign arrays]
+// kiln.sum(a) of an object that is no kiln array or scalar but has a method
+// of the reduction's name (a NumPy array, a traced value of kiln.fuse) and
+// is no device array of another library calls
+// a.sum(axis=, dtype=, out=) with keepdims=, initial= and where= when given,
+// as numpy.sum does for objects that are not NumPy arrays (and cupy.sum for
+// NumPy arrays). Returns nullptr when there is no such method.
+PyObject* foreign_reduction(const UfuncDef& uf, const ReduceArgs& r) {
+  static const std::pair<const char*, const char*> methods[] = {{"add", "sum"},       {"multiply", "prod"},
+                                                                {"maximum", "max"},   {"minimum", "min"},
+                                                                {"logical_or", "any"}, {"logical_and", "all"}};
+  const char* method = nullptr;
+  for (const auto& [ufunc_name, m] : methods)
+    if (uf.name == ufunc_name) method = m;
+  if (method == nullptr || !PyObject_HasAttrString(r.array, method) ||
+      PyObject_HasAttrString(r.array, "__cuda_array_interface__") || PyObject_HasAttrString(r.array, "__cupy_get_ndarray__"))
+    return nullptr;   // device arrays of other libraries are read in place (Note [Foreign device operands])
+  py::dict kw;
+  kw["axis"] = py::handle(r.axis ? r.axis : Py_None);
+  if (r.dtype != nullptr && r.dtype != Py_None) kw["dtype"] = py::handle(r.dtype);
+  kw["out"] = py::handle(r.out ? r.out : Py_None);
+  if (r.keepdims != nullptr && PyObject_IsTrue(r.keepdims) == 1) kw["keepdims"] = py::handle(r.keepdims);
+  if (r.initial != nullptr && r.initial != g_no_value) kw["initial"] = py::handle(r.initial);
+  if (r.where != nullptr && r.where != Py_True) kw["where"] = py::handle(r.where);
+  return py::handle(r.array).attr(method)(**kw).release().ptr();
+}
+
 // _reduce_apply(ufunc, array, axis=None, dtype=None, out=None, keepdims=False, initial=<no value>, where=True,
 //               skip_nan=False): kiln.sum and its kin.
 PyObject* reduce_apply_fn(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -204,6 +231,8 @@ PyObject* reduce_apply_fn(PyObject*, PyObject* const* args, Py_ssize_t nargs, Py
     if (uf == nullptr || s[1] == nullptr) throw py::type_error("_reduce_apply(ufunc, array, ...)");
     ReduceArgs r{s[1], s[2], s[3], s[4], s[5], s[6], s[7]};
     r.skip_nan = s[8] != nullptr && PyObject_IsTrue(s[8]) == 1;
+    if (ndarray_of(r.array) == nullptr && !r.skip_nan && !is_python_or_numpy_scalar(r.array))
+      if (PyObject* m = foreign_reduction(*uf, r)) return m;
     return reduce_call(*uf, r);
   });
 }

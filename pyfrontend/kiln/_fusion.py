@@ -1,5 +1,5 @@
 """kiln.fuse: a chain of elementwise ufunc calls compiled into one kernel,
-with an optional final reduction (docs/fusion.md).
+with reductions and stores into the arguments (docs/fusion.md).
 
     @kiln.fuse()
     def softplus(x):
@@ -10,8 +10,8 @@ with an optional final reduction (docs/fusion.md).
 
 A call looks up a plan by the arguments' kinds (Note [Fusion plans] in
 arraycore/fusion.h); the first call of a kind traces the function with proxy
-values (_Var), which record every ufunc call, operator, astype and final
-reduction as a node of a C++ trace (_core._FusionTrace, Note [Tracing ufunc
+values (_Var), which record every ufunc call, operator, astype, reduction,
+store and kiln function as a node of a C++ trace (_core._FusionTrace, Note [Tracing ufunc
 calls]); the trace resolves each node's type loop and writes the kernel, and
 the plan it makes (_core._FusionPlan) runs every call of that kind.
 """
@@ -22,6 +22,7 @@ import threading
 
 import numpy
 
+import kiln
 from kiln import _core
 from kiln._core import ndarray
 
@@ -34,11 +35,12 @@ def fuse(*args, **kwargs):
     ``@kiln.fuse()`` or ``@kiln.fuse(kernel_name='name')``.
 
     The function may call kiln ufuncs (``kiln.add(x, y)``, ``kiln.exp(x)``,
-    ``dtype=``/``casting=`` included), use operators on its arguments and
-    Python or NumPy scalars, return one value or a tuple, and end with
-    ``.sum()``, ``.prod()``, ``.max()`` or ``.min()`` (``axis=``,
-    ``keepdims=``, and ``dtype=`` for sum/prod). Results have the dtypes and
-    values of the same calls made one by one. Calls without any kiln array
+    ``dtype=``/``casting=``/``out=`` included), ``where``, ``clip``,
+    ``around``, ``copyto`` and the reductions (``axis=``, ``keepdims=``,
+    ``dtype=``), use operators on its arguments and Python or NumPy scalars,
+    write into its arguments (``x += y``, ``x[...] = v``), index them, and
+    return one value or a tuple. Results have the dtypes and values of the
+    same calls made one by one. Calls without any kiln array
     run the function as it is. Differs from CuPy: lambdas work; see
     docs/fusion.md for what cannot be fused.
     """
@@ -76,6 +78,10 @@ class Fusion:
     def __repr__(self):
         return "<kiln.fuse %s>" % self.kernel_name
 
+    def clear_cache(self):
+        """Forgets the plans (the next call traces again), as CuPy's."""
+        self._plans.clear()
+
     def __call__(self, *args, **kwargs):
         # Note [Fusion plans] (arraycore/fusion.h): plans by argument kinds,
         # again under a longer key when the host operations give other types.
@@ -88,17 +94,24 @@ class Fusion:
             if not any(type(a) is ndarray for a in args):
                 return self._fn(*args)
             entry = self._plans[key] = _trace(self, args)
-        plan, host_ops, host_types = entry
+        plan, host_ops, host_types, views = entry
         if not host_ops:
-            return plan(args, None)
+            return plan(_with_views(args, views) if views else args, None)
         host = _host_values(host_ops, args)
         if host_types != tuple(map(type, host)):
             key = (key, tuple(map(type, host)))
             entry = self._plans.get(key)
             if entry is None:
                 entry = self._plans[key] = _trace(self, args)
-            plan, host = entry[0], _host_values(entry[1], args)
-        return plan(args, host)
+            plan, host, views = entry[0], _host_values(entry[1], args), entry[3]
+        return plan(_with_views(args, views) if views else args, host)
+
+
+def _with_views(args, views):
+    args = list(args)
+    for k, key in views:
+        args.append(args[k][key])
+    return tuple(args)
 
 
 class _FusionError(TypeError):
@@ -131,13 +144,16 @@ def _tracing_call(uf, *args, **kwargs):
     tracer = getattr(_tracing, "tracer", None)
     if tracer is not None and (any(isinstance(a, _Var) for a in args)
                                or not any(isinstance(a, ndarray) for a in args)):
-        if len(args) != uf.nin:
-            _cannot("%s() is given %d positional arguments: ufunc outputs (out=) can't be fused"
-                    % (uf.__name__, len(args)))
+        out = args[uf.nin:] or kwargs.get("out")
+        out = () if out is None else out if isinstance(out, tuple) else (out,)
+        if len(args) < uf.nin or len(out) not in (0, uf.nout) or not all(
+                isinstance(o, _Var) and o.ref is None for o in out):
+            _cannot("%s() is given %d inputs and outputs %r: outputs (out=) must be traced arrays, one per "
+                    "output" % (uf.__name__, min(len(args), uf.nin), out))
         for k in kwargs:
-            if k not in ("dtype", "casting"):
-                _cannot("%s(..., %s=) can't be fused (only dtype= and casting= can)" % (uf.__name__, k))
-        return tracer.ufunc(uf.__name__, args, kwargs.get("dtype"), kwargs.get("casting", "same_kind"))
+            if k not in ("dtype", "casting", "out"):
+                _cannot("%s(..., %s=) can't be fused (only dtype=, casting= and out= can)" % (uf.__name__, k))
+        return tracer.ufunc(uf.__name__, args[:uf.nin], kwargs.get("dtype"), kwargs.get("casting", "same_kind"), out)
     return _ufunc_call(uf, *args, **kwargs)
 
 
@@ -146,11 +162,36 @@ def _swap_ufunc_call(on):
     with _swap_lock:
         _swap_depth += 1 if on else -1
         _core._set_ufunc_call_hook(_tracing_call if _swap_depth else None)
+        if _swap_depth == int(on):   # the first trace began or the last ended: Note [Tracing kiln functions]
+            for name, traced in _FUNCTIONS.items():
+                eager = _EAGER[name] = _EAGER.get(name) or getattr(kiln, name)
+                setattr(kiln, name, _tracing_function(eager, traced) if on else eager)
+
+
+# Note [Tracing kiln functions]
+# kiln.where, clip, around/round, copyto, nansum and nanprod are Python
+# functions over C++ calls that take arrays. While any thread traces, the
+# kiln namespace holds versions that trace them (from tracer operations and
+# ufunc calls) when the calling thread is tracing and an argument is a
+# traced value, and call kiln's own otherwise; kiln gets its own functions
+# back when the last trace ends, so untraced calls never pay for this.
+_FUNCTIONS = {}   # name -> its traced version (the end of this module)
+_EAGER = {}       # name -> kiln's function
+
+
+def _tracing_function(eager, traced):
+    @functools.wraps(eager)
+    def call(*args, **kwargs):
+        if getattr(_tracing, "tracer", None) is not None and any(
+                isinstance(a, _Var) for a in (*args, *kwargs.values())):
+            return traced(*args, **kwargs)
+        return eager(*args, **kwargs)
+    return call
 
 
 class _Var:
-    """A traced value: `node` in the trace, its `dtype` (None for a Python
-    scalar) and `ndim`. Scalar arguments and Python operators on scalars
+    """A traced value: `node` in the trace, its `dtype` (NumPy's default for
+    a Python scalar, which is `weak`) and `ndim`. Scalar arguments and Python operators on scalars
     live on the host (Note [Host scalars]): `ref` says where (("arg", k) or
     ("host", j)) and `value` is the value seen while tracing."""
 
@@ -158,6 +199,9 @@ class _Var:
 
     def __init__(self, node, dtype=None, ndim=0, ref=None, value=None):
         self.node, self.dtype, self.ndim, self.ref, self.value = node, dtype, ndim, ref, value
+        self.weak = dtype is None and ref is not None
+        if self.weak:
+            self.dtype = numpy.dtype(type(value))
 
     @property
     def shape(self):
@@ -165,7 +209,7 @@ class _Var:
 
     def __bool__(self):
         _cannot("the truth value of a traced value is used (if, while, and, or, not, or a chained "
-                "comparison); use arithmetic or kiln.maximum/minimum instead")
+                "comparison), which is no Python scalar; use arithmetic or kiln.where/maximum/minimum instead")
 
     def _convert(self, *a):
         _cannot("a traced value is converted to a Python number (int(), float(), an index)")
@@ -179,24 +223,47 @@ class _Var:
         _cannot("iteration over a traced value")
 
     def __getitem__(self, key):
-        _cannot("indexing a traced value")
+        """x[key] of an argument, basic indexing: a view made at each call
+        (from the argument's), which the kernel reads as one more argument."""
+        t = _tracing.tracer
+        if self.node not in t.arrays or not all(k is None or k is Ellipsis or type(k) in (int, slice)
+                                                for k in (key if type(key) is tuple else (key,))):
+            _cannot("indexing a traced value (only arguments, with ints, slices, None and ..., can be)")
+        t.views.append((t.arrays[self.node], key))
+        t.args.append(t.args[t.arrays[self.node]][key])
+        node = t.trace.argument(t.args[-1])
+        t.arrays[node] = len(t.args) - 1
+        return _Var(node, t.args[-1].dtype, t.args[-1].ndim)
 
     def __setitem__(self, key, value):
-        _cannot("assignment into a traced value")
+        """x[...] = v and x[:] = v: a store (Note [Stores] in arraycore/fusion.cpp)."""
+        if self.ref is not None or not all(k is Ellipsis or (type(k) is slice and k == slice(None))
+                                           for k in (key if type(key) is tuple else (key,))):
+            _cannot("assignment into a traced value (only x[...] = v and x[:] = v can be fused)")
+        self.node = _tracing.tracer.trace.store(self.node, _tracing.tracer.node(value))
+
+    def copy(self, order="K"):
+        return self.astype(self.dtype)
+
+    def clip(self, *args, **kwargs):
+        return _clip(self, *args, **kwargs)
+
+    def round(self, decimals=0, out=None):
+        return _around(self, decimals, out)
 
     def __array__(self, *a, **k):
         _cannot("a traced value is converted to a NumPy array")
 
     def astype(self, dtype, copy=True):
-        if self.dtype is None:
+        if self.weak:
             _cannot("astype of a Python scalar")
         if self.ref is not None:
             return _tracing.tracer.host(lambda v: v.astype(dtype), (self,))
         return _tracing.tracer.values([_tracing.tracer.trace.astype(self.node, dtype)])
 
     def _reduce(self, method, axis, dtype, out, keepdims):
-        """A final reduction (Note [Fused reductions] in arraycore/fusion.cpp): it
-        can only be returned."""
+        """A reduction (Note [Fused reductions] and Note [Reductions used
+        inside] in arraycore/fusion.cpp)."""
         if out is not None:
             _cannot("%s(out=) (a fused reduction allocates its result)" % method)
         if self.ref is not None:
@@ -214,6 +281,12 @@ class _Var:
 
     def min(self, axis=None, out=None, keepdims=False):
         return self._reduce("min", axis, None, out, keepdims)
+
+    def any(self, axis=None, out=None, keepdims=False):
+        return self._reduce("any", axis, None, out, keepdims)
+
+    def all(self, axis=None, out=None, keepdims=False):
+        return self._reduce("all", axis, None, out, keepdims)
 
 
 def _binary(ufunc_name, host_op):
@@ -261,7 +334,10 @@ class _Tracer:
         self.trace = _core._FusionTrace(fusion.kernel_name, args)
         self.host_ops = []      # (function, operand refs)
         self.host_types = []
-        self.proxies = [_Var(k, a.dtype, a.ndim) if type(a) is ndarray else
+        self.args = list(args)  # the arguments, then the views of them (x[1:]) the kernel reads
+        self.views = []         # (the argument it indexes, key) for each view
+        self.arrays = {k: k for k, a in enumerate(args) if type(a) is ndarray}   # node -> its entry in args
+        self.proxies = [None if a is None else _Var(k, a.dtype, a.ndim) if type(a) is ndarray else
                         _Var(k, a.dtype if isinstance(a, numpy.generic) else None, ref=("arg", k), value=a)
                         for k, a in enumerate(args)]
 
@@ -274,8 +350,11 @@ class _Tracer:
         vs = tuple(_Var(node, dtype, ndim) for node, dtype, ndim in nodes)
         return vs[0] if len(vs) == 1 else vs
 
-    def ufunc(self, name, inputs, dtype=None, casting="same_kind"):
-        return self.values(self.trace.ufunc(name, [self.node(x) for x in inputs], dtype, casting))
+    def ufunc(self, name, inputs, dtype=None, casting="same_kind", out=()):
+        r = self.values(self.trace.ufunc(name, [self.node(x) for x in inputs], dtype, casting, [o.node for o in out]))
+        for o, v in zip(out, r if isinstance(r, tuple) else (r,)):
+            o.node = v.node   # Note [Stores]: the out= value now holds the result
+        return (out[0] if len(out) == 1 else out) if out else r
 
     def host(self, fn, operands):
         value = fn(*[x.value if isinstance(x, _Var) else x for x in operands])
@@ -344,7 +423,7 @@ def _trace(fusion, args):
             raise _FusionError("kiln.fuse: cannot fuse %r: it returns a %s (fused functions return "
                                "values or a tuple of them)" % (fusion.kernel_name, type(r).__name__))
     plan = tracer.trace.plan(returned, isinstance(result, tuple))
-    return plan, tracer.host_ops, tuple(tracer.host_types)
+    return plan, tracer.host_ops, tuple(tracer.host_types), tracer.views
 
 
 def _host_values(host_ops, args):
@@ -353,3 +432,49 @@ def _host_values(host_ops, args):
         values.append(fn(*[args[k] if kind == "arg" else values[k] if kind == "host" else k
                            for kind, k in refs]))
     return values
+
+
+def _where(condition, x=None, y=None):
+    if x is None or y is None:
+        _cannot("where() with one argument (kiln.nonzero) gives a shape known only when it runs")
+    t = _tracing.tracer
+    return t.values([t.trace.where(t.node(condition), t.node(x), t.node(y))])
+
+
+def _clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):
+    """maximum then minimum: NumPy's clip dtype (all three operands) and NaNs (a's first)."""
+    lo, hi = (min, max) if a_min is None and a_max is None else (a_min, a_max)
+    r = a if lo is None else _core._ufuncs["maximum"](a, lo, out=None if hi is not None else out)
+    return r if hi is None else _core._ufuncs["minimum"](r, hi, out=out)
+
+
+def _around(a, decimals=0, out=None):
+    if decimals != 0 or not isinstance(a, _Var) or a.weak:
+        _cannot("around(decimals=%r) of a %s (only decimals=0 of an array can be fused)" % (decimals, type(a).__name__))
+    return _core._ufuncs["positive" if a.dtype.kind in "iu" else "rint"](a, out=out)
+
+
+def _copyto(dst, src, casting="same_kind", where=True):
+    """A store (Note [Stores] in arraycore/fusion.cpp) after NumPy's cast check."""
+    if not isinstance(dst, _Var) or dst.ref is not None:
+        _cannot("copyto() into a %s (only traced arrays can be written)" % type(dst).__name__)
+    value = src.value if isinstance(src, _Var) and src.ref is not None else src
+    from_dtype = src.dtype if isinstance(src, _Var) and not src.weak else numpy.result_type(dst.dtype, value)
+    if not numpy.can_cast(from_dtype, dst.dtype, casting):
+        raise TypeError("Cannot cast array data from %r to %r according to the rule %r"
+                        % (from_dtype, dst.dtype, casting))
+    if where is not True:
+        src = _where(where, src, dst)
+    dst.node = _tracing.tracer.trace.store(dst.node, _tracing.tracer.node(src))
+
+
+def _nan_reduction(method, identity):
+    def traced(a, axis=None, dtype=None, out=None, keepdims=False):
+        if not a.weak and a.dtype.kind in "fc":
+            a = _where(_core._ufuncs["isnan"](a), identity, a)
+        return getattr(a, method)(axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+    return traced
+
+
+_FUNCTIONS.update(where=_where, clip=_clip, around=_around, round=_around, copyto=_copyto,
+                  nansum=_nan_reduction("sum", 0), nanprod=_nan_reduction("prod", 1))

@@ -1,6 +1,7 @@
 // kiln.fuse's traces and plans (arraycore/fusion.h) on the host backend:
 // loop resolution and NEP 50 constants per node, host scalars, outputs of
-// several shapes, final reductions, and the errors of what cannot be fused.
+// several shapes, reductions, stores into arguments, and the errors of what
+// cannot be fused.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -86,11 +87,26 @@ TEST_F(FusionTest, OutputsOfTwoShapesAndAFinalReduction) {
   EXPECT_THROW(t.reduce(prod, "sum", std::vector<int64_t>{2}, std::nullopt, false), AxisError);
 }
 
-TEST_F(FusionTest, InPlaceOnAnArgumentAndEmptyMaxAreErrors) {
+TEST_F(FusionTest, InPlaceOnAnArgumentWritesItAndReductionsAreReadAgain) {
+  // Note [Stores], Note [Reductions used inside]: x -= x.sum(axis=1, keepdims=True) writes x.
+  NDArray x = filled<float>({2, 3}, DType::Float32, [](int64_t k) { return static_cast<float>(k); });
+  UfuncInput args[] = {UfuncInput::of(x)};
+  FusionTrace t("fusion_test_store", args);
+  const int s = t.reduce(0, "sum", std::vector<int64_t>{1}, std::nullopt, true);
+  const int r = t.inplace("subtract", 0, s);
+  const int results[] = {r};
+  FusionPlan p = t.plan(results);
+  EXPECT_EQ(p.results()[0].kind, FusionPlan::Result::Kind::Arg);
+  p.run(args, {});
+  const float expected[] = {-3, -2, -1, -9, -8, -7};
+  auto xs = read<float>(x);
+  for (int64_t k = 0; k < 6; ++k) EXPECT_EQ(xs[k], expected[k]) << k;
+}
+
+TEST_F(FusionTest, EmptyMaxIsAnError) {
   NDArray x = NDArray::empty({0}, DType::Float32);
   UfuncInput args[] = {UfuncInput::of(x)};
   FusionTrace t("fusion_test_errors", args);
-  EXPECT_THROW(t.inplace("add", 0, t.constant(ScalarValue::python_int(1))), TypeError);
   const int m = t.reduce(0, "max", std::nullopt, std::nullopt, false);
   const int results[] = {m};
   EXPECT_THROW(t.plan(results).run(args, {}), std::invalid_argument);
