@@ -408,10 +408,12 @@ class ElementwiseKernelBase {
     bool broadcast = false;
     if (size != Py_None) {
       if (!plan->shaped.empty())
-        throw py::value_error(name_ + ": size= can be given only when every array argument is raw");
+        // The messages begin with CuPy's words (scripts and tests match them).
+        throw py::value_error("Specified 'size' can be given only when every array argument is raw (" + name_ +
+                              ": size= can be given only when every array argument is raw)");
     } else if (plan->shaped.empty()) {
-      throw py::value_error(name_ + ": loop size is undecided: every array argument is raw (or there is none); "
-                            "pass size=");
+      throw py::value_error("Loop size is undecided. " + name_ + ": loop size is undecided: every array argument "
+                            "is raw (or there is none); pass size=");
     } else {
       shape = &ndarray_of(args[plan->shaped[0]])->shape();
       for (int k : plan->shaped) {
@@ -611,8 +613,8 @@ class ElementwiseKernelBase {
     for (int k : plan.shaped) {
       const arraycore::Shape& s = ndarray_of(args[k])->shape();
       if (k >= nin_ && s != out)
-        throw py::value_error(name_ + ": output '" + plan.spec->params[k].name + "' has shape " + shape_repr(s) +
-                              "; the arguments broadcast to " + shape_repr(out));
+        throw py::value_error("Out shape is mismatched. " + name_ + ": output '" + plan.spec->params[k].name +
+                              "' has shape " + shape_repr(s) + "; the arguments broadcast to " + shape_repr(out));
     }
     return out;
   }
