@@ -11,18 +11,35 @@
 
 namespace kiln {
 
+// A raw array's shape or byte strides: x.shape[d], and CuPy's CArray
+// spelling x.shape()[d] (a pointer to the ndim values).
+struct RawExtents {
+  long long v[kMaxDims];
+  KILN_DEVICE long long operator[](long long d) const { return v[d]; }
+  KILN_DEVICE const long long* operator()() const { return v; }
+};
+
 // An array param used as a whole by the operation (ElementwiseKernel's `raw`).
-// Non-contiguous arrays are addressed through their byte strides.
+// Non-contiguous arrays are addressed through their byte strides. As CuPy's
+// CArray: x[k] (flat C-order index), x[idx] (one index per axis, e.g.
+// `ptrdiff_t idx[] = {i / 4, i % 4}; y = x[idx];`), x.size(), x.shape(),
+// x.strides().
 template <class T>
 struct RawArray {
   T* data;
   long long n;
   int ndim;
   int contiguous;
-  long long shape[kMaxDims];
-  long long strides[kMaxDims];  // bytes
+  RawExtents shape;
+  RawExtents strides;  // bytes
 
   KILN_DEVICE long long size() const { return n; }
+  template <class I>
+  KILN_DEVICE T& operator[](const I* idx) const {
+    long long off = 0;
+    for (int d = 0; d < ndim; ++d) off += static_cast<long long>(idx[d]) * strides.v[d];
+    return *reinterpret_cast<T*>(reinterpret_cast<char*>(data) + off);
+  }
   KILN_DEVICE T& operator[](long long k) const {
     if (contiguous) return data[k];
     long long off = 0;

@@ -15,6 +15,7 @@
 #endif
 
 #include <assert.h>
+#include <stddef.h>  // ::ptrdiff_t and ::size_t, which CUDA device code has without an include
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -529,3 +529,21 @@ def test_input_overlapping_an_output_is_read_first():
     same = kiln.arange(4.0)
     k(same, same, same)                         # the very same view: in place, no copy needed
     assert same.get().tolist() == [0.0, 2.0, 4.0, 6.0]
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "negative"])
+def test_raw_params_have_cupys_carray_spelling(layout):
+    """A raw param reads as CuPy's CArray: x.shape()[d], x.strides()[d] (bytes)
+    and x[idx] with one index per axis, over any layout."""
+    base = numpy.arange(24, dtype=numpy.int32).reshape(2, 3, 4)
+    h, x = {"C": (base, kiln.asarray(base)),
+            "F": (numpy.asfortranarray(base), kiln.asarray(numpy.asfortranarray(base))),
+            "negative": (base[::-1, :, ::-1], kiln.asarray(base)[::-1, :, ::-1])}[layout]
+    assert x.strides == h.strides
+    shape = ElementwiseKernel("raw int32 x", "int64 y", "y = x.shape()[i]", "carray_shape")(x, size=3)
+    assert shape.get().tolist() == [2, 3, 4]
+    strides = ElementwiseKernel("raw int32 x", "int64 y", "y = x.strides()[i]", "carray_strides")(x, size=3)
+    assert strides.get().tolist() == list(x.strides)
+    by_index = ElementwiseKernel("raw T x", "int32 y", "ptrdiff_t idx[] = {i / 12, i / 4 % 3, i % 4}; y = x[idx]",
+                                 "carray_index")(x, kiln.empty((2, 3, 4), numpy.int32))
+    numpy.testing.assert_array_equal(by_index.get(), h)
