@@ -174,8 +174,7 @@ py::object foreign_device_array(py::handle obj) {
       PyObject_TypeCheck(o, host_array) || PyObject_TypeCheck(o, host_scalar))
     return {};
   static PyObject* get_name = PyUnicode_InternFromString("__cupy_get_ndarray__");
-  if (PyObject* method = _PyType_Lookup(Py_TYPE(obj.ptr()), get_name)) {
-    (void)method;
+  if (_PyType_Lookup(Py_TYPE(o), get_name) != nullptr) {
     py::object a = obj.attr(get_name)();
     if (ndarray_of(a.ptr()) == nullptr)
       throw py::type_error("__cupy_get_ndarray__ of " + type_name(obj) + " returned " + type_name(a) +

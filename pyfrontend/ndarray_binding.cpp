@@ -442,8 +442,10 @@ void register_ndarray(py::module_& m) {
                  throw py::type_error("NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
                                       "input, input has " + std::to_string(value_ndim) + " dimensions");
              };
-             py::object foreign = foreign_device_array(value);   // Note [Foreign device operands]
-             if (const NDArray* v = ndarray_of(foreign ? foreign.ptr() : value.ptr())) {
+             const NDArray* v = ndarray_of(value.ptr());
+             py::object foreign;   // Note [Foreign device operands]
+             if (v == nullptr && (foreign = foreign_device_array(value))) v = ndarray_of(foreign.ptr());
+             if (v != nullptr) {
                check_mask_value(v->ndim());
                warn_if_discarding_imaginary(v->dtype(), a.dtype());
                store(*v);

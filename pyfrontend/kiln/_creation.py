@@ -99,11 +99,7 @@ def _device_array(obj):
     """obj when it is a kiln array, the kiln array it stands for when it has
     __cupy_get_ndarray__ or __cuda_array_interface__ (Note [Foreign device
     operands]), else None."""
-    if isinstance(obj, ndarray):
-        return obj
-    if type(obj) in _HOST_TYPES or isinstance(obj, numpy.generic):
-        return None
-    return _core._foreign_device_array(obj)
+    return obj if isinstance(obj, ndarray) else _core._foreign_device_array(obj)
 
 
 def _holds_kiln(obj):
