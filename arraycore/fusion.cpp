@@ -18,13 +18,8 @@ namespace {
 
 using Kind = FusionNode::Kind;
 
-constexpr const char* kPreamble = "#include <kiln/ufunc_math.h>\n";
 // Elements one thread of a reduction pass combines (Note [Fused reductions]).
 constexpr int64_t kChunk = 256;
-
-std::string cast_text(const std::string& expr, DType from, DType to) {
-  return from == to ? expr : "kiln::numpy_cast<" + c_type(to) + ">(" + expr + ")";
-}
 
 // An integer constant of dtype `to` (its bytes at `b`) as a C++ literal.
 std::string int_literal(DType to, const std::byte* b) {
@@ -73,6 +68,15 @@ void set_scalar_kind(FusionNode& n, const ScalarValue& v) {
   n.weak = op.weak;
 }
 
+
+}  // namespace
+
+namespace fusion_detail {
+
+std::string cast_text(const std::string& expr, DType from, DType to) {
+  return from == to ? expr : "kiln::numpy_cast<" + c_type(to) + ">(" + expr + ")";
+}
+
 const char* reduce_ufunc(const std::string& method) {
   if (method == "sum") return "add";
   if (method == "prod") return "multiply";
@@ -83,7 +87,11 @@ const char* reduce_ufunc(const std::string& method) {
   throw std::invalid_argument("kiln.fuse: no final reduction '" + method + "'");
 }
 
-}  // namespace
+}  // namespace fusion_detail
+
+using fusion_detail::cast_text;
+using fusion_detail::kPreamble;
+using fusion_detail::reduce_ufunc;
 
 FusionTrace::FusionTrace(std::string kernel_name, std::span<const UfuncInput> args) : name_(std::move(kernel_name)) {
   for (const UfuncInput& a : args) argument(a);
@@ -395,7 +403,20 @@ FusionPlan FusionTrace::plan(std::span<const int> results) const {
   for (const auto& [arg, id] : derived_) s->outputs.push_back({node(id).source, node(id).acc, id, -1, arg});
   for (const FusionNode& n : nodes_)
     if (n.kind == Kind::ArrayArg && !derived_.count(n.index)) s->array_args.push_back(n.index);
+  s->rows = FusionPlan::row_kernel(*s);
   return FusionPlan(std::move(s));
+}
+
+std::vector<const std::string*> FusionTrace::body(std::set<std::string>& needed) const {
+  std::vector<const std::string*> r;
+  for (auto st = stmts_.rbegin(); st != stmts_.rend(); ++st) {
+    if (std::none_of(st->defines.begin(), st->defines.end(), [&](const std::string& d) { return needed.count(d); }))
+      continue;
+    r.push_back(&st->text);
+    needed.insert(st->uses.begin(), st->uses.end());
+  }
+  std::reverse(r.begin(), r.end());
+  return r;
 }
 
 const FusionPlan::Kernel& FusionPlan::kernel(const std::vector<int>& outs) const {
@@ -413,13 +434,7 @@ const FusionPlan::Kernel& FusionPlan::kernel(const std::vector<int>& outs) const
     needed.insert(v.expr);
     assigns.push_back("o" + std::to_string(j) + " = " + cast_text(v.expr, v.dtype, o.dtype) + ";");
   }
-  std::vector<const std::string*> body;
-  for (auto st = t.stmts_.rbegin(); st != t.stmts_.rend(); ++st) {
-    if (std::none_of(st->defines.begin(), st->defines.end(), [&](const std::string& d) { return needed.count(d); }))
-      continue;
-    body.push_back(&st->text);
-    needed.insert(st->uses.begin(), st->uses.end());
-  }
+  const std::vector<const std::string*> body = t.body(needed);
   Kernel k;
   k.spec = exact_spec(t.name_, kPreamble);
   k.spec.outputs_write_only = true;
@@ -433,7 +448,7 @@ const FusionPlan::Kernel& FusionPlan::kernel(const std::vector<int>& outs) const
     k.sources.push_back({'o', j});
   }
   std::string op;
-  for (auto b = body.rbegin(); b != body.rend(); ++b) op += (op.empty() ? "" : "\n") + **b;
+  for (const std::string* b : body) op += (op.empty() ? "" : "\n") + *b;
   for (const std::string& a : assigns) op += (op.empty() ? "" : "\n") + a;
   k.spec.operation = std::move(op);
   return s.kernels.emplace(outs, std::move(k)).first->second;
@@ -550,6 +565,10 @@ std::vector<NDArray> FusionPlan::run(std::span<const UfuncInput> args, std::span
     const ScalarValue& v = n.kind == Kind::ScalarArg ? args[static_cast<size_t>(n.index)].scalar
                                                      : host[static_cast<size_t>(n.index)];
     scalar_bytes(v, w.weak, w.to, weak[j].scalar.data());
+  }
+  if (s.rows) {   // Note [Row-fused plans]
+    std::vector<NDArray> r;
+    if (run_rows(args, host, weak, r)) return r;
   }
   // The arguments, then the reductions' results read as arguments (Note [Reductions used inside]).
   std::vector<UfuncInput> in(args.begin(), args.end());

@@ -46,6 +46,15 @@ namespace kiln::arraycore {
 
 class FusionPlan;
 
+// Kernel text both fusion.cpp and fusion_rows.cpp write.
+namespace fusion_detail {
+inline constexpr const char* kPreamble = "#include <kiln/ufunc_math.h>\n";
+// `expr` (of dtype `from`) as `to`, by NumPy's cast.
+std::string cast_text(const std::string& expr, DType from, DType to);
+// The binary ufunc a reduction method combines with ("sum": "add").
+const char* reduce_ufunc(const std::string& method);
+}  // namespace fusion_detail
+
 // One traced value. Arrays and ufunc results live in the kernel (`expr`, a
 // C++ local, param or literal of `dtype`); scalar arguments and results of
 // Python operators on scalars live on the host (`weak` says which Python
@@ -145,6 +154,9 @@ class FusionTrace {
   // weak scalar first taking `weak`), and the names it reads.
   std::string code(int id, DType weak, DType to, std::set<std::string>& uses);
   const std::string& kernel_expr(int id);
+  // The statements (in order) computing the names in `needed`, which gains
+  // every name they read.
+  std::vector<const std::string*> body(std::set<std::string>& needed) const;
   FusionNode strong_result(std::span<const int> inputs, DType dtype, std::string expr) const;
 
   std::string name_;
@@ -188,6 +200,7 @@ class FusionPlan {
     EwSpec spec;
     std::vector<std::pair<char, int>> sources;   // per param: FusionTrace::Param::source/index, 'o' outputs
   };
+  struct RowKernel;   // Note [Row-fused plans] (fusion_rows.cpp)
   struct State {
     FusionTrace trace;
     std::vector<Result> results;
@@ -195,9 +208,16 @@ class FusionPlan {
     std::vector<int> array_args;
     std::mutex mutex;
     std::map<std::vector<int>, Kernel> kernels;   // by the outputs one kernel writes
+    std::shared_ptr<RowKernel> rows;              // the one-kernel plan, when the trace has its form
   };
   explicit FusionPlan(std::shared_ptr<State> s) : state_(std::move(s)) {}
   const Kernel& kernel(const std::vector<int>& outs) const;
+  // Note [Row-fused plans]: the kernel when the plan qualifies (else null),
+  // and its run, which returns false (doing nothing) when this call's
+  // shapes or layouts suit the staged kernels better.
+  static std::shared_ptr<RowKernel> row_kernel(const State& s);
+  bool run_rows(std::span<const UfuncInput> in, std::span<const ScalarValue> host, std::span<const EwArg> weak,
+                std::vector<NDArray>& results) const;
   std::pair<NDArray, NDArray> allocate(int j, const Shape& shape) const;
 
   std::shared_ptr<State> state_;

@@ -31,6 +31,20 @@ EwSpec exact_spec(std::string name, std::string preamble) {
 
 std::string c_type(DType d) { return std::string(dtype_info(d).c_type); }
 
+std::string storage_ctype(DType d) { return d == DType::Bool ? "unsigned char" : c_type(d); }
+
+std::string load_text(const std::string& ctype, DType d, const std::string& at) {
+  if (d == DType::Bool) return ctype == "bool" ? "(bool)(" + at + " != 0)" : "kiln::numpy_cast<" + ctype + ">((bool)(" + at + " != 0))";
+  if (storage_ctype(d) == ctype) return at;
+  return "kiln::numpy_cast<" + ctype + ">(" + at + ")";
+}
+
+std::string store_text(const std::string& ctype, DType d, const std::string& value) {
+  if (d == DType::Bool) return "(unsigned char)(bool)(" + value + ")";
+  if (storage_ctype(d) == ctype) return value;
+  return "kiln::numpy_cast<" + storage_ctype(d) + ">(" + value + ")";
+}
+
 EwParam input_param(std::string name, DType ctype, std::string storage) {
   return {std::move(name), c_type(ctype), std::move(storage), EwParam::Input};
 }

@@ -33,6 +33,12 @@ EwParam output_param(std::string name, DType ctype, std::string storage = {});
 
 // The C++ spelling of a dtype in generated kernels.
 std::string c_type(DType d);
+// How a dtype is stored in memory in generated kernels (bool as unsigned char).
+std::string storage_ctype(DType d);
+// The stored element `at` (an lvalue of storage_ctype(d)) read as `ctype`,
+// and `value` (of `ctype`) converted for storing as `d`.
+std::string load_text(const std::string& ctype, DType d, const std::string& at);
+std::string store_text(const std::string& ctype, DType d, const std::string& value);
 
 // A scalar argument holding `v` converted to `to` as NumPy's unsafe cast of
 // numpy.asarray(v) does (Python scalars take NumPy's default dtypes first:

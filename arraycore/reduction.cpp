@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "arraycore/generated_kernel.h"
 #include "arraycore/record_dtype.h"
 #include "arraycore/strided_plan.h"
 #include "kiln/strided_index.h"
@@ -26,20 +27,6 @@ constexpr int64_t kSplitElements = 4096;    // fewest elements per split of a ro
 constexpr size_t kBatchBytes = 32;          // bytes of one input a thread loads per batch (a sector)
 constexpr int64_t kWideFinish = 64;
 constexpr int64_t kMaxGridX = (int64_t{1} << 31) - 1;         // splits a output from which the finish pass gives it a block
-
-std::string storage_of(DType d) { return d == DType::Bool ? "unsigned char" : std::string(dtype_info(d).c_type); }
-
-std::string load_expr(const std::string& ctype, DType d, const std::string& at) {
-  if (d == DType::Bool) return ctype == "bool" ? "(bool)(" + at + " != 0)" : "kiln::numpy_cast<" + ctype + ">((bool)(" + at + " != 0))";
-  if (storage_of(d) == ctype) return at;
-  return "kiln::numpy_cast<" + ctype + ">(" + at + ")";
-}
-
-std::string store_expr(const std::string& ctype, DType d, const std::string& value) {
-  if (d == DType::Bool) return "(unsigned char)(bool)(" + value + ")";
-  if (storage_of(d) == ctype) return value;
-  return "kiln::numpy_cast<" + storage_of(d) + ">(" + value + ")";
-}
 
 std::string reduce_type(const ReductionSpec& spec) {
   return spec.reduce_ctype.empty() ? std::string(dtype_info(spec.reduce_dtype).c_type) : spec.reduce_ctype;
@@ -116,7 +103,7 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
   for (size_t k = 0; k < n; ++k) {
     const EwParam& p = spec.params[k];
     s += "  const " + p.ctype + " " + p.name + " = " +
-         load_expr(p.ctype, in[k], "*(const " + storage_of(in[k]) + "*)(_p_" + p.name + " + _off[" + std::to_string(k) + "])") +
+         load_text(p.ctype, in[k], "*(const " + storage_ctype(in[k]) + "*)(_p_" + p.name + " + _off[" + std::to_string(k) + "])") +
          ";\n";
   }
   s += "  return (" + spec.map_expr + ");\n}\n";
@@ -124,15 +111,15 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
   const bool vector_path = !ordered && n == 1;
   if (vector_path) {
     const EwParam& p = spec.params[0];
-    s += "static KILN_DEVICE " + rt + " " + nm + "_map_value(const " + storage_of(in[0]) + " _v, " + raw_named +
+    s += "static KILN_DEVICE " + rt + " " + nm + "_map_value(const " + storage_ctype(in[0]) + " _v, " + raw_named +
          "const long long _i, const long long _j) {\n"
-         "  const " + p.ctype + " " + p.name + " = " + load_expr(p.ctype, in[0], "_v") + ";\n  return (" + spec.map_expr +
+         "  const " + p.ctype + " " + p.name + " = " + load_text(p.ctype, in[0], "_v") + ";\n  return (" + spec.map_expr +
          ");\n}\n";
   }
   s += "static KILN_DEVICE void " + nm + "_store(char* _p_out, " + raw_named + "long long _o, const long long _i, const " +
        rt + "& a) {\n  " + spec.out_ctype +
-       " out;\n  {\n" + spec.post_map_expr + "\n  }\n  *(" + storage_of(out) + "*)(_p_out + _o) = " +
-       store_expr(spec.out_ctype, out, "out") + ";\n}\n";
+       " out;\n  {\n" + spec.post_map_expr + "\n  }\n  *(" + storage_ctype(out) + "*)(_p_out + _o) = " +
+       store_text(spec.out_ctype, out, "out") + ";\n}\n";
   const std::string params = "(" + ptr_params + raw_kernel_params + "char* _p_out, " + rt + "* _part, const kiln::Layout<" + N1 +
                              "> _K, const kiln::Layout<" + N + "> _R, long long _m, long long _n, long long _splits, int _path)";
   // Accumulates elements [lo, hi) of kept position `ko` into `a`, in order,
@@ -163,7 +150,7 @@ std::string generate(const ReductionSpec& spec, std::span<const DType> in, DType
   // What the vector paths share (Notes [Reduction vector loads] and
   // [Reduction column vectors]): the input's storage type and pointer, the
   // loads in flight, and the fold of a loaded vector's V elements into `acc`.
-  const std::string st = vector_path ? storage_of(in[0]) : std::string(),
+  const std::string st = vector_path ? storage_ctype(in[0]) : std::string(),
                     x0 = vector_path ? "_p_" + spec.params[0].name : std::string(),
                     D = std::to_string(kVecLoadsInFlight);
   auto fold_vector = [&](const std::string& acc, const std::string& w, const std::string& out_index,

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "arraycore/elementwise.h"
+#include "arraycore/generated_kernel.h"
 #include "runtime/kernel_memo.h"
 #include "runtime/loaded_module.h"
 #include "runtime/stream.h"
@@ -20,11 +21,9 @@ constexpr int kItems = 4;
 constexpr int64_t kTile = int64_t{kBlock} * kItems;
 constexpr int64_t kWarpTile = int64_t{32} * kItems;
 
-std::string storage_of(DType d) { return d == DType::Bool ? "unsigned char" : std::string(dtype_info(d).c_type); }
-
 // The value stored as `d` at `p` (a const char*), read as the accumulator type.
 std::string load_expr(DType d, DType acc, const std::string& p) {
-  std::string v = "*(const " + storage_of(d) + "*)(" + p + ")";
+  std::string v = "*(const " + storage_ctype(d) + "*)(" + p + ")";
   if (d == DType::Bool) v = "(bool)(" + v + " != 0)";
   if (d == acc) return v;
   return "kiln::numpy_cast<_acc_t>(" + v + ")";
@@ -45,7 +44,7 @@ std::string generate(const ScanSpec& spec, DType in_dtype) {
        "  auto load = [&](long long r, long long j) -> _acc_t { return " +
        load_expr(in_dtype, acc, "in + r * in_rs + j * in_cs") +
        "; };\n"
-       "  auto store = [&](long long r, long long j, _acc_t v) { *(" + storage_of(acc) +
+       "  auto store = [&](long long r, long long j, _acc_t v) { *(" + storage_ctype(acc) +
        "*)(out + r * out_rs + j * out_cs) = " + out_store +
        "; };\n"
        "  kiln::scan::tiles<_acc_t, " + b + ", " + items + ">(" + spec.name +
@@ -58,7 +57,7 @@ std::string generate(const ScanSpec& spec, DType in_dtype) {
        "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < m * rest;"
        " i += (long long)blockDim.x * gridDim.x) {\n"
        "    const long long r = i / rest, j = " + std::to_string(kTile) + " + (i - r * rest);\n"
-       "    " + storage_of(acc) + "* p = (" + storage_of(acc) + "*)(out + r * out_rs + j * out_cs);\n"
+       "    " + storage_ctype(acc) + "* p = (" + storage_ctype(acc) + "*)(out + r * out_rs + j * out_cs);\n"
        "    const _acc_t v = " + spec.name + "_op{}(prefix[r * ntiles + j / " + std::to_string(kTile) + " - 1], " +
        load_expr(acc, acc, "p") + ");\n"
        "    *p = " + out_store + ";\n  }\n}\n";

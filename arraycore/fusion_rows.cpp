@@ -1,0 +1,345 @@
+// kiln.fuse's one-kernel plans for functions whose reductions all reduce the
+// same axes (Note [Row-fused plans]): softmax, normalisation by a row's sum,
+// a row's mean-centred values and their reductions.
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include "arraycore/fusion.h"
+#include "arraycore/generated_kernel.h"
+#include "arraycore/indexing.h"
+#include "arraycore/strided_plan.h"
+#include "kiln/strided_index.h"
+#include "runtime/loaded_module.h"
+#include "runtime/stream.h"
+
+namespace kiln::arraycore {
+
+// Note [Row-fused plans]
+// When every reduction a fused function makes reduces the same axes of
+// values of one rank D, and every reduction result it uses again keeps its
+// dims (x - x.max(axis=1, keepdims=True)) or reduces everything, the whole
+// function is one kernel: a block per row (one position of the kept axes),
+// which for each reduction in trace order loops over the row's elements,
+// computing the reduced value from the arguments and the earlier reductions'
+// results, and combines it (each thread its elements t, t + B, ..., then
+// kiln::block_reduce in thread order); thread 0 writes the row's result to
+// shared memory (and to the output when it is returned), and after a barrier
+// every thread reads it as the derived argument. A last loop over the row
+// computes and stores the elementwise outputs. A row is read once per loop:
+// the first pass from memory, the later ones mostly from L1/L2, so a
+// (16384, 4096) float32 softmax moves its bytes about once, where the staged
+// plan (Note [Reductions used inside] in fusion.cpp) writes each reduced
+// value to memory and runs the reduction passes after it.
+// The accumulators start empty (combine(empty, x) = x), so maximum and
+// minimum need no identity and complex values combine as the ufunc does;
+// sums of float16 accumulate in float32 (Note [Fused reductions]). Float
+// sums are in another order than NumPy's pairwise one: they agree to
+// rounding. Calls whose shapes suit the staged kernels better run those:
+// an empty row or no rows (NumPy's errors for empty maximum), a row of more
+// than 1024 elements contiguous in no input (a block would read it with a
+// stride), and
+// few long rows (m < 32 and n > 16384, which the staged passes spread over
+// the device). Stores into arguments (x += ..., Note [Stores]) also keep the
+// staged plan.
+struct FusionPlan::RowKernel {
+  std::vector<int> axes;        // the reduced axes, sorted, of rank `ndim`
+  int ndim = 0;
+  std::vector<int> inputs;      // array arguments read: pointer operands 0, 1, ...
+  std::vector<int> outputs;     // output slots written: the pointer operands after the inputs
+  std::vector<std::pair<char, int>> scalars;   // scalar params (FusionTrace::Param source, index), in order
+  std::string name, source;
+  std::mutex mutex;
+  std::map<int, std::pair<std::shared_ptr<runtime::LoadedModule>, runtime::FunctionHandle>> loaded;   // by device
+};
+
+namespace {
+
+using Kind = FusionNode::Kind;
+using fusion_detail::cast_text;
+using fusion_detail::reduce_ufunc;
+
+constexpr int kMaxOperands = 8;
+constexpr uint32_t kRowBlock = 256;
+
+template <int N>
+void fill(kiln::Layout<N>& l, const StridedPlan& p) {
+  l.ndim = static_cast<int>(p.shape.size());
+  for (size_t d = 0; d < p.shape.size(); ++d) {
+    l.shape[d] = p.shape[d];
+    for (int k = 0; k < N; ++k) l.strides[k][d] = p.strides[static_cast<size_t>(k)][d];
+  }
+}
+
+template <int N>
+void launch_rows(runtime::FunctionHandle fn, std::vector<void*> pointers, std::span<const EwArg> scalars,
+                 const StridedPlan& kept, const StridedPlan& reduced, long long m, long long n) {
+  kiln::Layout<N> K{}, R{};
+  fill(K, kept);
+  fill(R, reduced);
+  std::vector<void*> kargs;
+  for (void*& p : pointers) kargs.push_back(&p);
+  for (const EwArg& s : scalars) kargs.push_back(const_cast<std::byte*>(s.scalar.data()));
+  for (void* p : {static_cast<void*>(&K), static_cast<void*>(&R), static_cast<void*>(&m), static_cast<void*>(&n)})
+    kargs.push_back(p);
+  const uint32_t block = n >= kRowBlock ? kRowBlock : static_cast<uint32_t>(std::max<long long>(32, (n + 31) / 32 * 32));
+  const uint32_t grid = static_cast<uint32_t>(std::min<long long>(m, (1LL << 31) - 1));
+  runtime::backend().launch(fn, {grid, 1, 1}, {block, 1, 1}, 0, runtime::current_stream(), kargs.data());
+}
+
+}  // namespace
+
+std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
+  const FusionTrace& t = s.trace;
+  std::vector<int> reductions;   // Reduction nodes, in trace order
+  for (const Output& o : s.outputs) {
+    if (o.arg >= 0) return nullptr;
+    if (o.reduction >= 0 && std::find(reductions.begin(), reductions.end(), o.reduction) == reductions.end())
+      reductions.push_back(o.reduction);
+  }
+  if (reductions.empty()) return nullptr;
+  std::sort(reductions.begin(), reductions.end());
+  auto k = std::make_shared<RowKernel>();
+  const FusionNode& first = t.node(reductions[0]);
+  k->axes = first.axes;
+  k->ndim = t.node(first.source).ndim;
+  if (k->ndim == 0 || k->axes.empty()) return nullptr;
+  for (int r : reductions) {
+    const FusionNode& n = t.node(r);
+    if (n.axes != k->axes || t.node(n.source).ndim != k->ndim) return nullptr;
+  }
+  for (const auto& [arg, r] : t.derived_) {
+    const FusionNode& n = t.node(r);
+    if (!n.keepdims && n.axes.size() != static_cast<size_t>(k->ndim)) return nullptr;
+  }
+  for (const Output& o : s.outputs)
+    if (o.reduction < 0 && t.node(o.node).ndim != k->ndim) return nullptr;
+
+  // The kernel text: per reduction a loop and a block reduction, then the elementwise outputs' loop.
+  std::map<std::string, const FusionTrace::Param*> params;
+  for (const FusionTrace::Param& p : t.params_) params[p.name] = &p;
+  std::map<int, int> derived_of;   // reduction node -> the argument its result is read as
+  for (const auto& [arg, r] : t.derived_) derived_of[r] = arg;
+  std::set<std::string> scalars_used;
+  std::set<int> computed;          // reductions whose results the rows already hold
+  k->name = t.name_ + "_rows";
+  const std::string nm = k->name;
+  std::string ops, body;
+  // The element loop computing `needed` (loads of the array arguments it reads, then the statements) and `tail`.
+  auto loop = [&](std::set<std::string> needed, const std::string& tail) {
+    const std::vector<const std::string*> stmts = t.body(needed);
+    std::string loads;
+    for (const std::string& name : needed) {
+      auto it = params.find(name);
+      if (it == params.end()) continue;
+      const FusionTrace::Param& p = *it->second;
+      if (p.source != 'a') {
+        scalars_used.insert(name);
+        continue;
+      }
+      if (auto d = t.derived_.find(p.index); d != t.derived_.end()) {
+        if (!computed.count(d->second)) throw std::logic_error(nm + ": a reduction read before it is made");
+        continue;
+      }
+      auto in = std::find(k->inputs.begin(), k->inputs.end(), p.index);
+      const size_t op = static_cast<size_t>(in - k->inputs.begin());
+      if (in == k->inputs.end()) k->inputs.push_back(p.index);
+      const DType d = t.node(p.index).dtype;
+      loads += "      const " + p.ctype + " " + name + " = " +
+               load_text(p.ctype, d, "*(const " + storage_ctype(d) + "*)(_p" + std::to_string(op) + " + _ko[" +
+                                         std::to_string(op) + "] + _ro[" + std::to_string(op) + "])") + ";\n";
+    }
+    std::string text = "    for (long long _j = threadIdx.x; _j < _n; _j += blockDim.x) {\n"
+                       "      long long _ro[NP];\n      kiln::reduced_offsets(_R, _j, _ro);\n" + loads;
+    for (const std::string* st : stmts) text += "      " + *st + "\n";
+    return text + tail + "    }\n";
+  };
+  // Output slots: pointer operands after the inputs, numbered once the inputs are known (placeholder @j@).
+  std::string shared_decl;
+  int shared_bytes = 0;
+  for (size_t q = 0; q < reductions.size(); ++q) {
+    const FusionNode& r = t.node(reductions[q]);
+    const FusionNode& src = t.node(r.source);
+    const std::string Q = std::to_string(q), acc = c_type(r.acc), out = c_type(r.dtype);
+    ops += "struct " + nm + "_op" + Q + " {\n  struct T { " + acc + " v; bool ok; };\n"
+           "  static KILN_DEVICE T identity() { T e; e.ok = false; return e; }\n"
+           "  static KILN_DEVICE T combine(const T& a, const T& b) {\n    if (!a.ok) return b;\n    if (!b.ok) return a;\n"
+           "    T c;\n    c.v = " + arraycore::ufunc(reduce_ufunc(r.method)).device_fn + "(a.v, b.v);\n    c.ok = true;\n"
+           "    return c;\n  }\n};\n";
+    body += "    " + nm + "_op" + Q + "::T _acc" + Q + " = " + nm + "_op" + Q + "::identity();\n";
+    body += loop({src.expr}, "      " + nm + "_op" + Q + "::T _e;\n      _e.v = " + cast_text(src.expr, src.dtype, r.acc) +
+                                 ";\n      _e.ok = true;\n      _acc" + Q + " = " + nm + "_op" + Q + "::combine(_acc" + Q +
+                                 ", _e);\n");
+    const std::string slot = "(*reinterpret_cast<" + out + "*>(_shared + " + std::to_string(shared_bytes) + "))";
+    shared_bytes += 16;
+    body += "    _acc" + Q + " = kiln::block_reduce<" + nm + "_op" + Q + ">(_acc" + Q + ");\n    if (threadIdx.x == 0) {\n" +
+            "      " + slot + " = " + cast_text("_acc" + Q + ".v", r.acc, r.dtype) + ";\n";
+    for (size_t j = 0; j < s.outputs.size(); ++j)
+      if (s.outputs[j].reduction == reductions[q] && s.outputs[j].feeds < 0)
+        body += "      *(" + storage_ctype(r.dtype) + "*)(_p@" + std::to_string(j) + "@ + _ko[@" + std::to_string(j) +
+                "@]) = " + store_text(out, r.dtype, slot) + ";\n";
+    body += "    }\n    __syncthreads();\n";
+    if (auto d = derived_of.find(reductions[q]); d != derived_of.end())
+      body += "    const " + out + " " + t.node(t.reduced_.at(reductions[q])).expr + " = " + slot + ";\n";
+    computed.insert(reductions[q]);
+  }
+  std::set<std::string> needed;
+  std::string stores;
+  for (size_t j = 0; j < s.outputs.size(); ++j) {
+    const Output& o = s.outputs[j];
+    if (o.reduction >= 0) continue;
+    const FusionNode& v = t.node(o.node);
+    needed.insert(v.expr);
+    stores += "      *(" + storage_ctype(o.dtype) + "*)(_p@" + std::to_string(j) + "@ + _ko[@" + std::to_string(j) + "@] + _ro[@" +
+              std::to_string(j) + "@]) = " + store_text(c_type(o.dtype), o.dtype, cast_text(v.expr, v.dtype, o.dtype)) + ";\n";
+  }
+  if (!needed.empty()) body += loop(needed, stores);
+  // Output operands: returned reductions and elementwise outputs.
+  for (size_t j = 0; j < s.outputs.size(); ++j)
+    if (s.outputs[j].feeds < 0) k->outputs.push_back(static_cast<int>(j));
+  const size_t np = k->inputs.size() + k->outputs.size();
+  if (np > static_cast<size_t>(kMaxOperands) || k->inputs.empty()) return nullptr;
+  for (size_t q = 0; q < k->outputs.size(); ++q) {
+    const std::string tag = "@" + std::to_string(k->outputs[q]) + "@", op = std::to_string(k->inputs.size() + q);
+    for (size_t at; (at = body.find(tag)) != std::string::npos;) body.replace(at, tag.size(), op);
+  }
+  std::string sig;
+  for (size_t q = 0; q < k->inputs.size(); ++q) sig += "const char* __restrict__ _p" + std::to_string(q) + ", ";
+  for (size_t q = 0; q < k->outputs.size(); ++q) sig += "char* __restrict__ _p" + std::to_string(k->inputs.size() + q) + ", ";
+  for (const FusionTrace::Param& p : t.params_)
+    if (scalars_used.count(p.name)) {
+      sig += "const " + p.ctype + " " + p.name + ", ";
+      k->scalars.push_back({p.source, p.index});
+    }
+  const std::string NP = std::to_string(np);
+  for (size_t at; (at = body.find("[NP]")) != std::string::npos;) body.replace(at, 4, "[" + NP + "]");
+  k->source = std::string(fusion_detail::kPreamble) + "#include <kiln/elementwise.h>\n#include <kiln/reduction.h>\n" + ops +
+              "extern \"C\" __global__ void " + nm + "(" + sig + "const kiln::Layout<" + NP + "> _K, const kiln::Layout<" + NP +
+              "> _R, const long long _m, const long long _n) {\n  __shared__ __align__(16) unsigned char _shared[" +
+              std::to_string(shared_bytes) + "];\n  for (long long _row = blockIdx.x; _row < _m; _row += gridDim.x) {\n"
+              "    long long _ko[" + NP + "];\n    _K.offsets(_row, _ko);\n" + body + "    __syncthreads();\n  }\n}\n";
+  return k;
+}
+
+bool FusionPlan::run_rows(std::span<const UfuncInput> in, std::span<const ScalarValue> host, std::span<const EwArg> weak,
+                          std::vector<NDArray>& results) const {
+  const State& s = *state_;
+  RowKernel& k = *s.rows;
+  const FusionTrace& t = s.trace;
+  std::vector<Shape> shapes;
+  for (int a : s.array_args) shapes.push_back(in[static_cast<size_t>(a)].array->shape());
+  const Shape shape = broadcast_shapes(shapes);
+  if (static_cast<int>(shape.size()) != k.ndim) return false;
+  Shape kept_shape, red_shape;
+  std::vector<bool> reduced(shape.size(), false);
+  for (int a : k.axes) reduced[static_cast<size_t>(a)] = true;
+  for (size_t d = 0; d < shape.size(); ++d) (reduced[d] ? red_shape : kept_shape).push_back(shape[d]);
+  const long long m = shape_size(kept_shape), n = shape_size(red_shape);
+  if (m == 0 || n == 0 || (m < 32 && n > 16384)) return false;
+  // Every value the kernel computes has the full shape (its arguments broadcast to it, not beyond).
+  for (const Output& o : s.outputs) {
+    const int node = o.reduction >= 0 ? t.node(o.reduction).source : o.node;
+    std::vector<Shape> leaf_shapes;
+    for (int a : t.node(node).leaves)
+      if (!t.derived_.count(a)) leaf_shapes.push_back(in[static_cast<size_t>(a)].array->shape());
+    if (leaf_shapes.empty() || broadcast_shapes(leaf_shapes) != shape) return false;
+  }
+  // Pointer operands: the inputs broadcast to the shape, then the outputs.
+  std::vector<NDArray> operands;
+  for (int a : k.inputs) {
+    const NDArray& x = *in[static_cast<size_t>(a)].array;
+    operands.push_back(x.shape() == shape ? x : broadcast_to(x, shape));
+  }
+  bool row_contiguous = n <= 1024;
+  for (const NDArray& x : operands) {
+    int64_t inner = 0;
+    for (size_t d = shape.size(); d-- > 0;)
+      if (reduced[d] && shape[d] > 1) {
+        inner = x.strides()[d];
+        break;
+      }
+    row_contiguous = row_contiguous || inner == static_cast<int64_t>(x.itemsize());
+  }
+  if (!row_contiguous) return false;
+  results.assign(s.outputs.size(), NDArray::empty({0}, DType::Bool));
+  std::vector<Strides> kept_strides, red_strides;
+  for (int j : k.outputs) {
+    const Output& o = s.outputs[static_cast<size_t>(j)];
+    if (o.reduction < 0) {
+      results[static_cast<size_t>(j)] = NDArray::empty(shape, o.dtype, t.node(o.node).fonly ? Order::F : Order::C);
+      operands.push_back(results[static_cast<size_t>(j)]);
+      continue;
+    }
+    const FusionNode& r = t.node(o.reduction);
+    Shape out_shape;
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (!reduced[d] || r.keepdims) out_shape.push_back(reduced[d] ? 1 : shape[d]);
+    results[static_cast<size_t>(j)] = NDArray::empty(out_shape, r.dtype);
+    // Seen as the full shape: stride 0 along the reduced axes.
+    Strides st;
+    const Strides& own = results[static_cast<size_t>(j)].strides();
+    for (size_t d = 0, e = 0; d < shape.size(); ++d) {
+      if (reduced[d]) {
+        st.push_back(0);
+        if (r.keepdims) ++e;
+      } else {
+        st.push_back(own[e++]);
+      }
+    }
+    operands.push_back(NDArray(results[static_cast<size_t>(j)].memory(), r.dtype, shape, st,
+                               results[static_cast<size_t>(j)].offset()));
+  }
+  kept_strides.resize(operands.size());
+  red_strides.resize(operands.size());
+  for (size_t q = 0; q < operands.size(); ++q)
+    for (size_t d = 0; d < shape.size(); ++d) (reduced[d] ? red_strides : kept_strides)[q].push_back(operands[q].strides()[d]);
+  const StridedPlan kept = collapse_dims(kept_shape, kept_strides), red = collapse_dims(red_shape, red_strides);
+  if (kept.shape.size() > static_cast<size_t>(kiln::kMaxDims) || red.shape.size() > static_cast<size_t>(kiln::kMaxDims))
+    return false;
+  std::vector<EwArg> scalars;
+  for (const auto& [source, i] : k.scalars) {
+    const size_t u = static_cast<size_t>(i);
+    switch (source) {
+      case 's': scalars.push_back(scalar_arg_bytes(in[u].scalar.bytes, in[u].scalar.dtype)); break;
+      case 'h': scalars.push_back(scalar_arg_bytes(host[u].bytes, host[u].dtype)); break;
+      case 'w': scalars.push_back(weak[u]); break;
+      default: {
+        EwArg c;
+        c.scalar = t.consts_[u];
+        scalars.push_back(c);
+      }
+    }
+  }
+  runtime::FunctionHandle fn;
+  {
+    auto& be = runtime::backend();
+    const int device = be.current_device();
+    std::lock_guard<std::mutex> lock(k.mutex);
+    auto it = k.loaded.find(device);
+    if (it == k.loaded.end()) {
+      runtime::CompileRequest req;
+      req.source = k.source;
+      req.options = exact_fp_options();
+      req.source_name = k.name + ".cu";
+      auto module = runtime::load_module_cached(req, device);
+      const runtime::FunctionHandle h = module->function(k.name).handle;
+      it = k.loaded.emplace(device, std::make_pair(std::move(module), h)).first;
+    }
+    fn = it->second.second;
+  }
+  std::vector<void*> pointers;
+  for (const NDArray& x : operands) pointers.push_back(x.data());
+  switch (operands.size()) {
+    case 2: launch_rows<2>(fn, pointers, scalars, kept, red, m, n); break;
+    case 3: launch_rows<3>(fn, pointers, scalars, kept, red, m, n); break;
+    case 4: launch_rows<4>(fn, pointers, scalars, kept, red, m, n); break;
+    case 5: launch_rows<5>(fn, pointers, scalars, kept, red, m, n); break;
+    case 6: launch_rows<6>(fn, pointers, scalars, kept, red, m, n); break;
+    case 7: launch_rows<7>(fn, pointers, scalars, kept, red, m, n); break;
+    default: launch_rows<8>(fn, pointers, scalars, kept, red, m, n); break;
+  }
+  return true;
+}
+
+}  // namespace kiln::arraycore
