@@ -27,11 +27,17 @@ namespace kiln::arraycore {
 // kiln::block_reduce in thread order); thread 0 writes the row's result to
 // shared memory (and to the output when it is returned), and after a barrier
 // every thread reads it as the derived argument. A last loop over the row
-// computes and stores the elementwise outputs. A row is read once per loop:
-// the first pass from memory, the later ones mostly from L1/L2, so a
-// (16384, 4096) float32 softmax moves its bytes about once, where the staged
-// plan (Note [Reductions used inside] in fusion.cpp) writes each reduced
-// value to memory and runs the reduction passes after it.
+// computes and stores the elementwise outputs. The first loop that reads an
+// argument keeps the row's elements in shared memory when the rows of all
+// inputs fit in 48 KiB, and later loops read them there (each thread reads
+// back only the elements it stored: no barrier), so a (16384, 4096) float32
+// softmax reads x from memory once and writes once, where the staged plan
+// (Note [Reductions used inside] in fusion.cpp) writes each reduced value to
+// memory and runs the reduction passes after it. Longer rows are read again
+// from memory (mostly from L2) by each loop. The accumulators and the words
+// warp shuffles move are fully defined bytes: an undefined byte let NVRTC
+// fold a whole word (a lane's "empty" flag read as set, its garbage value
+// combined), on the GPU only.
 // The accumulators start empty (combine(empty, x) = x), so maximum and
 // minimum need no identity and complex values combine as the ufunc does;
 // sums of float16 accumulate in float32 (Note [Fused reductions]). Float
@@ -47,6 +53,7 @@ struct FusionPlan::RowKernel {
   std::vector<int> axes;        // the reduced axes, sorted, of rank `ndim`
   int ndim = 0;
   std::vector<int> inputs;      // array arguments read: pointer operands 0, 1, ...
+  std::vector<int64_t> input_sizes;   // their element sizes (the staged rows, Note [Row-fused plans])
   std::vector<int> outputs;     // output slots written: the pointer operands after the inputs
   std::vector<std::pair<char, int>> scalars;   // scalar params (FusionTrace::Param source, index), in order
   std::string name, source;
@@ -62,6 +69,7 @@ using fusion_detail::reduce_ufunc;
 
 constexpr int kMaxOperands = 8;
 constexpr uint32_t kRowBlock = 256;
+constexpr int64_t kStagedBytes = 48 * 1024;
 
 template <int N>
 void fill(kiln::Layout<N>& l, const StridedPlan& p) {
@@ -74,18 +82,20 @@ void fill(kiln::Layout<N>& l, const StridedPlan& p) {
 
 template <int N>
 void launch_rows(runtime::FunctionHandle fn, std::vector<void*> pointers, std::span<const EwArg> scalars,
-                 const StridedPlan& kept, const StridedPlan& reduced, long long m, long long n) {
+                 const StridedPlan& kept, const StridedPlan& reduced, long long m, long long n, int stage,
+                 uint32_t shared_bytes) {
   kiln::Layout<N> K{}, R{};
   fill(K, kept);
   fill(R, reduced);
   std::vector<void*> kargs;
   for (void*& p : pointers) kargs.push_back(&p);
   for (const EwArg& s : scalars) kargs.push_back(const_cast<std::byte*>(s.scalar.data()));
-  for (void* p : {static_cast<void*>(&K), static_cast<void*>(&R), static_cast<void*>(&m), static_cast<void*>(&n)})
+  for (void* p : {static_cast<void*>(&K), static_cast<void*>(&R), static_cast<void*>(&m), static_cast<void*>(&n),
+                  static_cast<void*>(&stage)})
     kargs.push_back(p);
   const uint32_t block = n >= kRowBlock ? kRowBlock : static_cast<uint32_t>(std::max<long long>(32, (n + 31) / 32 * 32));
   const uint32_t grid = static_cast<uint32_t>(std::min<long long>(m, (1LL << 31) - 1));
-  runtime::backend().launch(fn, {grid, 1, 1}, {block, 1, 1}, 0, runtime::current_stream(), kargs.data());
+  runtime::backend().launch(fn, {grid, 1, 1}, {block, 1, 1}, shared_bytes, runtime::current_stream(), kargs.data());
 }
 
 }  // namespace
@@ -142,15 +152,22 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
         if (!computed.count(d->second)) throw std::logic_error(nm + ": a reduction read before it is made");
         continue;
       }
+      // The first loop reading an argument loads it from memory and, when the row is staged, keeps it in
+      // shared memory, where later loops read it (each thread its own elements: no barrier needed).
       auto in = std::find(k->inputs.begin(), k->inputs.end(), p.index);
-      const size_t op = static_cast<size_t>(in - k->inputs.begin());
-      if (in == k->inputs.end()) k->inputs.push_back(p.index);
+      const bool first_read = in == k->inputs.end();
+      const std::string op = std::to_string(in - k->inputs.begin());
+      if (first_read) k->inputs.push_back(p.index);
       const DType d = t.node(p.index).dtype;
-      loads += "      const " + p.ctype + " " + name + " = " +
-               load_text(p.ctype, d, "*(const " + storage_ctype(d) + "*)(_p" + std::to_string(op) + " + _ko[" +
-                                         std::to_string(op) + "] + _ro[" + std::to_string(op) + "])") + ";\n";
+      const std::string st = storage_ctype(d);
+      const std::string global = "*(const " + st + "*)(_p" + op + " + _ko[" + op + "] + _ro[" + op + "])";
+      if (first_read)
+        loads += "      const " + st + " _v" + op + " = " + global + ";\n      if (_stage) _st" + op + "[_j] = _v" + op + ";\n";
+      else
+        loads += "      const " + st + " _v" + op + " = _stage ? _st" + op + "[_j] : " + global + ";\n";
+      loads += "      const " + p.ctype + " " + name + " = " + load_text(p.ctype, d, "_v" + op) + ";\n";
     }
-    std::string text = "    for (long long _j = threadIdx.x; _j < _n; _j += blockDim.x) {\n"
+    std::string text = "    #pragma unroll 4\n    for (long long _j = threadIdx.x; _j < _n; _j += blockDim.x) {\n"
                        "      long long _ro[NP];\n      kiln::reduced_offsets(_R, _j, _ro);\n" + loads;
     for (const std::string* st : stmts) text += "      " + *st + "\n";
     return text + tail + "    }\n";
@@ -163,7 +180,8 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
     const FusionNode& src = t.node(r.source);
     const std::string Q = std::to_string(q), acc = c_type(r.acc), out = c_type(r.dtype);
     ops += "struct " + nm + "_op" + Q + " {\n  struct T { " + acc + " v; bool ok; };\n"
-           "  static KILN_DEVICE T identity() { T e; e.ok = false; return e; }\n"
+           "  static KILN_DEVICE T identity() {\n    T e;\n    unsigned char* b = reinterpret_cast<unsigned char*>(&e);\n"
+           "    for (unsigned k = 0; k < sizeof(T); ++k) b[k] = 0;\n    return e;\n  }\n"
            "  static KILN_DEVICE T combine(const T& a, const T& b) {\n    if (!a.ok) return b;\n    if (!b.ok) return a;\n"
            "    T c;\n    c.v = " + arraycore::ufunc(reduce_ufunc(r.method)).device_fn + "(a.v, b.v);\n    c.ok = true;\n"
            "    return c;\n  }\n};\n";
@@ -214,10 +232,19 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
     }
   const std::string NP = std::to_string(np);
   for (size_t at; (at = body.find("[NP]")) != std::string::npos;) body.replace(at, 4, "[" + NP + "]");
+  // Each input's staged row: one region of _n elements, 16-byte aligned, in the order of the inputs
+  // (staged_bytes computes the same size on the host).
+  std::string staged = "  extern __shared__ __align__(16) unsigned char _dyn[];\n  long long _so = 0;\n";
+  for (size_t q = 0; q < k->inputs.size(); ++q) {
+    const std::string st = storage_ctype(t.node(k->inputs[q]).dtype), Q = std::to_string(q);
+    staged += "  " + st + "* const _st" + Q + " = reinterpret_cast<" + st + "*>(_dyn + _so);\n  _so = (_so + _n * (long long)sizeof(" +
+              st + ") + 15) / 16 * 16;\n";
+    k->input_sizes.push_back(static_cast<int64_t>(itemsize(t.node(k->inputs[q]).dtype)));
+  }
   k->source = std::string(fusion_detail::kPreamble) + "#include <kiln/elementwise.h>\n#include <kiln/reduction.h>\n" + ops +
               "extern \"C\" __global__ void " + nm + "(" + sig + "const kiln::Layout<" + NP + "> _K, const kiln::Layout<" + NP +
-              "> _R, const long long _m, const long long _n) {\n  __shared__ __align__(16) unsigned char _shared[" +
-              std::to_string(shared_bytes) + "];\n  for (long long _row = blockIdx.x; _row < _m; _row += gridDim.x) {\n"
+              "> _R, const long long _m, const long long _n, const int _stage) {\n  __shared__ __align__(16) unsigned char _shared[" +
+              std::to_string(shared_bytes) + "];\n" + staged + "  for (long long _row = blockIdx.x; _row < _m; _row += gridDim.x) {\n"
               "    long long _ko[" + NP + "];\n    _K.offsets(_row, _ko);\n" + body + "    __syncthreads();\n  }\n}\n";
   return k;
 }
@@ -330,14 +357,19 @@ bool FusionPlan::run_rows(std::span<const UfuncInput> in, std::span<const Scalar
   }
   std::vector<void*> pointers;
   for (const NDArray& x : operands) pointers.push_back(x.data());
+  // Note [Row-fused plans]: rows staged in shared memory when they fit the 48 KiB a launch gets unasked.
+  int64_t staged = 0;
+  for (int64_t size : k.input_sizes) staged = (staged + n * size + 15) / 16 * 16;
+  const int stage = staged <= kStagedBytes ? 1 : 0;
+  const uint32_t shared = stage ? static_cast<uint32_t>(staged) : 0;
   switch (operands.size()) {
-    case 2: launch_rows<2>(fn, pointers, scalars, kept, red, m, n); break;
-    case 3: launch_rows<3>(fn, pointers, scalars, kept, red, m, n); break;
-    case 4: launch_rows<4>(fn, pointers, scalars, kept, red, m, n); break;
-    case 5: launch_rows<5>(fn, pointers, scalars, kept, red, m, n); break;
-    case 6: launch_rows<6>(fn, pointers, scalars, kept, red, m, n); break;
-    case 7: launch_rows<7>(fn, pointers, scalars, kept, red, m, n); break;
-    default: launch_rows<8>(fn, pointers, scalars, kept, red, m, n); break;
+    case 2: launch_rows<2>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
+    case 3: launch_rows<3>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
+    case 4: launch_rows<4>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
+    case 5: launch_rows<5>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
+    case 6: launch_rows<6>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
+    case 7: launch_rows<7>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
+    default: launch_rows<8>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
   }
   return true;
 }

@@ -59,7 +59,7 @@ KILN_DEVICE T vec_element(const Vec16& w, int v) {
 template <class T>
 KILN_DEVICE T shfl_down_any(const T& v, unsigned delta) {
   constexpr int kWords = (sizeof(T) + 3) / 4;
-  unsigned words[kWords];
+  unsigned words[kWords] = {};   // every byte defined: an undefined one may poison the word (Note [Row-fused plans])
   unsigned char* w = reinterpret_cast<unsigned char*>(words);
   const unsigned char* src = reinterpret_cast<const unsigned char*>(&v);
   for (int k = 0; k < static_cast<int>(sizeof(T)); ++k) w[k] = src[k];
