@@ -92,23 +92,33 @@ inline void xorshift_step(unsigned v[5]) {
 // (mod 2^32). curand_init skips 2^67 * subsequence + offset steps, so kiln
 // keeps M^(2^k) for k < 64 (offsets) and 67 <= k < 131 (subsequences; d does
 // not move, 362437 * 2^67 being 0 mod 2^32) and applies one per set bit of n.
-// Each matrix is stored by columns (column b is M^(2^k) applied to bit b) and
-// the table is built at the first curand_init or skipahead of a loaded
-// module, by squaring M (whose columns are one step of each bit) 130 times:
-// about 20 ms once, 420 KB. Squaring M 160 times gives M back (the
-// xorshift's period is 2^160 - 1), which the tests check through the same
-// construction in NumPy.
+// Each matrix is kept as 40 tables, one per 4-bit group of the input word
+// bits (entry e of table g: the matrix applied to e << 4g), so applying one
+// is 40 lookups. The table is built at the first curand_init or skipahead
+// of a loaded module, by squaring M (whose columns are one step of each bit)
+// 130 times: about 20 ms once, 1.7 MB. Squaring M 160 times gives M back
+// (the xorshift's period is 2^160 - 1), which the tests check through the
+// same construction in NumPy.
 struct Gf2Matrix {
-  unsigned col[160][5];
+  unsigned table[40][16][5];
+
+  // From the columns: col[b] is the matrix applied to bit b.
+  void set_columns(const unsigned (*col)[5]) {
+    for (int g = 0; g < 40; ++g) {
+      for (int j = 0; j < 5; ++j) table[g][0][j] = 0;
+      for (unsigned e = 1; e < 16; ++e)
+        for (int j = 0; j < 5; ++j) table[g][e][j] = table[g][e & (e - 1)][j] ^ col[4 * g + __builtin_ctz(e)][j];
+    }
+  }
+  const unsigned* column(int b) const { return table[b / 4][1u << (b % 4)]; }
 };
 
 inline void gf2_apply(const Gf2Matrix& m, const unsigned x[5], unsigned y[5]) {
   unsigned r[5] = {0, 0, 0, 0, 0};
-  for (int w = 0; w < 5; ++w)
-    for (unsigned bits = x[w]; bits != 0; bits &= bits - 1) {
-      const unsigned* c = m.col[32 * w + __builtin_ctz(bits)];
-      for (int j = 0; j < 5; ++j) r[j] ^= c[j];
-    }
+  for (int g = 0; g < 40; ++g) {
+    const unsigned* e = m.table[g][(x[g / 8] >> (4 * (g % 8))) & 15u];
+    for (int j = 0; j < 5; ++j) r[j] ^= e[j];
+  }
   for (int j = 0; j < 5; ++j) y[j] = r[j];
 }
 
@@ -116,14 +126,17 @@ constexpr int kSubsequenceJump = 67;   // log2 of the draws one subsequence skip
 struct XorwowJumps {
   Gf2Matrix power[kSubsequenceJump + 64];   // power[k] = M^(2^k)
   XorwowJumps() {
+    unsigned col[160][5];
     for (int b = 0; b < 160; ++b) {
-      unsigned* c = power[0].col[b];
-      for (int j = 0; j < 5; ++j) c[j] = 0;
-      c[b / 32] = 1u << (b % 32);
-      xorshift_step(c);
+      for (int j = 0; j < 5; ++j) col[b][j] = 0;
+      col[b][b / 32] = 1u << (b % 32);
+      xorshift_step(col[b]);
     }
-    for (int k = 1; k < kSubsequenceJump + 64; ++k)
-      for (int b = 0; b < 160; ++b) gf2_apply(power[k - 1], power[k - 1].col[b], power[k].col[b]);
+    power[0].set_columns(col);
+    for (int k = 1; k < kSubsequenceJump + 64; ++k) {
+      for (int b = 0; b < 160; ++b) gf2_apply(power[k - 1], power[k - 1].column(b), col[b]);
+      power[k].set_columns(col);
+    }
   }
 };
 
