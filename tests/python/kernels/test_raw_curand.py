@@ -324,11 +324,12 @@ def test_draws_match_curand(mod, gen, seed, base, offset):
     numpy.testing.assert_array_equal(d[:, 0], rd[:, 0])
     if gen == "philox":
         numpy.testing.assert_array_equal(d[:, 6:8], rd[:, 6:8])
-    # The GPU's __sincosf: absolute error 2^-20.5 times the radius (< 5 here).
+    # The GPU's __sincosf: absolute error about 2^-21 on [-pi, pi], somewhat
+    # more up to 2 pi, times the radius (< 5 here).
     normals = [1, 2, 3, 4, 5, 8] + ([14, 15, 16, 17] if gen == "philox" else [])
-    numpy.testing.assert_allclose(f[:, normals], rf[:, normals], rtol=2e-6, atol=4e-6)
+    numpy.testing.assert_allclose(f[:, normals], rf[:, normals], rtol=2e-6, atol=1e-5)
     lognormals = [6, 7] + ([18, 19] if gen == "philox" else [])
-    numpy.testing.assert_allclose(f[:, lognormals], rf[:, lognormals], rtol=1e-5)
+    numpy.testing.assert_allclose(f[:, lognormals], rf[:, lognormals], rtol=3e-5)
     numpy.testing.assert_allclose(d[:, 1:6], rd[:, 1:6], rtol=1e-13, atol=1e-13)
 
 
