@@ -6,10 +6,12 @@ the same numbers. Both are compared here with a reference written in Python
 from the published algorithms (Marsaglia's XORWOW with cuRAND's seeding and
 2^67-step subsequences; Philox4x32-10 with its counter layout; cuRAND's
 conversions and Box-Muller): words and uniforms exactly, normals to the GPU's
-fast sine's accuracy. The reference's Philox words are pinned to words real
-cuRAND produced (test_reference_philox_is_curands), so on the host backend
-Philox is checked against cuRAND itself; XORWOW's words are checked against
-cuRAND when this module runs with KILN_BACKEND=cuda.
+fast sine's accuracy. The reference is pinned to numbers real cuRAND
+published (test_reference_*_is_curands): Philox's first words for three
+(seed, subsequence) pairs, and XORWOW's first uniforms of subsequences 0-9
+for seed 1234 (its seeding, the 2^67-step jumps and the conversion). The
+rest (offsets, normals, doubles) meets cuRAND itself when this module runs
+with KILN_BACKEND=cuda.
 
 The module's kernels are one source: one compile per backend.
 """
@@ -294,6 +296,15 @@ def test_reference_philox_is_curands():
     for (seed, sub), words in published.items():
         g = Philox(seed, sub, 0)
         assert [g.word() for _ in words] == words
+
+
+def test_reference_xorwow_is_curands():
+    # cuRAND's XORWOW host generator, seed 1234, gives the first uniform of
+    # subsequences 0, 1, 2, ... (as curand_init(1234, i, 0)): NVIDIA's sample
+    # output, github.com/NVIDIA/CUDALibrarySamples, cuRAND/Host/xorwow/README.md.
+    published = [0.145468, 0.820181, 0.550399, 0.294830, 0.914733, 0.868979, 0.321921, 0.782857, 0.011302,
+                 0.285450]
+    assert [round(float(_uniform(Xorwow(1234, i, 0).word())), 6) for i in range(10)] == published
 
 
 def test_reference_xorwow_period():
