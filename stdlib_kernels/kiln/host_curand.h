@@ -25,8 +25,8 @@
 //   words x, y the double (x ^ y << 21) * 2^-53 + 2^-54; normals are
 //   Box-Muller (sqrt(-2 log u) times sin and cos of 2 pi v; the sine first).
 // Integer words and uniforms are bit for bit cuRAND's; normals and
-// log-normals differ from the GPU's by its sine and logarithm's rounding
-// (cuRAND uses the fast __sincosf for floats; a few ulp).
+// log-normals are those of cuRAND's CPU generator, and differ from the GPU's
+// in the last digits (cuRAND uses the fast __sincosf there for floats).
 // MRG32k3a, Sobol, MTGP32, curand_poisson and curand_discrete are not here.
 #pragma once
 
@@ -96,7 +96,7 @@ inline void xorshift_step(unsigned v[5]) {
 // bits (entry e of table g: the matrix applied to e << 4g), so applying one
 // is 40 lookups. The table is built at the first curand_init or skipahead
 // of a loaded module, by squaring M (whose columns are one step of each bit)
-// 130 times: about 20 ms once, 1.7 MB. Squaring M 160 times gives M back
+// 130 times: tens of milliseconds once, 1.7 MB. Squaring M 160 times gives M back
 // (the xorshift's period is 2^160 - 1), which the tests check through the
 // same construction in NumPy.
 struct Gf2Matrix {

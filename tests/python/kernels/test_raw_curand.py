@@ -8,10 +8,10 @@ from the published algorithms (Marsaglia's XORWOW with cuRAND's seeding and
 conversions and Box-Muller): words and uniforms exactly, normals to the GPU's
 fast sine's accuracy. The reference is pinned to numbers real cuRAND
 published (test_reference_*_is_curands): Philox's first words for three
-(seed, subsequence) pairs, and XORWOW's first uniforms of subsequences 0-9
-for seed 1234 (its seeding, the 2^67-step jumps and the conversion). The
-rest (offsets, normals, doubles) meets cuRAND itself when this module runs
-with KILN_BACKEND=cuda.
+(seed, subsequence) pairs, and XORWOW's first uniform and first normal pair
+of subsequences 0-9 for seed 1234 (its seeding, the 2^67-step jumps, the
+conversions, Box-Muller). The rest (offsets, doubles, the cached second
+normal) meets cuRAND itself when this module runs with KILN_BACKEND=cuda.
 
 The module's kernels are one source: one compile per backend.
 """
@@ -211,8 +211,9 @@ def _uniform_double(x, y):
 def _box_muller(x, y):
     step = float(numpy.float32(6.2831855) * numpy.float32(2.0 ** -32))
     angle = float(numpy.float32(float(numpy.float32(y)) * step + step / 2))
-    r = math.sqrt(-2.0 * math.log(float(_uniform(x))))
-    return r * math.sin(angle), r * math.cos(angle)
+    f32 = numpy.float32   # each float operation rounded, as the host's logf, sqrtf, sincosf
+    r = f32(math.sqrt(-2.0 * f32(math.log(_uniform(x)))))
+    return float(f32(f32(math.sin(angle)) * r)), float(f32(f32(math.cos(angle)) * r))
 
 
 def _pair(g):
@@ -305,6 +306,15 @@ def test_reference_xorwow_is_curands():
     published = [0.145468, 0.820181, 0.550399, 0.294830, 0.914733, 0.868979, 0.321921, 0.782857, 0.011302,
                  0.285450]
     assert [round(float(_uniform(Xorwow(1234, i, 0).word())), 6) for i in range(10)] == published
+    # Normals (mean 1, stddev 2) and log-normals (exp of those): each
+    # subsequence's first Box-Muller pair, from cuRAND's CPU generator (the
+    # GPU's __sincosf differs in the sixth digit there).
+    pairs = [numpy.float32(_pair(Xorwow(1234, k, 0))) for k in range(5)]
+    normals = [float(numpy.float32(1) + numpy.float32(2) * z) for p in pairs for z in p]
+    assert [round(z, 6) for z in normals] == [2.561947, -2.603156, 0.438303, 2.127093, -1.022666, 1.828079,
+                                              3.916651, -0.124273, 0.702847, 0.209629]
+    assert [round(float(numpy.float32(math.exp(z))), 6) for z in normals] == [
+        12.961029, 0.07404, 1.550074, 8.390443, 0.359635, 6.22192, 50.231937, 0.883139, 2.019494, 1.233221]
 
 
 def test_reference_xorwow_period():
