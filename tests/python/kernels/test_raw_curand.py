@@ -128,20 +128,27 @@ def _xorshift(v):
 
 def _bits(v):
     """Five words as 160 bits, word 0's lowest first."""
-    return numpy.unpackbits(numpy.array(v, "<u4").view(numpy.uint8), bitorder="little").astype(numpy.float32)
+    return numpy.unpackbits(numpy.array(v, "<u4").view(numpy.uint8), bitorder="little")
 
 
 def _words(bits):
     return [int(x) for x in numpy.packbits(bits.astype(numpy.uint8), bitorder="little").view("<u4")]
 
 
+def _gf2_product(a, b):
+    """a @ b over GF(2), 0/1 uint8 matrices: row i is the XOR of b's rows j
+    where a[i, j] = 1 (bit-packed, so no floating-point BLAS is involved)."""
+    rows = numpy.packbits(b, axis=1)
+    return numpy.unpackbits(numpy.bitwise_xor.reduce(rows[None, :, :] * a[:, :, None], axis=1), axis=1)
+
+
 @functools.cache
 def _xorshift_powers():
     """M^(2^k), k = 0..160, as 0/1 matrices: M is one xorshift step of each bit."""
-    m = numpy.stack([_bits(_xorshift(_words(numpy.eye(160)[b]))) for b in range(160)], axis=1)
-    powers = [m]
+    unit = numpy.eye(160, dtype=numpy.uint8)
+    powers = [numpy.stack([_bits(_xorshift(_words(unit[b]))) for b in range(160)], axis=1)]
     for _ in range(160):
-        powers.append((powers[-1] @ powers[-1]) % 2)
+        powers.append(_gf2_product(powers[-1], powers[-1]))
     return powers
 
 
@@ -155,7 +162,7 @@ class Xorwow:
         bits, n = _bits(self.v), subsequence << 67   # 2^67 steps a subsequence
         for k in range(n.bit_length()):
             if (n >> k) & 1:
-                bits = (_xorshift_powers()[k] @ bits) % 2
+                bits = _gf2_product(_xorshift_powers()[k], bits[:, None])[:, 0]
         self.v = _words(bits)
         for _ in range(offset):   # the offset by stepping: checks kiln's jump tables another way
             self.word()
