@@ -23,4 +23,18 @@ namespace kiln::runtime::cuda {
 
 const std::string& cccl_include_dir(const NvrtcApi& rtc);
 
+// Note [CUDA toolkit headers]
+// NVRTC carries cuda_runtime.h and the other headers a kernel needs without an
+// include, but not the CUDA libraries' device headers: <curand_kernel.h> (and
+// the curand_*.h it includes) live in the toolkit's include folder, or in pip's
+// nvidia/curand/include. kiln looks for that folder once per process, first
+// found wins: $KILN_CUDA_INCLUDE; beside the NVRTC library loaded (its
+// folder's parent P: P/include, then P/../curand/include); $CUDA_PATH/include;
+// /usr/local/cuda/include. A folder counts when it holds curand_kernel.h.
+// nvrtc_compile adds it with -I after kiln's headers and CCCL's, so kiln's own
+// headers come first and a kernel's cache key does not change; kiln's
+// stdlib_kernels/curand_kernel.h sends NVRTC on to it with #include_next (the
+// host backend gets kiln/host_curand.h there instead).
+const std::string& toolkit_include_dir(const NvrtcApi& rtc);
+
 }  // namespace kiln::runtime::cuda

@@ -80,6 +80,8 @@ CompiledModule nvrtc_compile(const CompileRequest& request, const std::string& a
   options.push_back("--gpu-architecture=" + arch);
   if (const std::string& inc = stdlib_include_dir(); !inc.empty()) options.push_back("-I" + inc);
   if (const std::string& cccl = cccl_include_dir(rtc); !cccl.empty()) options.push_back("-I" + cccl);  // Note [CCCL headers]
+  if (const std::string& cuda = toolkit_include_dir(rtc); !cuda.empty() && cuda != cccl_include_dir(rtc))
+    options.push_back("-I" + cuda);  // Note [CUDA toolkit headers]
   options.insert(options.end(), request.options.begin(), request.options.end());
   std::vector<const char*> argv;
   argv.reserve(options.size());

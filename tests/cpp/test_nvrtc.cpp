@@ -7,6 +7,7 @@
 #include <string>
 
 #include "runtime/backend.h"
+#include "runtime/cuda/cccl_include.h"
 #include "runtime/cuda/cuda_backend.h"
 #include "runtime/cuda/library_search.h"
 #include "runtime/cuda/nvrtc_api.h"
@@ -124,6 +125,27 @@ TEST(Nvrtc, StdlibIncludeDirIsOnTheIncludePath) {
 extern "C" __global__ void three(int* p) { p[0] = KILN_THREE; }
 )";
   EXPECT_NO_THROW(nvrtc_compile({src, {}, {}, "inc.cu"}, "sm_90"));
+  set_stdlib_include_dir(saved);
+}
+
+// kiln's <curand_kernel.h> sends NVRTC on to the toolkit's (Note [CUDA
+// toolkit headers]); the host backend's implementation would be an #error here.
+TEST(Nvrtc, CurandKernelHeaderIsTheToolkits) {
+  SKIP_WITHOUT_NVRTC();
+  if (cuda::toolkit_include_dir(cuda::nvrtc_api()).empty()) GTEST_SKIP() << "no CUDA toolkit headers found";
+  std::string saved = stdlib_include_dir();
+  set_stdlib_include_dir(KILN_SOURCE_STDLIB_DIR);
+  const char* src = R"(
+#include <curand_kernel.h>
+extern "C" __global__ void draw(float* out, unsigned long long seed) {
+  curandState s;
+  curand_init(seed, threadIdx.x, 0, &s);
+  curandStatePhilox4_32_10_t p;
+  curand_init(seed, threadIdx.x, 0, &p);
+  out[threadIdx.x] = curand_uniform(&s) + curand_normal(&p);
+}
+)";
+  EXPECT_NO_THROW(nvrtc_compile({src, {}, {}, "curand.cu"}, "compute_90"));
   set_stdlib_include_dir(saved);
 }
 
