@@ -668,12 +668,14 @@ class ReductionKernelTemplate {
       } else if (py::object foreign = foreign_device_array(a)) {
         converted[k] = foreign;   // Note [Foreign device operands]
         targs.push_back(arraycore::TemplateArg::array(ndarray_of(foreign.ptr())->dtype()));
-      } else if (!is_scalar(a)) {
+      } else if (!is_scalar(a) && !texture_handle_of(a)) {
         throw unsupported_argument(name, k, a, PyObject_IsInstance(a, numpy_ndarray) == 1);
       } else if (p.raw) {
         throw py::type_error(name + ": raw parameter '" + p.name + "' takes a kiln.ndarray, got " +
                              python_type_name(a));
       } else {
+        // A texture or surface object reaches the kernel as its handle, a uint64 scalar.
+        if (std::optional<uint64_t> h = texture_handle_of(a)) converted[k] = py::module_::import("numpy").attr("uint64")(*h);
         targs.push_back(arraycore::TemplateArg::scalar(scalar_dtype(a, k, name)));
       }
     }

@@ -284,6 +284,18 @@ def test_elementwise_kernel_takes_texture_objects():
     numpy.testing.assert_array_equal(kernel(x, tex, 6).get(), texels + 100)
 
 
+def test_reduction_kernel_takes_texture_objects():
+    # Sum of linear fetches along rows: each row of x holds coordinates into the same 1-D texture.
+    rng = numpy.random.default_rng(17)
+    texels = rng.random(32, dtype=numpy.float32)
+    tex = make_texture(texels, filter=LINEAR)
+    x = coordinates(rng, 60, 32, False).reshape(3, 20)
+    kernel = kiln.ReductionKernel("T x, U tex", "T y", "tex1D<T>(tex, x)", "a + b", "y = a", "0",
+                                  "kiln_test_texture_sum")
+    want = reference(texels, [x.ravel()], filter=LINEAR).reshape(3, 20).sum(axis=1, dtype=numpy.float64)
+    numpy.testing.assert_allclose(kernel(kiln.asarray(x), tex, axis=1).get(), want, rtol=1e-5)
+
+
 @pytest.mark.parametrize("dims", [(16,), (8, 16), (4, 8, 16)])
 def test_surface_read_write(module, dims):
     ch = channel_format(numpy.float32)
