@@ -223,9 +223,12 @@ def test_four_channels_and_read_modes(module, dtype, read):
     tex = make_texture(texels.reshape(6, 40), 4, filter=LINEAR, read=read)
     x, y = coordinates(rng, 200, 10, False), coordinates(rng, 200, 6, False)
     got = launch(module, "fetch2_rgba", kiln.empty((200, 4), numpy.float32), tex, *device(x, y))
+    # A GPU may filter 8/16-bit and half formats with less internal precision than float32 (the host does not);
+    # the tolerance is still far below what a wrong weight changes (1/256 of a texel difference).
+    tol = dict(rtol=1e-6, atol=1e-7) if read == 0 and dtype == numpy.float32 else dict(rtol=1e-4, atol=1e-4)
     for c in range(4):
         want = reference(as_float[..., c], [x, y], filter=LINEAR)
-        numpy.testing.assert_allclose(got[:, c], want, rtol=1e-6, atol=1e-7)
+        numpy.testing.assert_allclose(got[:, c], want, **tol)
 
 
 def test_integer_elements_read_as_integers(module):
@@ -339,7 +342,7 @@ def test_cuda_array_round_trips(dtype, dims):
     numpy.testing.assert_array_equal(back.get(), host)
     arr.copy_from(kiln.asarray(numpy.repeat(host, 2, axis=-1))[..., 1::2] + 1)   # non-contiguous kiln source
     out = numpy.empty(shape, dtype)
-    arr.copy_to(out, kiln.cuda.Stream())
+    arr.copy_to(out, kiln.cuda.get_current_stream())
     numpy.testing.assert_array_equal(out, host + 1)
 
 
