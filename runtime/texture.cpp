@@ -8,6 +8,22 @@ namespace {
 
 std::string str(size_t v) { return std::to_string(v); }
 
+// Runs `destroy` with `device` current (objects belong to the device they were made on); never throws.
+template <class F>
+void on_device(int device, F destroy) {
+  try {
+    Backend& be = backend();
+    const int current = be.current_device();
+    if (current != device) be.set_device(device);
+    try {
+      destroy();
+    } catch (...) {
+    }
+    if (current != device) be.set_device(current);
+  } catch (...) {
+  }
+}
+
 void check_address_mode(int mode) {
   if (mode < kAddressWrap || mode > kAddressBorder)
     throw std::invalid_argument("TextureDescriptor: address mode " + std::to_string(mode) +
@@ -51,10 +67,7 @@ TextureArray::TextureArray(const ChannelFormat& format, size_t width, size_t hei
 }
 
 TextureArray::~TextureArray() {
-  try {
-    texture_provider().destroy_array(handle_);
-  } catch (...) {
-  }
+  on_device(device_, [this] { texture_provider().destroy_array(handle_); });
 }
 
 size_t TextureArray::nbytes() const {
@@ -116,10 +129,20 @@ void TextureDesc::check(const ResourceDesc& res) const {
         "integers with cudaReadModeNormalizedFloat)");
 }
 
+namespace {
+int current_device_for(const ResourceDesc& res) {
+  const int device = backend().current_device();
+  if (res.array && res.array->device() != device)
+    throw std::invalid_argument("the CUDAarray is on device " + std::to_string(res.array->device()) +
+                                ", the current device is " + std::to_string(device));
+  return device;
+}
+}  // namespace
+
 TextureObject::TextureObject(const ResourceDesc& res, const TextureDesc& desc) : surface_(false) {
   res.check();
   desc.check(res);
-  device_ = backend().current_device();
+  device_ = current_device_for(res);
   handle_ = texture_provider().create_texture(res, desc);
 }
 
@@ -129,16 +152,15 @@ TextureObject::TextureObject(const ResourceDesc& res) : surface_(true) {
     throw std::invalid_argument("SurfaceObject: surfaces are made of CUDA arrays (cudaResourceTypeArray)");
   if (!(res.array->flags() & kArraySurfaceLoadStore))
     throw std::invalid_argument("SurfaceObject: the CUDAarray must be created with cudaArraySurfaceLoadStore");
-  device_ = backend().current_device();
+  device_ = current_device_for(res);
   handle_ = texture_provider().create_surface(res);
 }
 
 TextureObject::~TextureObject() {
-  try {
+  on_device(device_, [this] {
     if (surface_) texture_provider().destroy_surface(handle_);
     else texture_provider().destroy_texture(handle_);
-  } catch (...) {
-  }
+  });
 }
 
 TextureProvider& texture_provider() {
