@@ -23,6 +23,7 @@
 #include "arraycore/indexing.h"
 #include "arraycore/kernel_template.h"
 #include "pyfrontend/bindings.h"
+#include "pyfrontend/texture_binding.h"
 #include "runtime/stream.h"
 
 namespace kiln::py_bind {
@@ -88,7 +89,8 @@ std::vector<EwArg> to_args(const EwSpec& spec, py::handle args) {
 // key; the spec is shared by the plans of the same parameter dtypes.
 
 // Where a scalar argument's value comes from.
-enum class ScalarFrom : uint8_t { NumPy, Bool, Int, Float, Complex };
+// Handle: a kiln.cuda.texture TextureObject/SurfaceObject, a uint64 (its cudaTextureObject_t).
+enum class ScalarFrom : uint8_t { NumPy, Bool, Int, Float, Complex, Handle };
 
 struct CallPlan {
   std::vector<uintptr_t> key;        // argument kinds (kind_of)
@@ -118,6 +120,7 @@ ScalarFrom scalar_from(PyObject* o) {
   if (Py_TYPE(o) == &PyLong_Type) return ScalarFrom::Int;
   if (Py_TYPE(o) == &PyFloat_Type) return ScalarFrom::Float;
   if (Py_TYPE(o) == &PyComplex_Type) return ScalarFrom::Complex;
+  if (texture_handle_of(o)) return ScalarFrom::Handle;
   return ScalarFrom::NumPy;
 }
 
@@ -168,6 +171,7 @@ DType scalar_dtype(PyObject* a, size_t k, const std::string& kernel) {
     case ScalarFrom::Int: return DType::Int64;
     case ScalarFrom::Float: return DType::Float64;
     case ScalarFrom::Complex: return DType::Complex128;
+    case ScalarFrom::Handle: return DType::UInt64;
     case ScalarFrom::NumPy: break;
   }
   py::object descr = py::handle(a).attr("dtype");
@@ -324,6 +328,14 @@ void scalar_bytes(PyObject* a, const CallPlan::Scalar& s, std::byte* out) {
       if (float_bytes(c.real, c.imag, true, s.dtype, out)) return;
       break;
     }
+    case ScalarFrom::Handle:
+      if (s.dtype == DType::UInt64 || s.dtype == DType::Int64) {
+        const uint64_t h = *texture_handle_of(a);
+        std::memcpy(out, &h, 8);
+        return;
+      }
+      throw py::type_error("a " + python_type_name(a) + " is passed as a uint64 (its cudaTextureObject_t), not " +
+                           std::string(arraycore::dtype_info(s.dtype).name));
     case ScalarFrom::NumPy:
       break;
   }
@@ -547,7 +559,7 @@ class ElementwiseKernelBase {
       if (k >= static_cast<size_t>(nin_) && !is_host_array)
         throw py::type_error(name + ": output argument " + std::to_string(k) + " must be a kiln.ndarray, got " +
                              python_type_name(a));
-      const bool scalar = is_scalar(a);
+      const bool scalar = is_scalar(a) || texture_handle_of(a);
       if (scalar && !p.raw) {
         targs[k] = arraycore::TemplateArg::scalar(scalar_dtype(a, k, name));
         continue;
@@ -656,12 +668,14 @@ class ReductionKernelTemplate {
       } else if (py::object foreign = foreign_device_array(a)) {
         converted[k] = foreign;   // Note [Foreign device operands]
         targs.push_back(arraycore::TemplateArg::array(ndarray_of(foreign.ptr())->dtype()));
-      } else if (!is_scalar(a)) {
+      } else if (!is_scalar(a) && !texture_handle_of(a)) {
         throw unsupported_argument(name, k, a, PyObject_IsInstance(a, numpy_ndarray) == 1);
       } else if (p.raw) {
         throw py::type_error(name + ": raw parameter '" + p.name + "' takes a kiln.ndarray, got " +
                              python_type_name(a));
       } else {
+        // A texture or surface object reaches the kernel as its handle, a uint64 scalar.
+        if (std::optional<uint64_t> h = texture_handle_of(a)) converted[k] = py::module_::import("numpy").attr("uint64")(*h);
         targs.push_back(arraycore::TemplateArg::scalar(scalar_dtype(a, k, name)));
       }
     }

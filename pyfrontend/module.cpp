@@ -14,6 +14,7 @@ void register_bit_packing(py::module_& m);     // bit_packing_binding.cpp (issue
 void register_stride_tricks(py::module_& m);   // stride_tricks_binding.cpp (issue 22), the same
 void register_cuda_runtime(py::module_& m);    // cuda_runtime_binding.cpp (issue 22), the same
 void register_records(py::module_& m);         // record_binding.cpp (issue 22), the same
+void register_texture(py::module_& m);         // texture_binding.cpp (issue 23), the same
 }  // namespace kiln::py_bind
 
 PYBIND11_MODULE(_core, m) {
@@ -59,4 +60,5 @@ PYBIND11_MODULE(_core, m) {
   kiln::py_bind::register_bit_packing(m);
   kiln::py_bind::register_stride_tricks(m);
   kiln::py_bind::register_records(m);
+  kiln::py_bind::register_texture(m);
 }

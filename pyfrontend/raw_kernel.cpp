@@ -24,6 +24,7 @@
 
 #include "pyfrontend/bindings.h"
 #include "pyfrontend/memory_pointer.h"
+#include "pyfrontend/texture_binding.h"
 #include "runtime/cuda/cuda_backend.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/loaded_module.h"
@@ -301,6 +302,16 @@ class RawKernel {
       if (ok && prm.size == 16) { double x[2] = {c.real, c.imag}; std::memcpy(out, x, 16); return; }
       throw py::type_error(describe(i, f) + ": a Python complex cannot be passed to a " +
                            std::string(kind_name(prm.kind)) + " parameter of " + std::to_string(prm.size) + " bytes");
+    }
+    if (std::optional<uint64_t> handle = texture_handle_of(obj)) {  // cudaTextureObject_t / cudaSurfaceObject_t
+      const bool integer = prm.kind == ParamKind::UnsignedInt || prm.kind == ParamKind::SignedInt ||
+                           prm.kind == ParamKind::Unknown;
+      if (prm.size != 8 || !integer)
+        throw py::type_error(describe(i, f) + ": a " + type_name(obj) + " is passed as a 64-bit handle "
+                             "(cudaTextureObject_t), but the parameter is " + kind_name(prm.kind) + " of " +
+                             std::to_string(prm.size) + " bytes");
+      std::memcpy(out, &*handle, 8);
+      return;
     }
     if (py::isinstance<MemoryPointer>(obj)) {  // a raw device pointer, as CuPy passes it
       if (prm.size != sizeof(void*) || (prm.kind != ParamKind::Pointer && prm.kind != ParamKind::Unknown))

@@ -208,6 +208,8 @@ KernelParamDecl classify_param_type(std::string_view type_text) {
       {"uint64_t", ParamKind::UnsignedInt, 8},
       {"size_t", ParamKind::UnsignedInt, 8},
       {"ptrdiff_t", ParamKind::SignedInt, 8},
+      {"cudaTextureObject_t", ParamKind::UnsignedInt, 8},   // kiln.cuda.texture's objects
+      {"cudaSurfaceObject_t", ParamKind::UnsignedInt, 8},
       {"float", ParamKind::Float, 4},
       {"double", ParamKind::Float, 8},
       {"__half", ParamKind::Float, 2},

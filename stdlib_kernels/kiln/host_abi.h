@@ -58,4 +58,23 @@ struct Services {
   unsigned (*warp_live_mask)();
 };
 
+// A texture or surface object of the host backend (kiln.cuda.texture): the
+// cudaTextureObject_t / cudaSurfaceObject_t a kernel receives is the address
+// of one of these, filled by runtime/host/host_textures.cpp and read by the
+// fetches of kiln/host_texture.h. Enum fields hold CUDA's runtime-API values.
+struct TextureData {
+  unsigned char* data;            // texel (0, 0, 0)
+  unsigned long long extent[3];   // texels along x, y, z; layers after the last axis of a layered array; else 1
+  unsigned long long pitch[2];    // bytes from a row to the next, from a slice (or layer) to the next
+  int dims;                       // coordinates a fetch takes: 1, 2 or 3
+  int layered;                    // extent[dims] counts layers
+  int linear;                     // a cudaResourceTypeLinear resource: out-of-range tex1Dfetch reads zero
+  int channels, channel_bits, channel_kind;  // cudaChannelFormatKind: 0 signed, 1 unsigned, 2 float
+  int address_mode[3];            // cudaAddressMode: 0 wrap, 1 clamp, 2 mirror, 3 border
+  int filter_mode;                // cudaFilterMode: 0 point, 1 linear
+  int read_mode;                  // cudaReadMode: 0 element type, 1 normalized float
+  int normalized_coords;
+  float border_color[4];
+};
+
 }  // namespace kiln_host

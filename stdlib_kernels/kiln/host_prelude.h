@@ -7,6 +7,7 @@
 #pragma once
 
 #include "kiln/host_kernel.h"
+#include "kiln/host_texture.h"  // tex1D ... surf3Dwrite over kiln.cuda.texture objects
 
 #include "kiln/elementwise.h"
 #include "kiln/reduction.h"

@@ -12,6 +12,8 @@
 
 #include "runtime/cuda/driver_api.h"
 #include "runtime/cuda/nvrtc_api.h"
+#include "runtime/cuda/texture_api.h"
+#include "runtime/texture.h"
 
 #ifdef KILN_CHECK_AGAINST_SDK_HEADERS
 #include <cuda.h>
@@ -257,6 +259,40 @@ KILN_SAME_NVRTC_SIGNATURE(add_name_expression, nvrtcAddNameExpression);
 KILN_SAME_NVRTC_SIGNATURE(get_lowered_name, nvrtcGetLoweredName);
 KILN_SAME_NVRTC_SIGNATURE(get_num_supported_archs, nvrtcGetNumSupportedArchs);
 KILN_SAME_NVRTC_SIGNATURE(get_supported_archs, nvrtcGetSupportedArchs);
+
+// --- CUDA arrays, texture and surface objects (runtime/cuda/texture_api.h) ---
+#define KILN_SAME_FIELD(ours, sdk, a, b) static_assert(offsetof(ours, a) == offsetof(sdk, b), #a)
+static_assert(sizeof(CuArray3DDescriptor) == sizeof(CUDA_ARRAY3D_DESCRIPTOR));
+KILN_SAME_FIELD(CuArray3DDescriptor, CUDA_ARRAY3D_DESCRIPTOR, format, Format);
+KILN_SAME_FIELD(CuArray3DDescriptor, CUDA_ARRAY3D_DESCRIPTOR, flags, Flags);
+static_assert(sizeof(CuMemcpy3D) == sizeof(CUDA_MEMCPY3D));
+KILN_SAME_FIELD(CuMemcpy3D, CUDA_MEMCPY3D, src_memory_type, srcMemoryType);
+KILN_SAME_FIELD(CuMemcpy3D, CUDA_MEMCPY3D, src_array, srcArray);
+KILN_SAME_FIELD(CuMemcpy3D, CUDA_MEMCPY3D, src_height, srcHeight);
+KILN_SAME_FIELD(CuMemcpy3D, CUDA_MEMCPY3D, dst_memory_type, dstMemoryType);
+KILN_SAME_FIELD(CuMemcpy3D, CUDA_MEMCPY3D, dst_array, dstArray);
+KILN_SAME_FIELD(CuMemcpy3D, CUDA_MEMCPY3D, dst_height, dstHeight);
+KILN_SAME_FIELD(CuMemcpy3D, CUDA_MEMCPY3D, width_in_bytes, WidthInBytes);
+KILN_SAME_FIELD(CuMemcpy3D, CUDA_MEMCPY3D, depth, Depth);
+static_assert(sizeof(CuResourceDesc) == sizeof(CUDA_RESOURCE_DESC));
+KILN_SAME_FIELD(CuResourceDesc, CUDA_RESOURCE_DESC, res.linear.size_in_bytes, res.linear.sizeInBytes);
+KILN_SAME_FIELD(CuResourceDesc, CUDA_RESOURCE_DESC, res.pitch2d.num_channels, res.pitch2D.numChannels);
+KILN_SAME_FIELD(CuResourceDesc, CUDA_RESOURCE_DESC, res.pitch2d.pitch_in_bytes, res.pitch2D.pitchInBytes);
+KILN_SAME_FIELD(CuResourceDesc, CUDA_RESOURCE_DESC, flags, flags);
+static_assert(sizeof(CuTextureDesc) == sizeof(CUDA_TEXTURE_DESC));
+KILN_SAME_FIELD(CuTextureDesc, CUDA_TEXTURE_DESC, flags, flags);
+KILN_SAME_FIELD(CuTextureDesc, CUDA_TEXTURE_DESC, border_color, borderColor);
+#undef KILN_SAME_FIELD
+static_assert(cu_array_format::kUnsignedInt8 == CU_AD_FORMAT_UNSIGNED_INT8);
+static_assert(cu_array_format::kSignedInt32 == CU_AD_FORMAT_SIGNED_INT32);
+static_assert(cu_array_format::kHalf == CU_AD_FORMAT_HALF && cu_array_format::kFloat == CU_AD_FORMAT_FLOAT);
+static_assert(kTextureReadAsInteger == CU_TRSF_READ_AS_INTEGER);
+static_assert(kTextureNormalizedCoordinates == CU_TRSF_NORMALIZED_COORDINATES && kTextureSrgb == CU_TRSF_SRGB);
+// The runtime API's values that runtime/texture.h passes to the driver as they are.
+static_assert(kResourceLinear == CU_RESOURCE_TYPE_LINEAR && kResourcePitch2D == CU_RESOURCE_TYPE_PITCH2D);
+static_assert(kAddressMirror == CU_TR_ADDRESS_MODE_MIRROR && kAddressBorder == CU_TR_ADDRESS_MODE_BORDER);
+static_assert(kFilterLinear == CU_TR_FILTER_MODE_LINEAR);
+static_assert(kArrayLayered == CUDA_ARRAY3D_LAYERED && kArraySurfaceLoadStore == CUDA_ARRAY3D_SURFACE_LDST);
 
 #endif  // KILN_CHECK_AGAINST_SDK_HEADERS
 

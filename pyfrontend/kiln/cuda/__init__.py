@@ -2,7 +2,7 @@
 from kiln import _core
 from kiln.cuda import compiler, driver, memory, pinned_memory, runtime
 from kiln._core import compile_with_cache  # deprecated, as in CuPy: RawModule
-from kiln.cuda import device
+from kiln.cuda import device, texture
 from kiln.cuda.device import Device, get_cublas_handle
 from kiln.cuda.stream import Stream, ExternalStream, Event, get_current_stream, get_elapsed_time
 from kiln.cuda.memory import (MemoryPointer, Memory, UnownedMemory, alloc, set_allocator,
@@ -20,4 +20,4 @@ __all__ = ["Device", "Stream", "ExternalStream", "Event", "get_current_stream", 
            "LaunchError", "compiler", "compile_with_cache", "driver", "memory", "Graph", "StreamCaptureError", "malloc_managed", "malloc_async",
            "MemoryAsyncPool", "using_allocator", "PinnedMemoryPointer", "set_pinned_memory_allocator",
            "device", "get_cublas_handle",
-           "runtime", "pinned_memory", "cufft"]
+           "runtime", "pinned_memory", "cufft", "texture"]

@@ -37,6 +37,8 @@ cudaDevAttrComputeCapabilityMajor, cudaDevAttrComputeCapabilityMinor = 75, 76
 cudaDevAttrManagedMemory, cudaDevAttrPageableMemoryAccess, cudaDevAttrConcurrentManagedAccess = 83, 88, 89
 cudaDevAttrCooperativeLaunch, cudaDevAttrMaxSharedMemoryPerBlockOptin = 95, 97
 cudaDevAttrMemoryPoolsSupported = 115
+# cudaChannelFormatKind*, cudaAddressMode*, cudaFilterMode*, cudaReadMode*, cudaResourceType*, cudaArray* (kiln.cuda.texture)
+from kiln._core._texture_enums import *  # noqa: E402,F401,F403
 
 PointerAttributes = collections.namedtuple("PointerAttributes", "type device devicePointer hostPointer")
 
