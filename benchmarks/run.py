@@ -276,6 +276,88 @@ def softmax_unfused():
     return ours, theirs
 
 
+BLOCK_SUM_LOOP = r'''
+    float acc = 0.0f;
+    for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += (long long)gridDim.x * 256) acc += x[i];
+'''
+CUB_BLOCK_SUM = r'''
+#include <cub/block/block_reduce.cuh>
+extern "C" __global__ void block_sum(const float* x, float* out, long long n) {
+    typedef cub::BlockReduce<float, 256> BlockReduce;
+    __shared__ typename BlockReduce::TempStorage storage;
+''' + BLOCK_SUM_LOOP + r'''
+    const float s = BlockReduce(storage).Sum(acc);
+    if (threadIdx.x == 0) out[blockIdx.x] = s;
+}'''
+HAND_BLOCK_SUM = r'''
+extern "C" __global__ void block_sum(const float* x, float* out, long long n) {
+    __shared__ float warp_sums[8];
+''' + BLOCK_SUM_LOOP + r'''
+    for (int d = 16; d > 0; d >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, d);
+    if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = acc;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        acc = threadIdx.x < 8 ? warp_sums[threadIdx.x] : 0.0f;
+        for (int d = 4; d > 0; d >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, d);
+        if (threadIdx.x == 0) out[blockIdx.x] = acc;
+    }
+}'''
+BLOCK_SUM_GRID = 2048
+
+
+def block_sum_input(xp):
+    """2^28 float32 on the GPU (2^20 on the host), the per-block output, the element count."""
+    n = 1 << 28 if kiln.get_backend() == "cuda" else 1 << 20
+    x = xp.asarray(numpy.random.default_rng(7).random(n, dtype=numpy.float32))
+    return x, xp.zeros(BLOCK_SUM_GRID, dtype=numpy.float32), numpy.int64(n)
+
+
+def block_sum_GBps(xp, launch, x, out, n):
+    launch()
+    numpy.testing.assert_allclose(float(xp.asnumpy(out).astype(numpy.float64).sum()),
+                                  float(xp.asnumpy(x).astype(numpy.float64).sum()), rtol=1e-5)
+    return gb_per_s(x.nbytes, launch, sync=sync_kiln if xp is kiln else sync_cupy)
+
+
+@benchmark("rawkernel_cub_block_sum_GBps", "GB/s", ">= CuPy: a RawKernel summing 2^28 float32 with cub::BlockReduce, "
+           "the same source under kiln and CuPy")
+def rawkernel_cub_block_sum():
+    x, out, n = block_sum_input(kiln)
+    k = kiln.RawKernel(CUB_BLOCK_SUM, "block_sum")
+    ours = block_sum_GBps(kiln, lambda: k((BLOCK_SUM_GRID,), (256,), (x, out, n)), x, out, n)
+    theirs = None
+    if cupy is not None:
+        cx, cout, _ = block_sum_input(cupy)
+        ck = cupy.RawKernel(CUB_BLOCK_SUM, "block_sum")
+        theirs = block_sum_GBps(cupy, lambda: ck((BLOCK_SUM_GRID,), (256,), (cx, cout, n)), cx, cout, n)
+    return ours, theirs
+
+
+@benchmark("jit_cub_block_sum_GBps", "GB/s", ">= 0.95 x the hand-written CUDA C++ block sum (the cupy column "
+           "here: kiln.RawKernel of warp shuffles + shared memory)")
+def jit_cub_block_sum():
+    from kiln import jit
+
+    @jit.rawkernel()
+    def block_sum(x, out, n):
+        BlockReduce = jit.cub.BlockReduce[numpy.float32, 256]
+        storage = jit.shared_memory(BlockReduce.TempStorage, 1)
+        acc = numpy.float32(0)
+        i = jit.blockIdx.x * 256 + jit.threadIdx.x
+        while i < n:
+            acc += x[i]
+            i += jit.gridDim.x * 256
+        s = BlockReduce(storage[0]).Sum(acc)
+        if jit.threadIdx.x == 0:
+            out[jit.blockIdx.x] = s
+
+    x, out, n = block_sum_input(kiln)
+    ours = block_sum_GBps(kiln, lambda: block_sum((BLOCK_SUM_GRID,), (256,), (x, out, n)), x, out, n)
+    hand = kiln.RawKernel(HAND_BLOCK_SUM, "block_sum")
+    theirs = block_sum_GBps(kiln, lambda: hand((BLOCK_SUM_GRID,), (256,), (x, out, n)), x, out, n)
+    return ours, theirs
+
+
 @benchmark("tiny_add_us", "us", "<= 5 host time of x + x on one element (CuPy 14.3, PyTorch 11.1)")
 def tiny_add():
     calls = 20000 if kiln.get_backend() == "cuda" else 500
