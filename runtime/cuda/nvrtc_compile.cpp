@@ -76,10 +76,11 @@ CompiledModule nvrtc_compile(const CompileRequest& request, const std::string& a
   }
 
   std::vector<std::string> options;
-  options.reserve(request.options.size() + 3);
+  options.reserve(request.options.size() + 4);
   options.push_back("--gpu-architecture=" + arch);
   if (const std::string& inc = stdlib_include_dir(); !inc.empty()) options.push_back("-I" + inc);
   if (const std::string& cccl = cccl_include_dir(rtc); !cccl.empty()) options.push_back("-I" + cccl);  // Note [CCCL headers]
+  if (const std::string& sdk = cuda_include_dir(rtc); !sdk.empty()) options.push_back("-I" + sdk);
   options.insert(options.end(), request.options.begin(), request.options.end());
   std::vector<const char*> argv;
   argv.reserve(options.size());
