@@ -19,7 +19,10 @@
 // may differ in the last bit). Under NVRTC a kernel that included the
 // toolkit's <cuda_fp16.h> first keeps it and gets none of this; one that
 // includes this first gets kiln's names, and a later <cuda_fp16.h> is empty
-// (its include guard is defined here).
+// (its include guard is defined here). The toolkit's headers that build on
+// the real __half (cuda_bf16.h, cuda_fp8.h, and so CUB) then fail to
+// compile: a RawKernel that wants both includes those before
+// <cupy/carray.cuh>.
 #pragma once
 
 #include "kiln/half.h"
