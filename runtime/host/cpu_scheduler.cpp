@@ -142,21 +142,29 @@ void open_if_complete(GridBarrier& g) {
 
 // Note [Host grid barrier]: the block's last thread at a grid.sync() waits
 // here, on its worker thread, for the other blocks.
+// Out of the kernel while it waits: a cancel signal must not siglongjmp
+// out of the wait with the mutex held (Note [Cancelling host launches]); a
+// cancel is seen by polling instead.
 void wait_for_grid(Block& block) {
   block.grid_sync = false;
   BlockLaunch& launch = *block.launch;
   GridBarrier& g = *launch.grid_barrier;
-  std::unique_lock<std::mutex> lock(g.mutex);
-  const unsigned long long generation = g.generation;
-  ++g.arrived;
-  open_if_complete(g);
-  while (g.generation == generation) {
-    if (launch.failed.load() || launch.cancel != kNotCancelled) {
-      lock.unlock();
-      svc_fail(launch.cancel != kNotCancelled ? "the launch was cancelled" : "another block of the grid failed");
+  KernelFaultTrap& trap = kernel_fault_trap();
+  trap.in_kernel = 0;
+  const char* failure = nullptr;
+  {
+    std::unique_lock<std::mutex> lock(g.mutex);
+    const unsigned long long generation = g.generation;
+    ++g.arrived;
+    open_if_complete(g);
+    while (g.generation == generation && !failure) {
+      if (launch.cancel != kNotCancelled) failure = "the launch was cancelled";
+      else if (launch.failed.load()) failure = "another block of the grid failed";
+      else g.released.wait_for(lock, std::chrono::milliseconds(20));
     }
-    g.released.wait_for(lock, std::chrono::milliseconds(20));
   }
+  trap.in_kernel = 1;
+  if (failure) svc_fail(failure);
 }
 
 void svc_sync_grid() {
