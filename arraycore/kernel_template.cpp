@@ -1,6 +1,7 @@
 #include "arraycore/kernel_template.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 
 #include "arraycore/axes.h"
@@ -186,6 +187,29 @@ std::string placeholder_typedefs(const ResolvedTypes& resolved) {
   return record ? "#include <kiln/record.h>\n" + s : s;
 }
 
+namespace {
+
+// Note [CuPy kernel names]
+// CuPy's ElementwiseKernel and ReductionKernel code sees CuPy's headers:
+// complex<T> and its functions, float16, cuda_fp16.h's intrinsics, CArray
+// (stdlib_kernels/cupy/carray.cuh). kiln includes that header where a kernel
+// can need it: a complex or float16 dtype among its resolved types (the code
+// may call exp(x) on a complex T), or one of CuPy's names in its text. The
+// others keep their source byte for byte, and their compile time: the header
+// brings in the complex math of kiln's ufuncs, about a second of NVRTC's time
+// for a kernel that includes nothing else.
+std::string cupy_names_include(const ResolvedTypes& resolved, std::initializer_list<const std::string*> texts) {
+  bool wanted = false;
+  for (DType d : resolved.dtypes)
+    wanted = wanted || d == DType::Complex64 || d == DType::Complex128 || d == DType::Float16;
+  for (const std::string* text : texts)
+    for (const char* name : {"complex", "half", "float16", "CArray", "CIndexer", "thrust", "__h"})
+      wanted = wanted || text->find(name) != std::string::npos;
+  return wanted ? "#include <cupy/carray.cuh>\n" : "";
+}
+
+}  // namespace
+
 std::shared_ptr<EwSpec> elementwise_kernel_spec(const KernelTemplate& t, const ResolvedTypes& resolved,
                                                 const ElementwiseKernelText& text) {
   auto s = std::make_shared<EwSpec>();
@@ -199,7 +223,8 @@ std::shared_ptr<EwSpec> elementwise_kernel_spec(const KernelTemplate& t, const R
   // ('z = x * y'); it goes on a line of its own so a trailing // comment
   // cannot swallow it.
   s->operation = text.operation + "\n;";
-  s->preamble = text.preamble + "\n" + placeholder_typedefs(resolved);
+  s->preamble = cupy_names_include(resolved, {&text.operation, &text.preamble, &text.loop_prep, &text.after_loop}) +
+                text.preamble + "\n" + placeholder_typedefs(resolved);
   s->loop_prep = text.loop_prep;
   s->after_loop = text.after_loop;
   s->options = text.options;
@@ -245,7 +270,10 @@ std::shared_ptr<ReductionSpec> reduction_kernel_spec(const KernelTemplate& t, co
   s->identity = as_acc(text.identity);
   s->reduce_dtype = acc;
   s->out_ctype = out_ctype;
-  s->preamble = "#include <kiln/ufunc_math.h>\n" + text.preamble + "\n" + typedefs;
+  s->preamble = "#include <kiln/ufunc_math.h>\n" +
+                cupy_names_include(resolved, {&text.map_expr, &text.reduce_expr, &text.post_map_expr, &text.identity,
+                                              &text.reduce_type, &text.preamble}) +
+                text.preamble + "\n" + typedefs;
   s->options = text.options;
   return s;
 }

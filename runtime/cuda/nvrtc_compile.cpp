@@ -76,12 +76,14 @@ CompiledModule nvrtc_compile(const CompileRequest& request, const std::string& a
   }
 
   std::vector<std::string> options;
-  options.reserve(request.options.size() + 3);
+  options.reserve(request.options.size() + 4);
   options.push_back("--gpu-architecture=" + arch);
   if (const std::string& inc = stdlib_include_dir(); !inc.empty()) options.push_back("-I" + inc);
   if (const std::string& cccl = cccl_include_dir(rtc); !cccl.empty()) options.push_back("-I" + cccl);  // Note [CCCL headers]
-  if (const std::string& cuda = toolkit_include_dir(rtc); !cuda.empty() && cuda != cccl_include_dir(rtc))
-    options.push_back("-I" + cuda);  // Note [CUDA toolkit headers]
+  const std::string& sdk = cuda_include_dir(rtc);   // Note [CCCL headers]
+  if (!sdk.empty()) options.push_back("-I" + sdk);
+  if (const std::string& rand = curand_include_dir(rtc); !rand.empty() && rand != sdk)
+    options.push_back("-I" + rand);  // Note [CUDA toolkit headers]
   options.insert(options.end(), request.options.begin(), request.options.end());
   std::vector<const char*> argv;
   argv.reserve(options.size());

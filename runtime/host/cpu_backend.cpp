@@ -369,6 +369,22 @@ class HostBackend final : public Backend {
 
   void launch(FunctionHandle function, Dim3 grid, Dim3 block, uint32_t shared_mem_bytes, StreamHandle,
               void** args) override {
+    run_launch(function, grid, block, shared_mem_bytes, args, false);
+  }
+  // Every block at once, for grid.sync() (Note [Host grid barrier], cpu_scheduler.h).
+  void launch_cooperative(FunctionHandle function, Dim3 grid, Dim3 block, uint32_t shared_mem_bytes, StreamHandle,
+                          void** args) override {
+    run_launch(function, grid, block, shared_mem_bytes, args, true);
+  }
+
+ private:
+  // At most this many blocks in a cooperative launch: each is a thread of
+  // its own (CUDA's limit is what the device holds at once, e.g. 132 SMs x
+  // 16 blocks on an H100 for small blocks).
+  static constexpr uint64_t kMaxCooperativeBlocks = 1024;
+
+  void run_launch(FunctionHandle function, Dim3 grid, Dim3 block, uint32_t shared_mem_bytes, void** args,
+                  bool cooperative) {
     auto* f = static_cast<HostFunction*>(function);
     host::install_kernel_fault_handlers();  // ours first (kernel_faults.cpp)
     uint64_t threads = uint64_t{block.x} * block.y * block.z;
@@ -389,6 +405,21 @@ class HostBackend final : public Backend {
     state.block = {block.x, block.y, block.z};
     state.shared_bytes = shared_mem_bytes;
     const uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
+    if (cooperative && blocks > 1) {
+      if (blocks > kMaxCooperativeBlocks)
+        throw InvalidArgument("cooperative launch of '" + std::string(f->entry->name) + "': " +
+                              std::to_string(blocks) + " blocks, the host backend runs at most " +
+                              std::to_string(kMaxCooperativeBlocks) + " at once (too large for a cooperative launch)");
+      host::CooperativeRun run(state);
+      {
+        host::LaunchWatch watch(state, &run.threads());  // Note [Cancelling host launches]
+        run.run();
+        std::fflush(stdout);
+        watch.finish();
+      }
+      if (state.failed.load()) throw LaunchError("kernel '" + std::string(f->entry->name) + "' failed: " + state.message);
+      return;
+    }
     std::atomic<uint64_t> next{0};
     auto work = [&] {
       for (;;) {
@@ -413,7 +444,6 @@ class HostBackend final : public Backend {
     if (state.failed.load()) throw LaunchError("kernel '" + std::string(f->entry->name) + "' failed: " + state.message);
   }
 
- private:
   static void check_device(int device) {
     if (device != 0)
       throw InvalidArgument("invalid device " + std::to_string(device) + ": the host backend has one device, 0");

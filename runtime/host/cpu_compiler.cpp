@@ -277,6 +277,17 @@ std::string host_module_source(const CompileRequest& request) {
   return source + trailer.str();
 }
 
+// Note [Host CUDA headers]
+// Kernels written for CUDA include the toolkit's headers: <cuda_fp16.h>,
+// <cooperative_groups.h>, <cub/block/block_reduce.cuh>, ... The host backend
+// puts stdlib_kernels/host_cuda/ on the include path, after kiln's own
+// headers and before the request's -I options and the system's (where a
+// machine with the toolkit in /usr/local/include would otherwise offer its
+// device-only headers), so those names reach kiln's host implementations
+// (kiln/fp16_api.h, kiln/host_cooperative_groups.h, kiln/host_cub.h). NVRTC
+// never sees the folder: it reads the toolkit's and CCCL's headers (Note
+// [CCCL headers] in runtime/cuda/cccl_include.h). docs/kernels.md lists what
+// each offers.
 CompiledModule compile_host_module(const CompileRequest& request) {
   TempDir dir("kiln-host-");
   // The file carries the source's own name and the compiler runs in its
@@ -302,7 +313,11 @@ CompiledModule compile_host_module(const CompileRequest& request) {
   const std::string pch = prelude_pch_dir();
   if (!pch.empty()) argv.push_back("-I" + pch);
   const size_t pch_index = pch.empty() ? 0 : argv.size() - 1;
-  if (!stdlib_include_dir().empty()) argv.push_back("-I" + absolute(stdlib_include_dir()));
+  if (!stdlib_include_dir().empty()) {
+    argv.push_back("-I" + absolute(stdlib_include_dir()));
+    // Note [Host CUDA headers]: <cuda_fp16.h>, <cooperative_groups.h>, <cub/...>
+    argv.push_back("-I" + absolute(stdlib_include_dir() + "/host_cuda"));
+  }
   argv.push_back("-include");
   argv.push_back(kPrelude);
   for (const auto& o : request.options) {

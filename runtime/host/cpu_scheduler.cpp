@@ -1,10 +1,12 @@
 #include "runtime/host/cpu_scheduler.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <new>
+#include <system_error>
 #include <vector>
 
 #include "runtime/host/fiber.h"
@@ -63,6 +65,7 @@ struct Block {
   int reduce_acc = 0, reduce_result = 0;
   unsigned long long progress = 0;
   bool failed = false;
+  bool grid_sync = false;  // the barrier's threads are at a grid.sync()
   std::vector<WarpState> warps;
 };
 
@@ -125,6 +128,58 @@ int svc_sync_threads_reduce(int predicate, int op) {
   else b.reduce_acc = b.reduce_acc || predicate;
   barrier_wait(b.barrier, [&b] { b.reduce_result = b.reduce_acc; });
   return b.reduce_result;
+}
+
+[[noreturn]] void svc_fail(const char* message);
+
+// Opens `g` if every block still running has arrived (caller holds g.mutex).
+void open_if_complete(GridBarrier& g) {
+  if (g.arrived == 0 || g.arrived < g.live) return;
+  g.arrived = 0;
+  ++g.generation;
+  g.released.notify_all();
+}
+
+// Note [Host grid barrier]: the block's last thread at a grid.sync() waits
+// here, on its worker thread, for the other blocks.
+// Out of the kernel while it waits: a cancel signal must not siglongjmp
+// out of the wait with the mutex held (Note [Cancelling host launches]); a
+// cancel is seen by polling instead.
+void wait_for_grid(Block& block) {
+  block.grid_sync = false;
+  BlockLaunch& launch = *block.launch;
+  GridBarrier& g = *launch.grid_barrier;
+  KernelFaultTrap& trap = kernel_fault_trap();
+  trap.in_kernel = 0;
+  const char* failure = nullptr;
+  {
+    std::unique_lock<std::mutex> lock(g.mutex);
+    const unsigned long long generation = g.generation;
+    ++g.arrived;
+    open_if_complete(g);
+    while (g.generation == generation && !failure) {
+      if (launch.cancel != kNotCancelled) failure = "the launch was cancelled";
+      else if (launch.failed.load()) failure = "another block of the grid failed";
+      else g.released.wait_for(lock, std::chrono::milliseconds(20));
+    }
+  }
+  trap.in_kernel = 1;
+  if (failure) svc_fail(failure);
+}
+
+void svc_sync_grid() {
+  Block& b = *tl_worker.block;
+  BlockLaunch& launch = *b.launch;
+  if (!launch.grid_barrier) {
+    if (uint64_t{launch.grid.x} * launch.grid.y * launch.grid.z == 1) {
+      barrier_wait(b.barrier, [] {});
+      return;
+    }
+    svc_fail("grid.sync() in a launch of several blocks that is not cooperative: pass "
+             "enable_cooperative_groups=True to RawKernel or RawModule");
+  }
+  b.grid_sync = true;
+  barrier_wait(b.barrier, [&b] { wait_for_grid(b); });
 }
 
 // Waits at the warp barrier of `mask` (the caller's lane always included);
@@ -214,7 +269,10 @@ void fiber_main(void*) {
   me->done = true;
   ++b.progress;
   --b.barrier.live;
-  if (b.barrier.arrived > 0 && b.barrier.arrived >= b.barrier.live) b.reduce_result = b.reduce_acc;
+  if (b.barrier.arrived > 0 && b.barrier.arrived >= b.barrier.live) {
+    b.reduce_result = b.reduce_acc;
+    if (b.grid_sync) wait_for_grid(b);  // the others wait at a grid.sync()
+  }
   release_if_complete(b.barrier);
   WarpState& warp = b.warps[me->warp];
   warp.live &= ~(1u << me->info.lane);
@@ -225,6 +283,7 @@ void fiber_main(void*) {
 const kiln_host::Services kServices = {
     kiln_host::kAbiVersion, svc_sync_threads,   svc_sync_threads_reduce, svc_sync_warp,     svc_warp_gather,
     svc_fail,               svc_dynamic_shared, svc_current_thread,      svc_warp_live_mask,
+    svc_sync_grid,
 };
 
 // Runs the fibers of `block` until all exit, one fails, or none can move.
@@ -321,6 +380,70 @@ void run_block(BlockLaunch& launch, kiln_host::Dim3 block_idx) {
   trap.cancel = nullptr;
   w.block = nullptr;
   w.current = nullptr;
+}
+
+CooperativeRun::CooperativeRun(BlockLaunch& launch) : launch_(launch) {
+  const size_t blocks = size_t{launch.grid.x} * launch.grid.y * launch.grid.z;
+  barrier_.live = static_cast<unsigned>(blocks);
+  launch.grid_barrier = &barrier_;
+  try {
+    threads_.reserve(blocks - 1);
+    for (size_t i = 1; i < blocks; ++i) {
+      threads_.emplace_back([this, i] { run_one(i); });
+      handles_.push_back(threads_.back().native_handle());
+    }
+  } catch (const std::system_error& e) {
+    barrier_.live = static_cast<unsigned>(threads_.size()) + 1;  // the blocks that will run
+    {
+      std::lock_guard<std::mutex> lock(launch.message_mutex);
+      if (!launch.failed.load())
+        launch.message = "could not start a thread for each of the " + std::to_string(blocks) +
+                         " blocks of a cooperative launch: " + e.what();
+    }
+    launch.failed.store(true);
+  }
+}
+
+CooperativeRun::~CooperativeRun() { join(); }
+
+void CooperativeRun::run() {
+  {
+    std::lock_guard<std::mutex> lock(barrier_.mutex);
+    go_ = true;
+  }
+  barrier_.released.notify_all();
+  run_one(0);
+  // Every block done; the threads are joined later, by the destructor, so
+  // that a LaunchWatch still signalling them never names an ended thread.
+  std::unique_lock<std::mutex> lock(barrier_.mutex);
+  barrier_.released.wait(lock, [this] { return barrier_.live == 0; });
+}
+
+void CooperativeRun::join() {
+  if (!go_) {  // run() never came: let the waiting threads end
+    launch_.failed.store(true);
+    std::lock_guard<std::mutex> lock(barrier_.mutex);
+    go_ = true;
+    barrier_.released.notify_all();
+  }
+  for (auto& t : threads_)
+    if (t.joinable()) t.join();
+  launch_.grid_barrier = nullptr;
+}
+
+void CooperativeRun::run_one(size_t i) {
+  {
+    std::unique_lock<std::mutex> lock(barrier_.mutex);
+    barrier_.released.wait(lock, [this] { return go_; });
+  }
+  const kiln_host::Dim3 grid = launch_.grid;
+  if (!launch_.failed.load())
+    run_block(launch_, {static_cast<unsigned>(i % grid.x), static_cast<unsigned>((i / grid.x) % grid.y),
+                        static_cast<unsigned>(i / (size_t{grid.x} * grid.y))});
+  std::lock_guard<std::mutex> lock(barrier_.mutex);
+  --barrier_.live;  // a finished block counts as arrived from now on
+  open_if_complete(barrier_);
+  if (barrier_.live == 0) barrier_.released.notify_all();
 }
 
 }  // namespace kiln::runtime::host

@@ -49,6 +49,17 @@ struct complex {
   KILN_HOST_DEVICE explicit complex(const complex<U>& z)
       : re_(static_cast<T>(z.real())), im_(static_cast<T>(z.imag())) {}
 
+  // Assignment converts from either precision, narrowing included, as
+  // Thrust's (and so CuPy's kernels: `z = complex<double>(...)` into a
+  // complex64 output).
+  complex& operator=(const complex&) = default;
+  template <class U>
+  KILN_HOST_DEVICE complex& operator=(const complex<U>& z) {
+    re_ = static_cast<T>(z.real());
+    im_ = static_cast<T>(z.imag());
+    return *this;
+  }
+
   KILN_HOST_DEVICE T real() const { return re_; }
   KILN_HOST_DEVICE T imag() const { return im_; }
   KILN_HOST_DEVICE void real(T v) { re_ = v; }

@@ -7,7 +7,7 @@
 
 namespace kiln_host {
 
-inline constexpr int kAbiVersion = 2;
+inline constexpr int kAbiVersion = 3;
 inline constexpr int kWarpSize = 32;
 
 struct Dim3 {
@@ -56,6 +56,9 @@ struct Services {
   ThreadInfo* (*current_thread)();
   // Lanes of the caller's warp that have not exited (no barrier).
   unsigned (*warp_live_mask)();
+  // cooperative_groups' grid.sync(): a barrier of every thread of the grid
+  // (Note [Host grid barrier], runtime/host/cpu_scheduler.h).
+  void (*sync_grid)();
 };
 
 // A texture or surface object of the host backend (kiln.cuda.texture): the

@@ -94,6 +94,13 @@ inline void __syncwarp(unsigned mask = 0xffffffffu) {
   kiln_host::services->sync_warp(mask);
   kiln_host::refresh();
 }
+namespace kiln_host {
+// cooperative_groups' grid.sync() (Note [Host grid barrier], runtime/host/cpu_scheduler.h).
+inline void sync_grid() {
+  services->sync_grid();
+  refresh();
+}
+}  // namespace kiln_host
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

@@ -2,6 +2,7 @@
 // compiler, loaded, and launched with every GPU thread as a fiber.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -425,6 +426,66 @@ extern "C" __global__ void stuck(int* out) {
     EXPECT_NE(what.find("stuck"), std::string::npos) << what;
     EXPECT_NE(what.find("deadlock"), std::string::npos) << what;
     EXPECT_NE(what.find("block: ["), std::string::npos) << what;
+  }
+  be_->deallocate(out);
+}
+
+// Note [Host grid barrier]: every block of a cooperative launch reads what
+// all the others wrote before the barrier; a block that returns early counts
+// as arrived.
+constexpr const char* kGridBarrier = R"(
+extern "C" __global__ void grid_total(int* slots, int* totals, int early) {
+  if ((int)blockIdx.x == early) return;
+  if (threadIdx.x == 0) slots[blockIdx.x] = (int)blockIdx.x + 1;
+  kiln_host::sync_grid();
+  if (threadIdx.x == 0) {
+    int total = 0;
+    for (unsigned b = 0; b < gridDim.x; ++b) total += slots[b];
+    totals[blockIdx.x] = total;
+  }
+}
+extern "C" __global__ void trap_then_sync(int* out) {
+  if (blockIdx.x == 0 && threadIdx.x == 5) __trap();
+  kiln_host::sync_grid();
+  out[blockIdx.x] = 1;
+}
+)";
+
+TEST_F(HostBackendTest, GridBarrierOfACooperativeLaunch) {
+  ModuleHandle m = load(kGridBarrier);
+  const unsigned blocks = 6;
+  int* slots = alloc<int>(blocks);
+  int* totals = alloc<int>(blocks);
+  for (int early : {-1, 3}) {
+    std::fill(slots, slots + blocks, 0);
+    std::fill(totals, totals + blocks, -1);
+    void* args[] = {&slots, &totals, &early};
+    be_->launch_cooperative(be_->get_function(m, "grid_total"), {blocks, 1, 1}, {64, 1, 1}, 0, nullptr, args);
+    for (unsigned b = 0; b < blocks; ++b)
+      EXPECT_EQ(totals[b], static_cast<int>(b) == early ? -1 : (early < 0 ? 21 : 17)) << "block " << b;
+  }
+  // An ordinary launch of several blocks cannot meet at a grid barrier.
+  int early = -1;
+  void* args[] = {&slots, &totals, &early};
+  try {
+    be_->launch(be_->get_function(m, "grid_total"), {blocks, 1, 1}, {64, 1, 1}, 0, nullptr, args);
+    FAIL() << "no LaunchError";
+  } catch (const LaunchError& e) {
+    EXPECT_NE(std::string(e.what()).find("enable_cooperative_groups=True"), std::string::npos) << e.what();
+  }
+  be_->deallocate(slots);
+  be_->deallocate(totals);
+}
+
+TEST_F(HostBackendTest, FailureWhileOtherBlocksWaitAtTheGridBarrierEndsTheLaunch) {
+  ModuleHandle m = load(kGridBarrier);
+  int* out = alloc<int>(4);
+  void* args[] = {&out};
+  try {
+    be_->launch_cooperative(be_->get_function(m, "trap_then_sync"), {4, 1, 1}, {32, 1, 1}, 0, nullptr, args);
+    FAIL() << "no LaunchError";
+  } catch (const LaunchError& e) {
+    EXPECT_NE(std::string(e.what()).find("trap"), std::string::npos) << e.what();
   }
   be_->deallocate(out);
 }

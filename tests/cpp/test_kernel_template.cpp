@@ -157,7 +157,7 @@ TEST(KernelTemplate, ElementwiseSpec) {
   EXPECT_EQ(s->params[1].role, EwParam::Raw);
   EXPECT_EQ(s->params[2].role, EwParam::Output);
   EXPECT_EQ(s->operation, "z = x\n;");
-  EXPECT_EQ(s->preamble, "// p\ntypedef kiln::half T;\n");
+  EXPECT_EQ(s->preamble, "#include <cupy/carray.cuh>\n// p\ntypedef kiln::half T;\n");
   EXPECT_EQ(s->operation_file, "<ElementwiseKernel axpy operation>");
 }
 
@@ -175,6 +175,8 @@ TEST(KernelTemplate, ReductionSpec) {
   EXPECT_EQ(s->post_map_expr, "int& y = out;\ny = a\n;");
   EXPECT_EQ(s->reduce_dtype, DType::Int32);
   EXPECT_EQ(s->preamble, "#include <kiln/ufunc_math.h>\n\ntypedef int T;\ntypedef int _type_reduce;\n");
+  ReductionKernelText cupy_names{"x", "a + b", "y = a", "0", "", "CIndexer<1> unused;", {}};
+  EXPECT_EQ(reduction_kernel_spec(t, r, cupy_names, lookup)->preamble.rfind("#include <kiln/ufunc_math.h>\n#include <cupy/carray.cuh>\n", 0), 0u);
   for (auto [name, want] : {std::pair{"T", DType::Int32}, {"double", DType::Float64}, {"float", DType::Float32},
                             {"uint8", DType::UInt8}}) {
     text.reduce_type = name;

@@ -51,6 +51,34 @@ TEST_F(LaunchWatchTest, TimeoutCancelsAnEndlessLaunchAndTheNextOneRuns) {
   be_->deallocate(y);
 }
 
+// A cooperative launch (Note [Host grid barrier]): one block spins while the
+// others wait at the grid barrier; the timeout ends them all.
+TEST_F(LaunchWatchTest, TimeoutCancelsACooperativeLaunchWaitingAtTheGridBarrier) {
+  FunctionHandle f = be_->get_function(load(R"(
+extern "C" __global__ void spin_then_sync(int* x, int* y) {
+  if (blockIdx.x == 2) while (((volatile int*)x)[0] == 0) {}
+  kiln_host::sync_grid();
+  y[blockIdx.x] = x[0] + 1;
+}
+)"), "spin_then_sync");
+  int* x = alloc<int>(1);
+  int* y = alloc<int>(4);
+  void* args[] = {&x, &y};
+  setenv("KILN_HOST_KERNEL_TIMEOUT", "0.2", 1);
+  x[0] = 0;
+  try {
+    be_->launch_cooperative(f, {4, 1, 1}, {32, 1, 1}, 0, nullptr, args);
+    FAIL() << "no LaunchError";
+  } catch (const LaunchError& e) {
+    EXPECT_NE(std::string(e.what()).find("timed out"), std::string::npos) << e.what();
+  }
+  x[0] = 4;
+  be_->launch_cooperative(f, {4, 1, 1}, {32, 1, 1}, 0, nullptr, args);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(y[i], 5) << i;
+  be_->deallocate(x);
+  be_->deallocate(y);
+}
+
 TEST_F(LaunchWatchTest, MalformedTimeoutIsInvalidArgument) {
   FunctionHandle f = be_->get_function(load(kSpin), "spin");
   int* x = alloc<int>(1);

@@ -132,7 +132,7 @@ extern "C" __global__ void three(int* p) { p[0] = KILN_THREE; }
 // toolkit headers]); the host backend's implementation would be an #error here.
 TEST(Nvrtc, CurandKernelHeaderIsTheToolkits) {
   SKIP_WITHOUT_NVRTC();
-  if (cuda::toolkit_include_dir(cuda::nvrtc_api()).empty()) GTEST_SKIP() << "no CUDA toolkit headers found";
+  if (cuda::curand_include_dir(cuda::nvrtc_api()).empty()) GTEST_SKIP() << "no CUDA toolkit headers found";
   std::string saved = stdlib_include_dir();
   set_stdlib_include_dir(KILN_SOURCE_STDLIB_DIR);
   const char* src = R"(
