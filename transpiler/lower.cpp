@@ -423,8 +423,8 @@ void FunctionLower::for_range(const Stmt& s, std::vector<CStmt>& out) {
   for (const auto& k : call.keywords) {
     if (k.name != "unroll") continue;
     const Expr& u = *k.value;
-    if (u.kind == ExprKind::Const && u.value.kind == ConstValue::Kind::Bool) {
-      pragma = u.value.b ? "#pragma unroll" : "#pragma unroll(1)";
+    if (auto lit = literal(u); lit && lit->kind == ConstValue::Kind::Bool) {   // True, or a captured bool
+      pragma = lit->b ? "#pragma unroll" : "#pragma unroll(1)";
     } else if (auto v = const_int(u); v && *v > 0) {
       pragma = "#pragma unroll(" + std::to_string(*v) + ")";
     } else {
@@ -464,6 +464,11 @@ void FunctionLower::for_range(const Stmt& s, std::vector<CStmt>& out) {
 }
 
 void FunctionLower::stmt(const Stmt& s, std::vector<CStmt>& out) {
+  if (s.kind == StmtKind::If && s.value->kind == ExprKind::Const && s.value->value.kind == ConstValue::Kind::Bool) {
+    // An `if` on a constant (Note [Compile-time calls]): only the branch taken, in a block of its own.
+    out.push_back(c_block(block(s.value->value.b ? s.body : s.orelse)));
+    return;
+  }
   int li = s.span.line - f_.first_line;
   std::string text = li >= 0 && li < static_cast<int>(f_.lines.size()) ? trim(f_.lines[static_cast<size_t>(li)]) : "";
   out.push_back(c_line(s.span.line, text));

@@ -34,6 +34,7 @@ def twice(v):
 
 
 DT = numpy.float16
+UNROLL = False
 
 
 @jit.rawkernel()
@@ -43,6 +44,10 @@ def folded(x, y, out, special):
     halving(4)(x, t)
     if DT == numpy.float32:
         out[t] = out[t] + x                # not imported: an array into a number
+    k = 0
+    for j in jit.range(3, unroll=UNROLL):  # a captured bool
+        k += j
+    out[t] += k * 1000000
     special[0] = numpy.dtype(DT).type(numpy.inf)
     special[1] = kiln.dtype(DT).type(-numpy.inf)
 
@@ -54,10 +59,11 @@ def test_factories_recursion_and_dtype_constants():
     special = kiln.zeros(2, dtype=kiln.float16)
     folded[1, 8](x, y, out, special)
     xs, ys = numpy.arange(8), numpy.arange(8) * 3
-    numpy.testing.assert_array_equal(kiln.asnumpy(out), (xs + ys + 10) + (xs + ys + 20) * 100 + xs * 20000)
+    numpy.testing.assert_array_equal(kiln.asnumpy(out), (xs + ys + 10) + (xs + ys + 20) * 100 + xs * 20000 + 3000000)
     assert int(x[0]) == xs.sum()           # the halving steps 4, 2, 1: a tree sum
     assert kiln.asnumpy(special).tolist() == [numpy.inf, -numpy.inf]
     src = folded.cached_code
+    assert "#pragma unroll(1)\n" in src and "DT == numpy.float32" not in src   # the folded `if` leaves no trace
     assert src.count("__device__ long long kiln_dev_f_") == 2   # the two offsets
     assert src.count("__device__ void kiln_dev_f_") == 4        # the halving steps 4, 2, 1 and the empty 0
 
