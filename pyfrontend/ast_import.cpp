@@ -191,6 +191,22 @@ class Importer {
       st->value = expr(node.attr("value"), s);
       return st;
     }
+    if (c == "If") {
+      py::object value;
+      std::string dotted;
+      if (try_static(node.attr("test"), s, value, dotted) && constant_like(value) && !PyType_Check(value.ptr())) {
+        // Note [Compile-time calls]: only the branch taken is imported.
+        int truth = PyObject_IsTrue(value.ptr());
+        if (truth < 0) throw py::error_already_set();
+        bool taken = truth == 1;
+        auto st = make_stmt(StmtKind::If, sp);
+        st->value = make_expr(ExprKind::Const, span(node.attr("test"), s));
+        st->value->value.kind = ConstValue::Kind::Bool;
+        st->value->value.b = taken;
+        (taken ? st->body : st->orelse) = block(node.attr(taken ? "body" : "orelse"), s);
+        return st;
+      }
+    }
     if (c == "If" || c == "While") {
       auto st = make_stmt(c == "If" ? StmtKind::If : StmtKind::While, sp);
       st->value = expr(node.attr("test"), s);
@@ -334,19 +350,159 @@ class Importer {
     std::string dotted;
     missing_attr_ = false;
     *handled = false;
-    if (!static_value(node, s, value, cap, dotted)) return nullptr;
+    if (!static_value(node, s, value, cap, dotted)) {
+      // An attribute of a compile-time call's result (Note [Compile-time calls]).
+      if (cls(node) == "Attribute" && try_static(node, s, value, dotted)) {
+        *handled = true;
+        return from_object(value, dotted, span(node, s));
+      }
+      return nullptr;
+    }
     // An attribute of something that is not a module stays an Attribute node
     // over the longest module chain (threadIdx.x: Global(threadIdx) then .x).
     *handled = true;
-    auto e = make_expr(ExprKind::Global, span(node, s));
-    GlobalValue& g = e->global;
     if (missing_attr_) {
-      g.kind = GlobalValue::Kind::Opaque;
-      g.name = dotted;
-      g.value.s = "missing attribute (no such name in the module)";
+      auto e = make_expr(ExprKind::Global, span(node, s));
+      e->global.kind = GlobalValue::Kind::Opaque;
+      e->global.name = dotted;
+      e->global.value.s = "missing attribute (no such name in the module)";
       return e;
     }
     cap.value = value;
+    out_.captures.push_back(std::move(cap));
+    return from_object(value, dotted, span(node, s));
+  }
+
+  // Note [Compile-time calls]
+  // As in CuPy, a call whose callee and arguments are all known when the
+  // kernel is imported is made then, in Python, and its result is what the
+  // kernel reads: `cupy.dtype(t).type(cupy.inf)`, a factory `g(10)` that
+  // returns a device function, `g(step * 2)` recursing over a constant.
+  // Callees so called are plain Python functions (not kiln.jit ones) and
+  // other non-kernel callables (classes such as numpy.dtype); kiln.jit
+  // builtins, dtype casts and math functions stay calls the kernel makes. A
+  // call that raises, or returns None, is left to the transpiler (a plain
+  // function then becomes a device function). An `if` whose test is such a
+  // value imports only the branch it takes, so dead code may name what the
+  // kernel cannot build (the recursion's last step). The callee and
+  // arguments are captured (Note [Captured globals]); the call is assumed
+  // to give the same result for the same inputs.
+  // static_eval, keeping its captures only when it succeeds (the normal path captures the names again).
+  bool try_static(py::handle node, Scope& s, py::object& out, std::string& dotted) {
+    size_t captures = out_.captures.size(), key = out_.key_text.size();
+    if (static_eval(node, s, out, dotted)) return true;
+    out_.captures.erase(out_.captures.begin() + static_cast<std::ptrdiff_t>(captures), out_.captures.end());
+    out_.key_text.resize(key);
+    return false;
+  }
+
+  bool static_eval(py::handle node, Scope& s, py::object& out, std::string& dotted, int depth = 0) {
+    if (depth > 64) return false;
+    std::string c = cls(node);
+    try {
+      if (c == "Constant") {
+        out = node.attr("value");
+        dotted = py::repr(out);
+        return true;
+      }
+      if (c == "Name" || c == "Attribute") {
+        Capture cap;
+        missing_attr_ = false;
+        if (static_value(node, s, out, cap, dotted)) {
+          if (missing_attr_) return false;
+          cap.value = out;
+          out_.key_text += "cap|" + dotted + "=" + std::string(py::repr(out)).substr(0, 200) + "\n";
+          out_.captures.push_back(std::move(cap));
+          return true;
+        }
+        if (c == "Name") return false;
+        py::object base;
+        if (cls(node.attr("value")) != "Call" || !static_eval(node.attr("value"), s, base, dotted, depth + 1)) return false;
+        std::string attr = node.attr("attr").cast<std::string>();
+        out = base.attr(attr.c_str());
+        dotted += "." + attr;
+        return true;
+      }
+      if (c == "BinOp" || c == "UnaryOp" || (c == "Compare" && py::len(node.attr("ops")) == 1)) {
+        static const std::unordered_map<std::string, const char*> ops = {
+            {"Add", "add"}, {"Sub", "sub"}, {"Mult", "mul"}, {"Div", "truediv"}, {"FloorDiv", "floordiv"},
+            {"Mod", "mod"}, {"Pow", "pow"}, {"LShift", "lshift"}, {"RShift", "rshift"}, {"BitAnd", "and_"},
+            {"BitOr", "or_"}, {"BitXor", "xor"}, {"USub", "neg"}, {"UAdd", "pos"}, {"Not", "not_"},
+            {"Invert", "invert"}, {"Eq", "eq"}, {"NotEq", "ne"}, {"Lt", "lt"}, {"LtE", "le"}, {"Gt", "gt"},
+            {"GtE", "ge"}, {"Is", "is_"}, {"IsNot", "is_not"}};
+        std::vector<py::object> args;
+        std::string op_name = c == "Compare" ? cls(node.attr("ops")[py::int_(0)]) : cls(node.attr("op"));
+        auto it = ops.find(op_name);
+        if (it == ops.end()) return false;
+        std::vector<py::handle> operands;
+        if (c == "BinOp") operands = {node.attr("left"), node.attr("right")};
+        else if (c == "UnaryOp") operands = {node.attr("operand")};
+        else operands = {node.attr("left"), node.attr("comparators")[py::int_(0)]};
+        std::string text;
+        for (py::handle o : operands) {
+          py::object v;
+          std::string d;
+          if (!static_eval(o, s, v, d, depth + 1) || !constant_like(v)) return false;
+          args.push_back(v);
+          text += (text.empty() ? "" : " " + op_name + " ") + d;
+        }
+        py::object fn = py::module_::import("operator").attr(it->second);
+        out = args.size() == 1 ? fn(args[0]) : fn(args[0], args[1]);
+        dotted = "(" + text + ")";
+        return true;
+      }
+      if (c == "Call") {
+        py::object callee;
+        std::string d;
+        if (!static_eval(node.attr("func"), s, callee, d, depth + 1) || !compile_time_callee(callee)) return false;
+        py::list args;
+        py::dict kwargs;
+        std::string text = d + "(";
+        for (py::handle a : node.attr("args")) {
+          py::object v;
+          std::string ad;
+          if (cls(a) == "Starred" || !static_eval(a, s, v, ad, depth + 1)) return false;
+          args.append(v);
+          text += ad + ",";
+        }
+        for (py::handle k : node.attr("keywords")) {
+          py::object v;
+          std::string kd;
+          if (k.attr("arg").is_none() || !static_eval(k.attr("value"), s, v, kd, depth + 1)) return false;
+          kwargs[k.attr("arg")] = v;
+          text += k.attr("arg").cast<std::string>() + "=" + kd + ",";
+        }
+        out = callee(*py::tuple(args), **kwargs);
+        if (out.is_none()) return false;
+        dotted = text + ")";
+        out_.key_text += "call|" + dotted + "=" + std::string(py::repr(out)).substr(0, 200) + "\n";
+        return true;
+      }
+    } catch (py::error_already_set&) {
+      return false;
+    }
+    return false;
+  }
+
+  // A value compile-time operators may combine: numbers, bools, None, strings, NumPy scalars, dtypes and types.
+  static bool constant_like(py::handle v) {
+    PyObject* o = v.ptr();
+    static py::object generic = py::module_::import("numpy").attr("generic");
+    static py::object dtype = py::module_::import("numpy").attr("dtype");
+    return o == Py_None || PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o) ||
+           PyUnicode_Check(o) || PyType_Check(o) || py::isinstance(v, generic) || py::isinstance(v, dtype);
+  }
+
+  // Note [Compile-time calls]: what is called when the kernel is imported.
+  bool compile_time_callee(py::handle f) {
+    if (py::hasattr(f, "_kiln_jit_function") || py::hasattr(f, "_kiln_builtin")) return false;
+    std::string kind = py::tuple(classify_(f))[0].cast<std::string>();
+    return kind == "opaque" || (kind == "function" && PyFunction_Check(f.ptr()));
+  }
+
+  ExprPtr from_object(const py::object& value, const std::string& dotted, Span sp) {
+    auto e = make_expr(ExprKind::Global, sp);
+    GlobalValue& g = e->global;
     py::tuple k = classify_(value);
     std::string kind = k[0].cast<std::string>();
     std::string key = dotted + "=" + kind;
@@ -382,7 +538,6 @@ class Importer {
       g.value.s = k[1].cast<std::string>();
     }
     out_.key_text += "cap|" + key + "\n";
-    out_.captures.push_back(std::move(cap));
     return e;
   }
 
@@ -420,6 +575,9 @@ class Importer {
       return e;
     }
     if (c == "Call") {
+      py::object value;
+      std::string dotted;
+      if (try_static(node, s, value, dotted)) return from_object(value, dotted, sp);
       auto e = make_expr(ExprKind::Call, sp);
       e->operands.push_back(expr(node.attr("func"), s));
       for (py::handle a : node.attr("args")) e->operands.push_back(expr(a, s));

@@ -6,6 +6,7 @@
 #include "arraycore/ufunc.h"
 #include "transpiler/cub.h"
 #include "transpiler/diagnostics.h"
+#include "transpiler/thrust.h"
 
 namespace kiln::transpiler {
 namespace {
@@ -53,7 +54,7 @@ std::vector<BuiltinInfo> make_table() {
       {"kiln.jit.atomic_and", R::Atomic, "kiln::jit::atomic_and", "iIqQ", "atomic_and(array, index, value): old value"},
       {"kiln.jit.atomic_or", R::Atomic, "kiln::jit::atomic_or", "iIqQ", "atomic_or(array, index, value): old value"},
       {"kiln.jit.atomic_xor", R::Atomic, "kiln::jit::atomic_xor", "iIqQ", "atomic_xor(array, index, value): old value"},
-      {"kiln.jit.atomic_cas", R::AtomicCas, "kiln::jit::atomic_cas", "iIqQ", "atomic_cas(array, index, compare, value): old value"},
+      {"kiln.jit.atomic_cas", R::AtomicCas, "kiln::jit::atomic_cas", "HiIqQ", "atomic_cas(array, index, compare, value): old value"},
       // ---- warp operations ----
       {"kiln.jit.shfl_sync", R::Shuffle, "kiln::jit::shfl_sync", "iIqQefdFD", "shfl_sync(mask, value, src_lane, width=32): warp shuffle (CUDA's __shfl_sync)"},
       {"kiln.jit.shfl_up_sync", R::Shuffle, "kiln::jit::shfl_up_sync", "iIqQefdFD", "shfl_up_sync(mask, value, delta, width=32): warp shuffle (CUDA's __shfl_up_sync)"},
@@ -68,6 +69,29 @@ std::vector<BuiltinInfo> make_table() {
       {"kiln.jit.cg.this_grid", R::GroupCtor, "kiln.jit.cg.grid_group", "", "this_grid(): the grid as a group (needs a cooperative launch)"},
       {"kiln.jit.cg.thread_block.sync", R::GroupSync, "__syncthreads()", "", "block-wide barrier"},
       {"kiln.jit.cg.grid_group.sync", R::GroupSync, "kiln::jit::grid_sync()", "", "grid-wide barrier"},
+      // Note [kiln.jit.cg] in kiln/jit.h: the groups' queries, as CUDA's cooperative_groups names them
+      {"kiln.jit.cg.thread_block.thread_rank", R::GroupQuery, "kiln::jit::cg_block_thread_rank", "I", "thread_rank(): the thread's rank in the block"},
+      {"kiln.jit.cg.thread_block.size", R::GroupQuery, "kiln::jit::cg_block_size", "I", "size(): threads in the block"},
+      {"kiln.jit.cg.thread_block.num_threads", R::GroupQuery, "kiln::jit::cg_block_size", "I", "num_threads(): threads in the block"},
+      {"kiln.jit.cg.thread_block.group_index", R::GroupQuery, "kiln::jit::cg_block_index", "3", "group_index(): the block's index in the grid (.x .y .z)"},
+      {"kiln.jit.cg.thread_block.thread_index", R::GroupQuery, "kiln::jit::cg_thread_index", "3", "thread_index(): the thread's index in the block (.x .y .z)"},
+      {"kiln.jit.cg.thread_block.group_dim", R::GroupQuery, "kiln::jit::cg_block_dim", "3", "group_dim(): the block's extents (.x .y .z)"},
+      {"kiln.jit.cg.thread_block.dim_threads", R::GroupQuery, "kiln::jit::cg_block_dim", "3", "dim_threads(): the block's extents (.x .y .z)"},
+      {"kiln.jit.cg.grid_group.thread_rank", R::GroupQuery, "kiln::jit::cg_grid_thread_rank", "Q", "thread_rank(): the thread's rank in the grid"},
+      {"kiln.jit.cg.grid_group.size", R::GroupQuery, "kiln::jit::cg_grid_size", "Q", "size(): threads in the grid"},
+      {"kiln.jit.cg.grid_group.num_threads", R::GroupQuery, "kiln::jit::cg_grid_size", "Q", "num_threads(): threads in the grid"},
+      {"kiln.jit.cg.grid_group.is_valid", R::GroupQuery, "kiln::jit::cg_grid_is_valid", "?", "is_valid(): whether the grid can synchronise"},
+      {"kiln.jit.cg.grid_group.group_dim", R::GroupQuery, "kiln::jit::cg_grid_dim", "3", "group_dim(): the grid's extents in blocks (.x .y .z)"},
+      {"kiln.jit.cg.grid_group.dim_blocks", R::GroupQuery, "kiln::jit::cg_grid_dim", "3", "dim_blocks(): the grid's extents in blocks (.x .y .z)"},
+      {"kiln.jit.cg.grid_group.block_rank", R::GroupQuery, "kiln::jit::cg_grid_block_rank", "I", "block_rank(): the block's rank in the grid"},
+      {"kiln.jit.cg.grid_group.num_blocks", R::GroupQuery, "kiln::jit::cg_grid_num_blocks", "I", "num_blocks(): blocks in the grid"},
+      {"kiln.jit.cg.grid_group.block_index", R::GroupQuery, "kiln::jit::cg_block_index", "3", "block_index(): the block's index in the grid (.x .y .z)"},
+      {"kiln.jit.cg.sync", R::CgSync, "", "", "sync(group): the group's barrier"},
+      {"kiln.jit.cg.memcpy_async", R::CgMemcpy, "kiln::jit::cg_memcpy_async", "",
+       "memcpy_async(group, dst, dst_index, src, src_index, nbytes, aligned_size=None): the block copies nbytes "
+       "from &src[src_index] to &dst[dst_index]; the data is there after wait(group)"},
+      {"kiln.jit.cg.wait", R::CgWait, "__syncthreads()", "", "wait(group): every memcpy_async of the block has landed"},
+      {"kiln.jit.cg.wait_prior", R::CgWait, "__syncthreads()", "", "wait_prior(group, n): all but the last n memcpy_async have landed (kiln waits for all)"},
       // ---- CUB's collectives (Note [kiln.jit.cub] in cub.h) ----
       {"kiln.jit.cub", R::Namespace, "", "", "CUB's warp and block collectives (cupyx.jit.cub)"},
       {"kiln.jit.cub.WarpReduce", R::CubClass, "cub::WarpReduce", "",
@@ -83,6 +107,12 @@ std::vector<BuiltinInfo> make_table() {
       {"kiln.jit.cub.WarpReduce.Reduce", R::CubMethod, "Reduce", "", "Reduce(value, op): the warp's reduction by op, valid in lane 0"},
       {"kiln.jit.cub.BlockReduce.Sum", R::CubMethod, "Sum", "", "Sum(value): the block's sum, valid in thread 0"},
       {"kiln.jit.cub.BlockReduce.Reduce", R::CubMethod, "Reduce", "", "Reduce(value, op): the block's reduction by op, valid in thread 0"},
+      // ---- Thrust's algorithms (Note [kiln.jit.thrust] in thrust.h) ----
+      {"kiln.jit.thrust", R::Namespace, "", "", "Thrust's algorithms, run by the calling thread (cupyx.jit.thrust)"},
+      {"kiln.jit.thrust.seq", R::ThrustPolicy, "", "", "the sequential policy: the algorithm runs in the calling thread"},
+      {"kiln.jit.thrust.device", R::ThrustPolicy, "", "", "the device policy: in a kernel, the algorithm runs in the calling thread too"},
+      {"kiln.jit.array.begin", R::ArrayIter, "begin", "", "array.begin(): an iterator at the first element (1-d arrays)"},
+      {"kiln.jit.array.end", R::ArrayIter, "end", "", "array.end(): an iterator past the last element (1-d arrays)"},
       // ---- loops ----
       {"builtins.range", R::Range, "", "", "range(stop), range(start, stop[, step])"},
       {"kiln.jit.range", R::Range, "", "", "range(start, stop, step, unroll=True|n): range with #pragma unroll"},
@@ -128,6 +158,14 @@ std::vector<BuiltinInfo> make_table() {
     std::string_view n = names.back();
     names.push_back(std::string("kiln::jit::") + m.cpp);
     t.push_back({n, m.rule, names.back(), "", "the math module's function on a scalar"});
+  }
+  for (std::string_view a : thrust_algorithm_names()) {
+    names.push_back("kiln.jit.thrust." + std::string(a));
+    std::string_view n = names.back();
+    names.push_back("kiln::jit::thr::" + std::string(a));
+    std::string_view spelling = names.back();
+    names.push_back("thrust::" + std::string(a) + "(policy, ...), run by the calling thread (Note [kiln.jit.thrust])");
+    t.push_back({n, R::Thrust, spelling, "", names.back()});
   }
   for (const arraycore::UfuncDef& u : arraycore::all_ufuncs()) {
     if (u.nout != 1) continue;
@@ -267,6 +305,8 @@ void check_mask(const BuiltinInfo& b, const CallSite& s, size_t i) {
 
 void check_ndim_arg(const BuiltinInfo& b, const CallSite& s, long long* n) {
   arity(b, s, 1, 1);
+  if (!s.args[0].is_integral())
+    fail(DiagKind::Type, s.arg(0).span, "`" + short_name(b) + "` takes a constant 1, 2 or 3, got " + s.args[0].str());
   auto v = s.const_int(s.arg(0));
   if (!v || *v < 1 || *v > 3)
     fail(DiagKind::Value, s.arg(0).span, "`" + short_name(b) + "` takes a constant 1, 2 or 3");
@@ -371,11 +411,14 @@ Type builtin_result(const BuiltinInfo& b, const CallSite& s) {
       no_kwargs(b, s);
       arity(b, s, 0, 0);
       return Type::void_();
-    case R::SyncWarp:
-      no_kwargs(b, s);
+    case R::SyncWarp: {
+      no_kwargs(b, s, {"mask"});
       arity(b, s, 0, 1);
-      if (!s.args.empty()) check_mask(b, s, 0);
+      if (!s.args.empty() && s.kwarg("mask")) bad_call(b, s, "takes the mask once");
+      if (const Type* m = s.param(0, "mask"); m && !m->is_integral())
+        fail(DiagKind::Type, s.param_expr(0, "mask")->span, "`syncwarp`: the mask must be an integer, got " + m->str());
       return Type::void_();
+    }
     case R::LaneId:
       no_kwargs(b, s);
       arity(b, s, 0, 0);
@@ -461,6 +504,35 @@ Type builtin_result(const BuiltinInfo& b, const CallSite& s) {
       no_kwargs(b, s);
       arity(b, s, 0, 0);
       return Type::void_();
+    case R::GroupQuery:
+      no_kwargs(b, s);
+      arity(b, s, 0, 0);
+      if (b.dtypes == "3") return dim3_type();
+      return Type::scalar(*arraycore::dtype_from_char(b.dtypes[0]));
+    case R::CgSync: case R::CgWait: case R::CgMemcpy: {
+      const bool wait_prior = b.name == "kiln.jit.cg.wait_prior";
+      no_kwargs(b, s, {b.rule == R::CgMemcpy ? "aligned_size" : ""});
+      size_t n = b.rule == R::CgMemcpy ? 6 : wait_prior ? 2 : 1;
+      arity(b, s, n, n);
+      const Type& g = s.args[0];
+      bool block = g.kind == TypeKind::Builtin && g.name == "kiln.jit.cg.thread_block";
+      bool grid = g.kind == TypeKind::Builtin && g.name == "kiln.jit.cg.grid_group";
+      if (!block && !(grid && b.rule == R::CgSync))
+        fail(DiagKind::Type, s.arg(0).span, "`" + short_name(b) + "` takes " +
+             std::string(b.rule == R::CgSync ? "a group (cg.this_thread_block() or cg.this_grid())" : "the block (cg.this_thread_block())") +
+             ", got " + g.str());
+      if (wait_prior && !s.args[1].is_integral())
+        fail(DiagKind::Type, s.arg(1).span, "`wait_prior`: the count must be an integer, got " + s.args[1].str());
+      if (b.rule == R::CgMemcpy) {
+        for (size_t i : {1, 3})
+          if (!s.args[i].is_array() || s.args[i].ndim != 1 || !s.args[i].elems.empty())
+            fail(DiagKind::Type, s.arg(i).span, "`memcpy_async` copies between 1-d arrays, got " + s.args[i].str());
+        for (size_t i : {2, 4, 5})
+          if (!s.args[i].is_integral())
+            fail(DiagKind::Type, s.arg(i).span, "`memcpy_async`: indices and sizes are integers, got " + s.args[i].str());
+      }
+      return Type::void_();
+    }
     case R::Ufunc: {
       no_kwargs(b, s);
       for (size_t i = 0; i < s.args.size(); ++i) scalar_arg(b, s, i);
@@ -468,7 +540,11 @@ Type builtin_result(const BuiltinInfo& b, const CallSite& s) {
     }
     case R::CubOperator: case R::CubMethod:
       return cub_call_result(b, s);
-    case R::Namespace: case R::IndexValue: case R::IntValue: case R::CubClass:
+    case R::Thrust:
+      return thrust_call_result(b, s);
+    case R::ArrayIter:
+      return array_iterator_result(b, s);
+    case R::Namespace: case R::IndexValue: case R::IntValue: case R::CubClass: case R::ThrustPolicy:
       break;
   }
   fail(DiagKind::Type, s.call.span, "`" + short_name(b) + "` is not callable");

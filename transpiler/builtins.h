@@ -51,11 +51,19 @@ enum class BuiltinRule : uint8_t {
   Ballot,        // ballot_sync(mask, predicate) -> uint32
   GroupCtor,     // cg.this_grid(), cg.this_thread_block(): a group value (spelling = its type)
   GroupSync,     // group.sync()
+  GroupQuery,    // group.thread_rank() ...: no arguments; dtypes = the result ("I" uint32, "Q" uint64,
+                 // "?" bool, "3" a dim3: a tuple of three uint32 with .x .y .z), spelling = the C++ function
+  CgSync,        // cg.sync(group)
+  CgWait,        // cg.wait(group), cg.wait_prior(group, n): for cg.memcpy_async
+  CgMemcpy,      // cg.memcpy_async(group, dst, dst_index, src, src_index, nbytes, aligned_size=None)
   Ufunc,         // kiln.<ufunc>(scalars...): NumPy's loop for the operands (arraycore's table),
                  // spelling = the ufunc's device function (kiln/ufunc_math.h)
   CubClass,      // jit.cub.WarpReduce[dtype], BlockReduce[dtype, threads]: a class (cub.h)
   CubOperator,   // jit.cub.Sum() ...: a reduction operator object; spelling = its C++ functor
   CubMethod,     // <collective>.Sum(value), .Reduce(value, op); spelling = the C++ method
+  ThrustPolicy,  // jit.thrust.seq, jit.thrust.device: a value only algorithms take
+  Thrust,        // jit.thrust.<algorithm>(policy, iterators..., values...) (thrust.h); spelling = the C++ function
+  ArrayIter,     // array.begin(), array.end(): an iterator (thrust.h)
 };
 
 struct BuiltinInfo {

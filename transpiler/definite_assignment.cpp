@@ -41,6 +41,19 @@ bool always_false(const Expr& e) {
          ((e.value.kind == ConstValue::Kind::Bool && !e.value.b) || (e.value.kind == ConstValue::Kind::Int && e.value.i == 0));
 }
 
+// Note [Shuffled locals]
+// A warp shuffle reads its value in the source lane: `if lane == 0: v = a`
+// then `v = shfl_sync(mask, v, 0)` is CUDA's broadcast idiom (and CuPy
+// accepts it), though the other lanes' `v` is unassigned. A local passed
+// straight as a shuffle's value is therefore not checked; it is declared
+// at the top of the function like every local, so the C++ is defined.
+bool is_shuffle(const Expr& e) {
+  if (e.kind != ExprKind::Call || e.operands[0]->kind != ExprKind::Global) return false;
+  const GlobalValue& g = e.operands[0]->global;
+  const BuiltinInfo* b = g.kind == GlobalValue::Kind::Builtin ? find_builtin(g.name) : nullptr;
+  return b && b->rule == BuiltinRule::Shuffle;
+}
+
 Assigned meet(const Assigned& a, const Assigned& b) {
   if (!a) return b;
   if (!b) return a;
@@ -56,7 +69,8 @@ void DefiniteAssignment::da_expr(const Expr& e, const std::set<std::string>& in)
          "(a loop body may run zero times; a branch may not run); assign it before the loop or branch",
          {{assigned_.at(e.text), "`" + e.text + "` is assigned here"}});
   }
-  for (const auto& o : e.operands) da_expr(*o, in);
+  for (size_t i = 0; i < e.operands.size(); ++i)
+    if (!(i == 2 && e.operands[i]->kind == ExprKind::Name && is_shuffle(e))) da_expr(*e.operands[i], in);
   for (const auto& k : e.keywords) da_expr(*k.value, in);
 }
 

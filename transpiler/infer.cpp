@@ -8,6 +8,7 @@
 #include "transpiler/definite_assignment.h"
 #include "transpiler/diagnostics.h"
 #include "transpiler/int_constants.h"
+#include "transpiler/thrust.h"
 
 namespace kiln::transpiler {
 
@@ -114,6 +115,7 @@ class FunctionInfer {
   Type subscript_type(const Expr& e);
   Type call_type(const Expr& e);
   Type binop_type(BinOp op, const Type& a, const Type& b, const Expr& e);
+  Type iterator_arithmetic(BinOp op, const Type& a, const Type& b, const Expr& e);
   Type index_array(const Type& a, const Expr& index, const Expr& e);
   const Type& scalar_operand(const Type& t, const Expr& e, const char* context);
 
@@ -141,7 +143,7 @@ class Inferrer {
     if (auto it = index_.find(key); it != index_.end()) return it->second;
     if (std::find(stack_.begin(), stack_.end(), function) != stack_.end()) {
       const FunctionDef& f = m_.functions[static_cast<size_t>(function)];
-      fail(DiagKind::Unsupported, call->span,
+      fail(DiagKind::Value, call->span,
            "`" + f.name + "` calls itself" + std::string(stack_.back() == function ? "" : " through other functions") +
                ": recursion is not supported in kernels (device functions are inlined); rewrite it as a loop");
     }
@@ -305,8 +307,10 @@ void FunctionInfer::stmt(const Stmt& s) {
     }
     case StmtKind::Return: {
       if (inst_.function == 0 && !f_.device) {
-        if (s.value && !(s.value->kind == ExprKind::Const && s.value->value.kind == ConstValue::Kind::None))
+        if (strict_ && s.value && !(s.value->kind == ExprKind::Const && s.value->value.kind == ConstValue::Kind::None)) {
+          eval(*s.value);  // an unknown name in it is a NameError first, as in CuPy
           fail(DiagKind::Type, s.value->span, "a kernel cannot return a value; write results into an array argument");
+        }
         break;
       }
       Type v = s.value ? eval(*s.value) : Type::void_();
@@ -355,13 +359,16 @@ void FunctionInfer::assign(const Expr& target, const Type& value, const Expr& va
         return;
       }
       if (value.kind != TypeKind::Tuple || value.elems.size() != target.operands.size())
-        fail(DiagKind::Type, value_expr.span,
+        fail(DiagKind::Value, value_expr.span,
              "cannot unpack " + an(value) + " into " + std::to_string(target.operands.size()) + " names");
       for (size_t i = 0; i < target.operands.size(); ++i) assign(*target.operands[i], value.elems[i], value_expr);
       return;
     }
     case ExprKind::Subscript: {
       Type elem = eval(target);
+      if (elem.is_array())
+        fail(DiagKind::Type, target.span, "`" + (target.operands[0]->kind == ExprKind::Name ? target.operands[0]->text : std::string("the array")) +
+             "` is indexed with fewer indices than it has dimensions: that is a view of the remaining axes, which takes no value; index every axis to assign an element");
       if (elem.kind == TypeKind::Object)
         fail(DiagKind::Type, target.span, "a TempStorage element is used only to construct its collective; it takes no value");
       if (elem.valid() && value.valid()) check_store(elem, value, value_expr);
@@ -421,7 +428,7 @@ Type FunctionInfer::type_of(const Expr& e) {
     case ExprKind::Name: {
       auto it = inst_.locals.find(e.text);
       if (it == inst_.locals.end())
-        fail(DiagKind::Name, e.span, "name `" + e.text + "` is not defined");
+        fail(DiagKind::Name, e.span, "Unbound name: " + e.text + " (name `" + e.text + "` is not defined)");
       if (!it->second.valid() && strict_)
         fail(DiagKind::Type, e.span, "`" + e.text + "` never gets a value of a type kernels can hold");
       return it->second;
@@ -445,6 +452,7 @@ Type FunctionInfer::type_of(const Expr& e) {
     case ExprKind::BinOp: {
       Type a = eval(*e.operands[0]), b = eval(*e.operands[1]);
       if (!a.valid() || !b.valid()) return Type();
+      if (iterator_of(a).valid() || iterator_of(b).valid()) return iterator_arithmetic(e.bin_op, a, b, e);
       Type r = binop_type(e.bin_op, a, b, e);
       if (strict_) check_int_operands(a, *e.operands[0], b, *e.operands[1], r, e);
       return r;
@@ -576,6 +584,11 @@ Type FunctionInfer::attribute_type(const Expr& e) {
     return m;
   }
   if (o.is_array()) {
+    if (attr == "begin" || attr == "end") {  // a method: the array rides along (Note [kiln.jit.thrust])
+      Type m = Type::builtin("kiln.jit.array." + attr);
+      m.elems = {o};
+      return m;
+    }
     if (attr == "shape") {
       if (o.storage == ArrayStorage::Raw) {
         if (o.size < 0) fail(DiagKind::Type, e.span, "dynamic shared memory has no known shape");
@@ -587,10 +600,18 @@ Type FunctionInfer::attribute_type(const Expr& e) {
       if (o.storage == ArrayStorage::Raw && o.size < 0) fail(DiagKind::Type, e.span, "dynamic shared memory has no known size");
       return o.storage == ArrayStorage::Raw ? Type::weak_scalar(DType::Int64) : Type::scalar(DType::Int64);
     }
+    if (attr == "strides") {
+      if (o.storage == ArrayStorage::Raw) {
+        if (o.size < 0) fail(DiagKind::Type, e.span, "dynamic shared memory has no known strides");
+        return Type::tuple({Type::weak_scalar(DType::Int64)});
+      }
+      return Type::tuple(std::vector<Type>(static_cast<size_t>(o.ndim), Type::scalar(DType::Int64)));
+    }
     if (attr == "ndim") return Type::weak_scalar(DType::Int64);
     if (attr == "dtype") return Type::dtype_obj(o.dtype);
-    fail(DiagKind::Unsupported, e.span, "arrays in kernels have `shape`, `size`, `ndim` and `dtype`; `" + attr + "` is not supported");
+    fail(DiagKind::Unsupported, e.span, "arrays in kernels have `shape`, `strides`, `size`, `ndim` and `dtype`; `" + attr + "` is not supported");
   }
+  if (is_dim3(o) && (attr == "x" || attr == "y" || attr == "z")) return o.elems[static_cast<size_t>(attr[0] - 'x')];
   if (o.is_scalar() && (attr == "real" || attr == "imag")) {
     if (o.dtype == DType::Complex64) return Type::scalar(DType::Float32);
     if (o.dtype == DType::Complex128) return o.weak ? Type::weak_scalar(DType::Float64) : Type::scalar(DType::Float64);
@@ -605,13 +626,22 @@ Type FunctionInfer::index_array(const Type& a, const Expr& index, const Expr& e)
     for (const auto& o : index.operands) idx.push_back(o.get());
   else
     idx.push_back(&index);
+  if (static_cast<int>(idx.size()) < a.ndim && a.storage != ArrayStorage::Raw && !idx.empty()) {
+    // Partial indexing: a view of the remaining axes (Note [kiln.jit.thrust]).
+    for (const Expr* i : idx) {
+      Type t = eval(*i);
+      if (!t.valid()) return Type();
+      if (!t.is_int()) fail(DiagKind::Type, i->span, "array indices must be integers, got " + an(t));
+    }
+    return Type::array(a.dtype, a.ndim - static_cast<int>(idx.size()), a.storage);
+  }
   if (static_cast<int>(idx.size()) != a.ndim) {
     std::string how = a.ndim == 0 ? std::string("a 0-d array is indexed with `[()]`")
                                   : "index it with " + std::to_string(a.ndim) + " integer" + (a.ndim == 1 ? "" : "s");
     fail(DiagKind::Type, index.span,
          "`" + (e.operands[0]->kind == ExprKind::Name ? e.operands[0]->text : std::string("the array")) + "` is " + an(a) +
              " but is indexed with " + std::to_string(idx.size()) + " index" + (idx.size() == 1 ? "" : "es") + ": " + how +
-             " (slices and partial indexing are not supported in kernels)");
+             " (slices are not supported in kernels)");
   }
   for (const Expr* i : idx) {
     Type t = eval(*i);
@@ -627,6 +657,11 @@ Type FunctionInfer::subscript_type(const Expr& e) {
   if (!o.valid()) return Type();
   const Expr& index = *e.operands[1];
   if (o.is_array()) return index_array(o, index, e);
+  if (o.kind == TypeKind::Iterator) {
+    Type it = eval(index);
+    if (it.valid() && !it.is_int()) fail(DiagKind::Type, index.span, "an iterator is indexed with an integer, got " + an(it));
+    return Type::scalar(o.dtype);
+  }
   if (o.kind == TypeKind::Builtin) {
     const BuiltinInfo* b = find_builtin(o.name);
     if (b && b->rule == BuiltinRule::CubClass) {
@@ -714,6 +749,21 @@ Type FunctionInfer::call_type(const Expr& e) {
     default:
       fail(DiagKind::Type, callee.span, an(ct) + " is not callable");
   }
+}
+
+// iterator + n, n + iterator, iterator - n: an iterator; iterator - iterator: int64
+// (shared and local memory arrays are pointers here: smem + 32).
+Type FunctionInfer::iterator_arithmetic(BinOp op, const Type& a, const Type& b, const Expr& e) {
+  Type ia = iterator_of(a), ib = iterator_of(b);
+  if (op == BinOp::Sub && ia.valid() && ib.valid()) {
+    if (ia != ib) fail(DiagKind::Type, e.span, "iterators of different kinds cannot be subtracted: " + ia.str() + " and " + ib.str());
+    return Type::scalar(DType::Int64);
+  }
+  if (op == BinOp::Add && ia.valid() && b.is_int()) return ia;
+  if (op == BinOp::Add && ib.valid() && a.is_int()) return ib;
+  if (op == BinOp::Sub && ia.valid() && b.is_int()) return ia;
+  fail(DiagKind::Type, e.span, std::string("`") + bin_op_symbol(op) + "` of " + a.str() + " and " + b.str() +
+                                   ": iterators add and subtract integers, and subtract each other");
 }
 
 Type FunctionInfer::binop_type(BinOp op, const Type& a, const Type& b, const Expr& e) {

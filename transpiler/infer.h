@@ -30,7 +30,10 @@
 // Note [Device functions]
 // A Python function called from a kernel becomes a __device__ function, one
 // instance per argument-type signature (as a C++ template would), its return
-// type the join of its `return` values. Recursion, direct or not, is an error.
+// type the join of its `return` values. Recursion, direct or not, is a
+// ValueError (as in CuPy); a factory called with constants gives a new
+// function per call (Note [Compile-time calls] in pyfrontend/ast_import.cpp),
+// which is how a kernel recurses over constants.
 #pragma once
 
 #include <map>

@@ -6,6 +6,7 @@
 
 #include "transpiler/diagnostics.h"
 #include "transpiler/lower_function.h"
+#include "transpiler/thrust.h"
 
 namespace kiln::transpiler {
 
@@ -138,9 +139,24 @@ CExprPtr FunctionLower::element(const Expr& array, const std::vector<const Expr*
     if (!at.elems.empty()) return c_unary("&", c_index(a, expr(*index[0])));  // Note [kiln.jit.cub]: a pointer
     return c_index(a, expr(*index[0]));
   }
+  if (static_cast<int>(index.size()) < at.ndim) {  // a view of the remaining axes: kiln::jit::take
+    for (const Expr* i : index) a = c_call("kiln::jit::take", {a, conv(*i, Type::scalar(DType::Int64))});
+    return a;
+  }
   std::vector<CExprPtr> args;
   for (const Expr* i : index) args.push_back(expr(*i));
   return c_call(emit_expr(*a), std::move(args));
+}
+
+// The byte stride of axis d: kept by strided arrays, implied by the shape of
+// C-contiguous ones, the itemsize for shared and local memory.
+CExprPtr FunctionLower::stride(CExprPtr a, const Type& at, int d) {
+  const std::string item = std::to_string(arraycore::itemsize(at.dtype)) + "LL";
+  if (at.storage == ArrayStorage::Strided) return c_index(c_member(a, "strides"), c_atom(std::to_string(d)));
+  CExprPtr s = c_atom(item);
+  if (at.storage == ArrayStorage::Contiguous)
+    for (int k = d + 1; k < at.ndim; ++k) s = c_binary("*", s, c_index(c_member(a, "shape"), c_atom(std::to_string(k))));
+  return s;
 }
 
 CExprPtr FunctionLower::expr(const Expr& e) {
@@ -172,6 +188,12 @@ CExprPtr FunctionLower::expr(const Expr& e) {
           }
           return s;
         }
+        if (e.text == "strides") {
+          std::vector<CExprPtr> parts;
+          for (int d = 0; d < std::max(ot.ndim, 1); ++d) parts.push_back(stride(a, ot, d));
+          if (ot.ndim == 0) parts.clear();
+          return c_init(c_type(strong(t)), std::move(parts));
+        }
         if (e.text == "shape") {
           std::vector<CExprPtr> parts;
           if (ot.storage == ArrayStorage::Raw) parts.push_back(c_atom(std::to_string(ot.size) + "LL"));
@@ -181,6 +203,7 @@ CExprPtr FunctionLower::expr(const Expr& e) {
         }
         return c_atom("/* dtype */");
       }
+      if (is_dim3(ot)) return c_member(expr(obj), "e" + std::to_string(e.text[0] - 'x'));
       if (ot.is_complex()) return c_call(emit_expr(*c_member(expr(obj), e.text)), {});
       if (e.text == "imag") return c_atom(c_literal(int_value(0), strong(t).dtype));
       return expr(obj);
@@ -189,16 +212,22 @@ CExprPtr FunctionLower::expr(const Expr& e) {
       const Expr& obj = *e.operands[0];
       const Type& ot = type(obj);
       if (ot.is_array()) return element(obj, index_list(*e.operands[1]));
+      if (ot.kind == TypeKind::Iterator) return c_index(expr(obj), expr(*e.operands[1]));
       long long n = static_cast<long long>(ot.elems.size());
       long long k = *const_int(*e.operands[1]);
       if (k < 0) k += n;
       if (obj.kind == ExprKind::Attribute && obj.text == "shape" && type(*obj.operands[0]).is_array() &&
           type(*obj.operands[0]).storage != ArrayStorage::Raw)
         return c_index(c_member(expr(*obj.operands[0]), "shape"), c_atom(std::to_string(k)));
+      if (obj.kind == ExprKind::Attribute && obj.text == "strides" && type(*obj.operands[0]).is_array())
+        return stride(expr(*obj.operands[0]), type(*obj.operands[0]), static_cast<int>(k));
       return c_member(expr(obj), "e" + std::to_string(k));
     }
     case ExprKind::Call: return call(e);
     case ExprKind::BinOp: {
+      if (t.kind == TypeKind::Iterator) return c_binary(bin_op_symbol(e.bin_op), expr(*e.operands[0]), expr(*e.operands[1]));
+      if (e.bin_op == BinOp::Sub && iterator_of(type(*e.operands[0])).valid())   // iterator - iterator
+        return c_cast("long long", c_binary("-", expr(*e.operands[0]), expr(*e.operands[1])));
       // x ** 2 of a float is x * x: one correctly rounded product (CUDA's pow
       // is only within ulps), as NumPy's square.
       auto two = literal(*e.operands[1]);
@@ -394,10 +423,10 @@ void FunctionLower::for_range(const Stmt& s, std::vector<CStmt>& out) {
   for (const auto& k : call.keywords) {
     if (k.name != "unroll") continue;
     const Expr& u = *k.value;
-    if (u.kind == ExprKind::Const && u.value.kind == ConstValue::Kind::Bool) {
-      pragma = u.value.b ? "#pragma unroll" : "#pragma unroll 1";
+    if (auto lit = literal(u); lit && lit->kind == ConstValue::Kind::Bool) {   // True, or a captured bool
+      pragma = lit->b ? "#pragma unroll" : "#pragma unroll(1)";
     } else if (auto v = const_int(u); v && *v > 0) {
-      pragma = "#pragma unroll " + std::to_string(*v);
+      pragma = "#pragma unroll(" + std::to_string(*v) + ")";
     } else {
       fail(DiagKind::Value, u.span, "unroll= takes True, False or a positive constant integer");
     }
@@ -435,6 +464,11 @@ void FunctionLower::for_range(const Stmt& s, std::vector<CStmt>& out) {
 }
 
 void FunctionLower::stmt(const Stmt& s, std::vector<CStmt>& out) {
+  if (s.kind == StmtKind::If && s.value->kind == ExprKind::Const && s.value->value.kind == ConstValue::Kind::Bool) {
+    // An `if` on a constant (Note [Compile-time calls]): only the branch taken, in a block of its own.
+    out.push_back(c_block(block(s.value->value.b ? s.body : s.orelse)));
+    return;
+  }
   int li = s.span.line - f_.first_line;
   std::string text = li >= 0 && li < static_cast<int>(f_.lines.size()) ? trim(f_.lines[static_cast<size_t>(li)]) : "";
   out.push_back(c_line(s.span.line, text));
@@ -562,7 +596,8 @@ CModule lower(const TypedModule& tm) {
     try {
       lowering::FunctionLower fl(tm, k);
       cm.functions.push_back(fl.run());
-      for (auto [needed, header] : {std::pair{fl.needs_ufunc_math(), "kiln/ufunc_math.h"}, std::pair{fl.needs_cub(), "kiln/jit_cub.h"}})
+      for (auto [needed, header] : {std::pair{fl.needs_ufunc_math(), "kiln/ufunc_math.h"}, std::pair{fl.needs_cub(), "kiln/jit_cub.h"},
+                                    std::pair{fl.needs_thrust(), "kiln/jit_thrust.h"}})
         if (needed && std::find(cm.includes.begin(), cm.includes.end(), header) == cm.includes.end()) cm.includes.push_back(header);
     } catch (TranspileError& e) {
       if (e.diag().function < 0) e.diag().function = tm.instances[static_cast<size_t>(k)].function;

@@ -103,8 +103,11 @@ CExprPtr FunctionLower::builtin_call(const BuiltinInfo& b, const Expr& e) {
     case BuiltinRule::Print: return print(e);
     case BuiltinRule::Barrier: case BuiltinRule::LaneId: case BuiltinRule::GroupSync:
       return c_atom(spelling);
-    case BuiltinRule::SyncWarp:
-      return c_call("__syncwarp", {nargs ? conv(arg(0), Type::scalar(DType::UInt32)) : c_atom("0xffffffffu")});
+    case BuiltinRule::SyncWarp: {
+      const Expr* mask = nargs ? &arg(0) : nullptr;
+      for (const auto& k : e.keywords) mask = k.name == "mask" ? k.value.get() : mask;
+      return c_call("__syncwarp", {mask ? conv(*mask, Type::scalar(DType::UInt32)) : c_atom("0xffffffffu")});
+    }
     case BuiltinRule::Grid: case BuiltinRule::GridSize: {
       const char* axes[] = {"x", "y", "z"};
       std::vector<CExprPtr> parts;
@@ -186,11 +189,59 @@ CExprPtr FunctionLower::builtin_call(const BuiltinInfo& b, const Expr& e) {
     }
     case BuiltinRule::CubOperator: case BuiltinRule::CubMethod:
       return cub_call(b, e);
+    case BuiltinRule::Thrust:
+      return thrust_call(b, e);
+    case BuiltinRule::ArrayIter: {  // Note [kiln.jit.thrust]: a pointer, or a strided iterator
+      needs_thrust_ = true;
+      const Expr& obj = *e.operands[0]->operands[0];
+      const Type& at = type(obj);
+      CExprPtr a = expr(obj);
+      const bool end = b.spelling == "end";
+      if (at.storage == ArrayStorage::Raw)
+        return end ? c_binary("+", a, c_atom(std::to_string(at.size) + "LL")) : a;
+      CExprPtr n = c_atom("1LL");
+      for (int d = 0; d < at.ndim; ++d) n = c_binary("*", n, c_index(c_member(a, "shape"), c_atom(std::to_string(d))));
+      CExprPtr first = at.storage == ArrayStorage::Strided
+                           ? c_call("kiln::jit::strided_begin", {c_member(a, "data"), c_index(c_member(a, "strides"), c_atom("0"))})
+                           : c_member(a, "data");
+      return end ? c_binary("+", first, n) : first;
+    }
+    case BuiltinRule::GroupQuery:
+      return c_call(spelling, {});
+    case BuiltinRule::CgSync:
+      return c_atom(std::string(find_builtin(type(arg(0)).name + ".sync")->spelling));
+    case BuiltinRule::CgWait:
+      return c_atom(spelling);
+    case BuiltinRule::CgMemcpy: {
+      auto at = [&](size_t a, size_t i) { return c_cast("void*", c_unary("&", element(arg(a), {&arg(i)}))); };
+      return c_call(spelling, {at(1, 2), at(3, 4), conv(arg(5), Type::scalar(DType::UInt64))});
+    }
+    case BuiltinRule::ThrustPolicy:
     case BuiltinRule::GroupCtor: case BuiltinRule::Range: case BuiltinRule::Namespace: case BuiltinRule::IndexValue:
     case BuiltinRule::IntValue: case BuiltinRule::CubClass:
       break;
   }
   return c_atom("/* " + std::string(b.name) + " */");
+}
+
+// Note [kiln.jit.thrust]: kiln::jit::thr::<algorithm>(iterators and values),
+// the policy dropped; numbers pass in their own (strong) types.
+CExprPtr FunctionLower::thrust_call(const BuiltinInfo& b, const Expr& e) {
+  needs_thrust_ = true;
+  std::vector<CExprPtr> args;
+  const bool maker = b.name.find("make_") != std::string_view::npos;
+  for (size_t i = maker ? 1 : 2; i < e.operands.size(); ++i) {
+    const Expr& a = *e.operands[i];
+    const Type& at = type(a);
+    args.push_back(at.is_scalar() ? conv(a, strong(at)) : expr(a));
+  }
+  if (maker) {
+    const Type& t = type(e);
+    std::vector<CExprPtr> init = {args[0]};
+    if (t.name == "constant") init.push_back(c_atom("0LL"));
+    return c_init(c_type(t), std::move(init));
+  }
+  return c_call(std::string(b.spelling), std::move(args));
 }
 
 // Note [kiln.jit.cub]: `cub::WarpReduce<float>(*agg_).Sum(v)`, the value in

@@ -45,7 +45,8 @@ inline ConstValue int_value(long long v) {
 }
 
 inline bool is_value_kind(const Type& t) {
-  return t.kind == TypeKind::Scalar || t.kind == TypeKind::Array || t.kind == TypeKind::Tuple || t.kind == TypeKind::Object;
+  return t.kind == TypeKind::Scalar || t.kind == TypeKind::Array || t.kind == TypeKind::Tuple || t.kind == TypeKind::Object ||
+         t.kind == TypeKind::Iterator;
 }
 
 inline std::string trim(const std::string& s) {
@@ -64,6 +65,7 @@ class FunctionLower {
   CFunction run();
   bool needs_ufunc_math() const { return needs_ufunc_math_; }
   bool needs_cub() const { return needs_cub_; }
+  bool needs_thrust() const { return needs_thrust_; }
 
  private:
   const Type& type(const Expr& e) const { return inst_.expr_types[static_cast<size_t>(e.id)]; }
@@ -81,6 +83,8 @@ class FunctionLower {
   CExprPtr call(const Expr& e);
   CExprPtr builtin_call(const BuiltinInfo& b, const Expr& e);
   CExprPtr cub_call(const BuiltinInfo& b, const Expr& e);
+  CExprPtr thrust_call(const BuiltinInfo& b, const Expr& e);
+  CExprPtr stride(CExprPtr array, const Type& at, int axis);
   CExprPtr element(const Expr& array, const std::vector<const Expr*>& index);
   std::vector<const Expr*> index_list(const Expr& index);
   CExprPtr print(const Expr& e);
@@ -102,6 +106,7 @@ class FunctionLower {
   bool dynamic_shared_declared_ = false;
   bool needs_ufunc_math_ = false;  // a kiln ufunc is called: include kiln/ufunc_math.h
   bool needs_cub_ = false;         // a jit.cub collective is used: include kiln/jit_cub.h
+  bool needs_thrust_ = false;      // jit.thrust or an iterator is used: include kiln/jit_thrust.h
 };
 
 }  // namespace kiln::transpiler::lowering

@@ -55,6 +55,6 @@ std::string vectorize_operation(const std::string& function_name, size_t nargs, 
 uint32_t param_size(const Type& t);
 
 // Bumped whenever generated code changes for the same input (cache keys).
-inline constexpr int kTranspilerVersion = 1;
+inline constexpr int kTranspilerVersion = 2;
 
 }  // namespace kiln::transpiler

@@ -2,6 +2,7 @@
 
 #include "arraycore/promotion.h"
 #include "transpiler/cub.h"
+#include "transpiler/thrust.h"
 
 namespace kiln::transpiler {
 
@@ -57,6 +58,7 @@ std::string Type::str() const {
     case TypeKind::Range: return "a range";
     case TypeKind::Class: return "the class `" + cub_type_str(*this) + "`";
     case TypeKind::Object: return "a `" + cub_type_str(*this) + "`";
+    case TypeKind::Iterator: return std::string(arraycore::dtype_info(dtype).name) + " iterator (" + name + ")";
   }
   return "?";
 }
@@ -88,6 +90,7 @@ bool Type::operator==(const Type& o) const {
     case TypeKind::DTypeObj: case TypeKind::Range: return dtype == o.dtype;
     case TypeKind::Function: return function == o.function;
     case TypeKind::Class: case TypeKind::Object: return name == o.name && dtype == o.dtype && size == o.size;
+    case TypeKind::Iterator: return name == o.name && dtype == o.dtype;
     default: return true;
   }
 }
@@ -108,6 +111,7 @@ std::string c_type(const Type& t) {
     }
     case TypeKind::Void: return "void";
     case TypeKind::Object: return cub_c_type(t);
+    case TypeKind::Iterator: return thrust_iterator_c_type(t);
     default: return "<no C++ type>";
   }
 }
@@ -134,6 +138,14 @@ Type promote(const Type& a, const Type& b) {
   return Type::scalar(arraycore::promote_types(a.dtype, b.dtype));
 }
 
+Type dim3_type() {
+  Type t = Type::tuple(std::vector<Type>(3, Type::scalar(DType::UInt32)));
+  t.name = "dim3";
+  return t;
+}
+
+bool is_dim3(const Type& t) { return t.kind == TypeKind::Tuple && t.name == "dim3"; }
+
 std::optional<Type> join(const Type& a, const Type& b) {
   if (!a.valid()) return b;
   if (!b.valid()) return a;
@@ -146,7 +158,9 @@ std::optional<Type> join(const Type& a, const Type& b) {
       if (!j) return std::nullopt;
       e.push_back(*j);
     }
-    return Type::tuple(std::move(e));
+    Type t = Type::tuple(std::move(e));
+    if (a.name == b.name) t.name = a.name;  // dim3 stays dim3
+    return t;
   }
   if (a == b) return a;
   return std::nullopt;

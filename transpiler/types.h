@@ -35,6 +35,7 @@ enum class TypeKind : uint8_t {
   Range,     // what range(...) returns; only `for` takes it
   Class,     // a CUB collective class (`name`, `dtype`, `size`): WarpReduce[float32], its .TempStorage (cub.h)
   Object,    // a value of such a class: a collective, a TempStorage, a reduction operator (cub.h)
+  Iterator,  // a jit.thrust iterator over `dtype` values; `name`: pointer, strided, constant, counting (thrust.h)
 };
 
 // How an array reaches the kernel.
@@ -71,6 +72,7 @@ struct Type {
   static Type object(std::string n, DType d, long long threads) {
     Type t = cls(std::move(n), d, threads); t.kind = TypeKind::Object; return t;
   }
+  static Type iterator(std::string n, DType d) { Type t; t.kind = TypeKind::Iterator; t.name = std::move(n); t.dtype = d; return t; }
 
   bool valid() const { return kind != TypeKind::Invalid; }
   bool is_scalar() const { return kind == TypeKind::Scalar; }
@@ -104,5 +106,9 @@ Type promote(const Type& a, const Type& b);
 std::optional<Type> join(const Type& a, const Type& b);
 // Drops weakness (a weak literal on its own: int64, float64, ...).
 Type strong(const Type& t);
+// The dim3 values of cooperative groups (group.group_index() ...): a tuple of
+// three uint32 named "dim3", whose elements kernels read as .x, .y and .z.
+Type dim3_type();
+bool is_dim3(const Type& t);
 
 }  // namespace kiln::transpiler

@@ -60,6 +60,29 @@ struct CArray {
   }
 };
 
+// x[i] of an array of more dimensions: the view of the remaining axes.
+template <class T, int N>
+KILN_JIT_FN Array<T, N - 1> take(const Array<T, N>& a, long long i) {
+  Array<T, N - 1> r;
+  r.data = reinterpret_cast<T*>(reinterpret_cast<char*>(a.data) + i * a.strides[0]);
+  for (int d = 1; d < N; ++d) {
+    r.shape[d - 1] = a.shape[d];
+    r.strides[d - 1] = a.strides[d];
+  }
+  return r;
+}
+template <class T, int N>
+KILN_JIT_FN CArray<T, N - 1> take(const CArray<T, N>& a, long long i) {
+  CArray<T, N - 1> r;
+  long long row = 1;
+  for (int d = 1; d < N; ++d) {
+    r.shape[d - 1] = a.shape[d];
+    row *= a.shape[d];
+  }
+  r.data = a.data + i * row;
+  return r;
+}
+
 template <class A> struct Tuple1 { A e0; };
 template <class A, class B> struct Tuple2 { A e0; B e1; };
 template <class A, class B, class C> struct Tuple3 { A e0; B e1; C e2; };
@@ -291,6 +314,41 @@ KILN_JIT_FN void grid_sync() {
     __threadfence();
   }
   __syncthreads();
+}
+
+// Note [kiln.jit.cg]
+// Cooperative groups as cupyx.jit.cg has them: the block and the grid, their
+// ranks, sizes and dim3 extents (Tuple3 of unsigned, read as .x .y .z), the
+// block barrier and the grid barrier (Note [Grid barrier]). memcpy_async is
+// a copy the block's threads share (each copies every size-th word from its
+// rank on), finished when it returns; wait and wait_prior are the block
+// barrier that makes every thread's part visible to all. The same code runs
+// on every backend: CUDA's asynchronous copy engine is not used.
+typedef Tuple3<unsigned int, unsigned int, unsigned int> Dim3;
+KILN_JIT_FN unsigned int cg_block_thread_rank() { return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x; }
+KILN_JIT_FN unsigned int cg_block_size() { return blockDim.x * blockDim.y * blockDim.z; }
+KILN_JIT_FN Dim3 cg_thread_index() { return Dim3{threadIdx.x, threadIdx.y, threadIdx.z}; }
+KILN_JIT_FN Dim3 cg_block_index() { return Dim3{blockIdx.x, blockIdx.y, blockIdx.z}; }
+KILN_JIT_FN Dim3 cg_block_dim() { return Dim3{blockDim.x, blockDim.y, blockDim.z}; }
+KILN_JIT_FN Dim3 cg_grid_dim() { return Dim3{gridDim.x, gridDim.y, gridDim.z}; }
+KILN_JIT_FN unsigned int cg_grid_block_rank() { return (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x; }
+KILN_JIT_FN unsigned int cg_grid_num_blocks() { return gridDim.x * gridDim.y * gridDim.z; }
+KILN_JIT_FN unsigned long long cg_grid_thread_rank() {
+  return static_cast<unsigned long long>(cg_grid_block_rank()) * cg_block_size() + cg_block_thread_rank();
+}
+KILN_JIT_FN unsigned long long cg_grid_size() { return static_cast<unsigned long long>(cg_grid_num_blocks()) * cg_block_size(); }
+KILN_JIT_FN bool cg_grid_is_valid() { return true; }
+KILN_JIT_FN void cg_memcpy_async(void* dst, const void* src, unsigned long long nbytes) {
+  const unsigned long long rank = cg_block_thread_rank(), size = cg_block_size();
+  if (((reinterpret_cast<unsigned long long>(dst) | reinterpret_cast<unsigned long long>(src) | nbytes) & 3ULL) == 0) {
+    unsigned int* d = static_cast<unsigned int*>(dst);
+    const unsigned int* s = static_cast<const unsigned int*>(src);
+    for (unsigned long long i = rank; i < nbytes / 4; i += size) d[i] = s[i];
+    return;
+  }
+  unsigned char* d = static_cast<unsigned char*>(dst);
+  const unsigned char* s = static_cast<const unsigned char*>(src);
+  for (unsigned long long i = rank; i < nbytes; i += size) d[i] = s[i];
 }
 
 // ---- warp shuffles (Note [Builtin dtypes]): CUDA's for its own types; a

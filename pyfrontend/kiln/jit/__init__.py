@@ -13,7 +13,7 @@
 See docs/jit.md for the language, the builtins and how types are inferred.
 """
 from kiln._core import _JitKernel
-from kiln.jit import cg, cub  # noqa: F401
+from kiln.jit import cg, cub, thrust  # noqa: F401
 from kiln.jit._builtins import (  # noqa: F401
     threadIdx, blockIdx, blockDim, gridDim, warpsize, laneid, grid, gridsize, syncthreads, syncwarp,
     threadfence, threadfence_block, threadfence_system,
@@ -53,4 +53,4 @@ def rawkernel(func=None, *, mode="cuda", device=False, options=(), source=None):
 
 
 __all__ = ["rawkernel", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpsize", "laneid", "grid", "gridsize",
-           "syncthreads", "syncwarp", "shared_memory", "local_memory", "range", "cg", "cub"]
+           "syncthreads", "syncwarp", "shared_memory", "local_memory", "range", "cg", "cub", "thrust"]

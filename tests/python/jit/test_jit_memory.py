@@ -76,7 +76,7 @@ def test_local_memory(rng):
 
 
 @jit.rawkernel()
-def atomics(counts, fsum, ivals, uvals, lvals, n):
+def atomics(counts, fsum, ivals, uvals, lvals, hvals, n):
     i = jit.grid(1)
     if i < n:
         jit.atomic_add(counts, i % 4, 1)
@@ -91,6 +91,7 @@ def atomics(counts, fsum, ivals, uvals, lvals, n):
         jit.atomic_and(ivals, 5, ~(1 << (i % 16)))
         jit.atomic_exch(ivals, 6, 7)
         jit.atomic_cas(ivals, 7, 0, i + 1)       # exactly one thread swaps 0 out
+        jit.atomic_cas(hvals, 0, 0, i + 1)       # the same on 16 bits
         jit.atomic_inc(uvals, 0, 9)               # wraps to 0 after 9
         jit.atomic_dec(uvals, 1, 100)
         jit.atomic_add(lvals, 0, kiln.int64(i) * 1000000000)   # i is uint32: widen first
@@ -105,7 +106,9 @@ def test_atomics_exact_totals():
     ivals = kiln.asarray(numpy.array([0, -5, 5, 0, 0, -1, 0, 0], dtype=numpy.int32))
     uvals = kiln.zeros(2, dtype=kiln.uint32)
     lvals = kiln.zeros(2, dtype=kiln.int64)
-    atomics[8, 128](counts, fsum, ivals, uvals, lvals, n)
+    hvals = kiln.zeros(1, dtype=kiln.uint16)
+    atomics[8, 128](counts, fsum, ivals, uvals, lvals, hvals, n)
+    assert 1 <= int(hvals[0]) <= n
     assert kiln.asnumpy(counts).tolist() == [250] * 4
     i = numpy.arange(n)
     assert kiln.asnumpy(fsum).tolist() == [float((i * 0.5).sum()), 500.0]   # halves: exact in any order
@@ -138,11 +141,17 @@ def warp_ops(x, out):
     jit.syncwarp()
     jit.syncwarp(0xFFFFFFFF)
     out[6, t] = lane
+    if lane == 0:
+        w = v * 2
+    w = jit.shfl_sync(0xFFFFFFFF, w, 0)             # only lane 0 assigns w: the broadcast reads it there
+    out[7, t] = w
+    if lane < 16:
+        jit.syncwarp(mask=0xFFFF)                   # the lanes in the mask only
 
 
 def test_warp_operations():
     x = kiln.arange(64, dtype=kiln.int64)
-    out = kiln.zeros((7, 64), dtype=kiln.int64)
+    out = kiln.zeros((8, 64), dtype=kiln.int64)
     warp_ops[1, 64](x, out)
     got = kiln.asnumpy(out)
     v = numpy.arange(64)
@@ -156,6 +165,7 @@ def test_warp_operations():
     assert (got[4, :32] == b0).all() and (got[4, 32:] == 0xFFFFFFFF).all()
     assert (got[5, :32] == 1).all() and (got[5, 32:] == 3).all()
     numpy.testing.assert_array_equal(got[6], v % 32)
+    numpy.testing.assert_array_equal(got[7], numpy.repeat([0, 64], 32))
 
 
 @jit.rawkernel()

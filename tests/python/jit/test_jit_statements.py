@@ -251,6 +251,26 @@ def test_array_attributes_2d_and_0d(rng):
     numpy.testing.assert_allclose(kiln.asnumpy(out2), a * 2.5 + 35 + 200 + 5000, rtol=1e-15)
 
 
+@jit.rawkernel()
+def strides_of(a, out):
+    st = a.strides
+    out[0] = st[0]
+    out[1] = a.strides[1]
+    out[2] = a.shape[0] * 1000 + a.shape[1]
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "negative"])
+def test_array_strides(layout):
+    base = numpy.zeros((6, 10), dtype=numpy.float32)
+    a = {"C": base, "F": numpy.asfortranarray(base), "negative": base[::-2, ::-1]}[layout]
+    out = kiln.zeros(3, dtype=kiln.int64)
+    ka = kiln.asarray(base)
+    ka = {"C": ka, "F": kiln.asfortranarray(ka), "negative": ka[::-2, ::-1]}[layout]
+    assert ka.strides == a.strides
+    strides_of[1, 1](ka, out)
+    assert kiln.asnumpy(out).tolist() == [a.strides[0], a.strides[1], a.shape[0] * 1000 + a.shape[1]]
+
+
 def mixed(a, b, out, n):
     i = 0
     while i < n:
