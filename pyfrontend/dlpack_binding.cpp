@@ -45,10 +45,12 @@ void capsule_destructor(PyObject* capsule) {
   if (t != nullptr && t->deleter != nullptr) t->deleter(t);
 }
 
-py::object to_capsule(const arraycore::NDArray& a, bool versioned, uint64_t flags) {
+// host_view: the tensor says kDLCPU (managed memory the host may read in place).
+py::object to_capsule(const arraycore::NDArray& a, bool versioned, uint64_t flags, bool host_view = false) {
   try {
+    const dl::DLDevice device = host_view ? dl::DLDevice{dl::kDLCPU, 0} : device_of(a);
     if (versioned) {
-      dl::DLManagedTensorVersioned* t = dl::export_versioned(a, device_of(a), flags);
+      dl::DLManagedTensorVersioned* t = dl::export_versioned(a, device, flags);
       PyObject* cap = PyCapsule_New(t, kVersionedName, &capsule_destructor<dl::DLManagedTensorVersioned>);
       if (cap == nullptr) {
         t->deleter(t);
@@ -56,7 +58,7 @@ py::object to_capsule(const arraycore::NDArray& a, bool versioned, uint64_t flag
       }
       return py::reinterpret_steal<py::object>(cap);
     }
-    dl::DLManagedTensor* t = dl::export_legacy(a, device_of(a));
+    dl::DLManagedTensor* t = dl::export_legacy(a, device);
     PyObject* cap = PyCapsule_New(t, kLegacyName, &capsule_destructor<dl::DLManagedTensor>);
     if (cap == nullptr) {
       t->deleter(t);
@@ -223,13 +225,15 @@ void register_dlpack(py::module_& m) {
   install_method(m.attr("ndarray"), &g_dlpack_device_def);
   m.def(
       "_to_dlpack",
-      [](const arraycore::NDArray& a, bool versioned, bool copied, py::handle stream) {
+      [](const arraycore::NDArray& a, bool versioned, bool copied, py::handle stream, bool host_view) {
         hand_off(stream.ptr());
-        return to_capsule(a, versioned, copied ? dl::kFlagIsCopied : 0);
+        return to_capsule(a, versioned, copied ? dl::kFlagIsCopied : 0, host_view);
       },
       py::arg("a"), py::arg("versioned"), py::arg("copied") = false, py::arg("stream") = -1,
+      py::arg("host_view") = false,
       "A DLPack capsule viewing a (versioned: 'dltensor_versioned', else legacy 'dltensor'), after the "
-      "consumer's stream (None, -1 for none, or a stream as the protocol names it) waited for kiln's.");
+      "consumer's stream (None, -1 for none, or a stream as the protocol names it) waited for kiln's; "
+      "host_view: on kDLCPU (managed memory, which the host reads in place).");
   m.def(
       "_from_dlpack_capsule",
       [](py::handle capsule, bool host_is_device) -> py::object {

@@ -163,30 +163,60 @@ NDArray from_numpy(py::handle obj, py::handle dtype) {
 
 // Note [View bases]
 // NDArray (C++) knows only the memory it shares; which Python array a view
-// came from is front-end business. A view's instance dict holds `_base`: the
-// array that owns the memory (a view of a view points at the owner, as in
-// NumPy), so `base` and `flags.owndata` answer as NumPy's do and the owner
-// stays alive while views exist.
-// The `_base` entry of an array's instance dict (borrowed; nullptr when absent).
-PyObject* base_of(py::handle array) {
-  static PyObject* key = PyUnicode_InternFromString("_base");
-  PyObject* dict = PyObject_GenericGetDict(array.ptr(), nullptr);
-  if (dict == nullptr) throw py::error_already_set();
-  PyObject* base = PyDict_GetItemWithError(dict, key);
-  Py_DECREF(dict);  // the instance keeps the dict (and so `base`) alive
-  if (base == nullptr && PyErr_Occurred()) throw py::error_already_set();
-  return base;
+// came from is front-end business. A view holds `base`: the array that owns
+// the memory (a view of a view points at the owner, as in NumPy), so `base`
+// and `flags.owndata` answer as NumPy's do and the owner stays alive while
+// views exist. It sits in a slot of its own after pybind11's instance
+// (ndarray_type_setup), not in an instance dict: as CuPy's, a plain
+// kiln.ndarray takes no attributes of its own (a subclass's instances do).
+Py_ssize_t g_base_offset = 0;  // the base slot's offset in every ndarray instance
+
+PyObject*& base_slot(PyObject* array) {
+  return *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(array) + g_base_offset);
 }
+
+int ndarray_traverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(base_slot(self));
+  Py_VISIT(Py_TYPE(self));  // a heap type's instances visit their type
+  return 0;
+}
+
+int ndarray_clear(PyObject* self) {
+  Py_CLEAR(base_slot(self));
+  return 0;
+}
+
+void ndarray_dealloc(PyObject* self) {
+  PyObject_GC_UnTrack(self);
+  Py_CLEAR(base_slot(self));
+  py::detail::pybind11_object_dealloc(self);
+}
+
+void ndarray_type_setup(PyHeapTypeObject* heap_type) {
+  PyTypeObject* type = &heap_type->ht_type;
+  g_base_offset = type->tp_basicsize;
+  type->tp_basicsize += sizeof(PyObject*);
+  type->tp_flags |= Py_TPFLAGS_HAVE_GC;
+  type->tp_traverse = ndarray_traverse;
+  type->tp_clear = ndarray_clear;
+  type->tp_dealloc = ndarray_dealloc;
+}
+
+void set_base(py::handle array, PyObject* base) {
+  PyObject*& slot = base_slot(array.ptr());
+  Py_XINCREF(base);
+  Py_XSETREF(slot, base);
+}
+
+// The array's base (borrowed; nullptr when it owns its memory).
+PyObject* base_of(py::handle array) { return base_slot(array.ptr()); }
 
 }  // namespace
 
 py::object make_view(py::handle source, NDArray view) {
-  static PyObject* key = PyUnicode_InternFromString("_base");
   py::object out = py::cast(std::move(view));
   PyObject* base = base_of(source);
-  py::object dict = py::reinterpret_steal<py::object>(PyObject_GenericGetDict(out.ptr(), nullptr));
-  if (!dict || PyDict_SetItem(dict.ptr(), key, base != nullptr ? base : source.ptr()) != 0)
-    throw py::error_already_set();
+  set_base(out, base != nullptr ? base : source.ptr());
   return out;
 }
 
@@ -209,19 +239,16 @@ PyTypeObject* g_ndarray_type = nullptr;
 // kiln.ndarray, as CuPy's do.
 py::object subclass_instance(py::handle type, NDArray value, py::handle source, py::handle base) {
   auto* t = reinterpret_cast<PyTypeObject*>(type.ptr());
-  py::tuple no_args;
-  py::object self = py::reinterpret_steal<py::object>(t->tp_new(t, no_args.ptr(), nullptr));
+  // The bare instance, as pybind11 allocates one (never t->tp_new: that is
+  // the class's __new__, which builds an array from arguments).
+  py::object self = py::reinterpret_steal<py::object>(py::detail::make_new_instance(t));
   if (!self) throw py::error_already_set();
   auto* inst = reinterpret_cast<py::detail::instance*>(self.ptr());
   py::detail::value_and_holder v_h = inst->get_value_and_holder(py::detail::get_type_info(typeid(NDArray)));
   v_h.value_ptr() = new NDArray(std::move(value));
   inst->owned = true;
   v_h.type->init_instance(inst, nullptr);
-  if (base) {
-    static PyObject* key = PyUnicode_InternFromString("_base");
-    py::object dict = py::reinterpret_steal<py::object>(PyObject_GenericGetDict(self.ptr(), nullptr));
-    if (!dict || PyDict_SetItem(dict.ptr(), key, base.ptr()) != 0) throw py::error_already_set();
-  }
+  if (base) set_base(self, base.ptr());
   py::object finalize = py::getattr(type, "__array_finalize__", py::none());
   if (!finalize.is_none()) self.attr("__array_finalize__")(source ? source : py::none());
   return self;
@@ -241,43 +268,75 @@ const NDArray* ndarray_of(PyObject* obj) {
   return static_cast<const NDArray*>(inst->get_value_and_holder().value_ptr());
 }
 
+namespace {
+
+// kiln.ndarray(shape, dtype, memptr, strides, order): CuPy's constructor.
+NDArray construct_array(py::handle shape, py::handle dtype, py::handle memptr, py::handle strides,
+                        py::handle order) {
+  const arraycore::DType dt = to_dtype(dtype);
+  arraycore::Shape s = to_shape(shape);
+  if (memptr.is_none()) {
+    NDArray fresh = NDArray::empty(s, dt, to_order(order));
+    if (strides.is_none()) return fresh;
+    // As CuPy: new memory of the contiguous size, which the given strides must stay inside.
+    arraycore::Strides st = to_shape(strides);
+    if (st.size() != s.size())
+      throw py::value_error("ndarray() with strides " + std::string(py::str(strides)) +
+                            " needs one stride per dimension of shape " + std::string(py::str(shape)));
+    const auto [low, high] = arraycore::byte_extent(s, st, arraycore::itemsize(dt));
+    if (low < 0 || high > fresh.nbytes())
+      throw py::value_error("ndarray() with strides " + std::string(py::str(strides)) + " reaches bytes [" +
+                            std::to_string(low) + ", " + std::to_string(high) + ") of the " +
+                            std::to_string(fresh.nbytes()) +
+                            " bytes allocated for its shape (pass memptr for a larger or offset layout)");
+    return NDArray(fresh.memory(), dt, std::move(s), std::move(st), 0);
+  }
+  if (!py::isinstance<MemoryPointer>(memptr))
+    throw py::type_error("memptr must be a kiln.cuda.MemoryPointer, not '" + type_name(memptr) + "'");
+  const auto& p = memptr.cast<const MemoryPointer&>();
+  if (!p.memory) throw py::value_error("memptr points to no memory");
+  arraycore::Strides st = strides.is_none()
+                              ? arraycore::contiguous_strides(s, arraycore::itemsize(dt), to_order(order))
+                              : to_shape(strides);
+  return arraycore::array_over_memory(p.memory, p.offset, dt, std::move(s), std::move(st));
+}
+
+PyObject* ndarray_init(PyObject*, PyObject*, PyObject*) { Py_RETURN_NONE; }
+
+PyMethodDef g_init_def = {"__init__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(ndarray_init)),
+                          METH_VARARGS | METH_KEYWORDS,
+                          "Does nothing: the array is built by __new__ (Note [Array construction])."};
+
+}  // namespace
+
 void register_ndarray(py::module_& m) {
-  py::class_<NDArray> cls(m, "ndarray", py::dynamic_attr());
+  py::class_<NDArray> cls(m, "ndarray", py::custom_type_setup(ndarray_type_setup));
   g_ndarray_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  install_method(cls, &g_init_def);
   cls
-      .def(py::init([](py::handle shape, py::handle dtype, py::handle memptr, py::handle strides,
-                       py::handle order) {
-             const arraycore::DType dt = to_dtype(dtype);
-             arraycore::Shape s = to_shape(shape);
-             if (memptr.is_none()) {
-               NDArray fresh = NDArray::empty(s, dt, to_order(order));
-               if (strides.is_none()) return fresh;
-               // As CuPy: new memory of the contiguous size, which the given strides must stay inside.
-               arraycore::Strides st = to_shape(strides);
-               if (st.size() != s.size())
-                 throw py::value_error("ndarray() with strides " + std::string(py::str(strides)) +
-                                       " needs one stride per dimension of shape " + std::string(py::str(shape)));
-               const auto [low, high] = arraycore::byte_extent(s, st, arraycore::itemsize(dt));
-               if (low < 0 || high > fresh.nbytes())
-                 throw py::value_error("ndarray() with strides " + std::string(py::str(strides)) + " reaches bytes [" +
-                                       std::to_string(low) + ", " + std::to_string(high) + ") of the " +
-                                       std::to_string(fresh.nbytes()) +
-                                       " bytes allocated for its shape (pass memptr for a larger or offset layout)");
-               return NDArray(fresh.memory(), dt, std::move(s), std::move(st), 0);
-             }
-             if (!py::isinstance<MemoryPointer>(memptr))
-               throw py::type_error("memptr must be a kiln.cuda.MemoryPointer, not '" + type_name(memptr) + "'");
-             const auto& p = memptr.cast<const MemoryPointer&>();
-             if (!p.memory) throw py::value_error("memptr points to no memory");
-             arraycore::Strides st = strides.is_none()
-                                         ? arraycore::contiguous_strides(s, arraycore::itemsize(dt), to_order(order))
-                                         : to_shape(strides);
-             return arraycore::array_over_memory(p.memory, p.offset, dt, std::move(s), std::move(st));
-           }),
-           py::arg("shape"), py::arg("dtype") = py::none(), py::arg("memptr") = py::none(),
-           py::arg("strides") = py::none(), py::arg("order") = "C",
-           "ndarray(shape, dtype=float, memptr=None, strides=None, order='C'): new memory, or a view of "
-           "memptr's (every byte inside its allocation).")
+      // Note [Array construction]
+      // As CuPy's, kiln.ndarray builds the array in __new__ and its __init__
+      // takes and ignores any arguments: a subclass whose __new__ takes
+      // keywords of its own (C(shape, info=...)) calls super().__new__ with
+      // the rest, and type.__call__ then passes the whole call to __init__.
+      // A subclass's instance is made as every subclass instance is (Note
+      // [Array subclasses]), so its __array_finalize__(None) runs, as in CuPy.
+      .def_static(
+          "__new__",
+          [](py::handle cls, py::handle shape, py::handle dtype, py::handle memptr, py::handle strides,
+             py::handle order) -> py::object {
+            NDArray a = construct_array(shape, dtype, memptr, strides, order);
+            if (cls.ptr() == reinterpret_cast<PyObject*>(g_ndarray_type)) return py::cast(std::move(a));
+            if (!PyType_Check(cls.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls.ptr()),
+                                                              g_ndarray_type))
+              throw py::type_error("ndarray.__new__(X): X must be a subtype of kiln.ndarray");
+            return subclass_instance(cls, std::move(a), py::handle(), py::handle());
+          },
+          py::arg("cls"), py::arg("shape"), py::arg("dtype") = py::none(), py::arg("memptr") = py::none(),
+          py::arg("strides") = py::none(), py::arg("order") = "C",
+          "ndarray(shape, dtype=float, memptr=None, strides=None, order='C'): new memory, or a view of "
+          "memptr's (every byte inside its allocation).")
+
       .def_property(
           "shape", [](const NDArray& a) { return to_tuple(a.shape()); },
           // NumPy's in-place reshape: only where a view of the same memory

@@ -10,6 +10,14 @@
 // Heap allocation happens only when the pool grows (a new segment, more live
 // chunks than ever before, a new stream, a rehash of the in-use map).
 //
+// Note [Counting free blocks]
+// n_free_blocks() counts the free chunks CuPy's pool would hold: memory that
+// was handed out and came back. CuPy takes each request from the device as
+// it is, so it has no never-used tail; kiln's segments do (Note [Pool
+// layout]), and such a tail is free bytes, not a free block. A chunk is
+// `handed_out` once any of its bytes were; a split keeps the flag on both
+// parts and a merge ORs it. malloc(1): 0 free blocks; its free: 1.
+//
 // Thread safety: one mutex guards everything, including the backend calls
 // that grow or shrink the pool (allocate, deallocate, synchronize_device);
 // those are rare next to the hits served from the free sets.
@@ -46,6 +54,7 @@ struct Chunk {
   Chunk* next = nullptr;
   StreamHandle stream = nullptr;  // last stream the chunk was allocated on
   bool free = false;
+  bool handed_out = false;  // Note [Counting free blocks]: some of its bytes were ever handed out
   // Note [Pool and graph capture]
   uint64_t capture = 0;  // the open capture it was handed out in (0: none)
   uint32_t holds = 0;    // graphs holding it
@@ -148,13 +157,13 @@ struct MemoryPool::Impl {
       node.value() = c;
       set.insert(std::move(node));
     }
-    ++n_free;
+    if (c->handed_out) ++n_free;
   }
   // Removes a free chunk from its set; call before changing its size or stream.
   void erase_free(FreeSet& set, FreeSet::iterator it) {
     (*it)->free = false;
+    if ((*it)->handed_out) --n_free;
     spare_set_nodes.push_back(set.extract(it));
-    --n_free;
   }
   void erase_free(Chunk* c) {
     FreeSet& set = set_for(c->stream);
@@ -172,6 +181,7 @@ struct MemoryPool::Impl {
       in_use.insert(std::move(node));
     }
     c->free = false;
+    c->handed_out = true;
     ++c->segment->used_chunks;
     used += c->size;
   }
@@ -190,6 +200,7 @@ struct MemoryPool::Impl {
     if (c->next) c->next->prev = rest;
     c->next = rest;
     rest->stream = stream;
+    rest->handed_out = c->handed_out;
     c->size = size;
     insert_free(rest);
   }
@@ -419,6 +430,7 @@ void MemoryPool::Impl::free_chunk(Chunk* c) {
   }
   if (Chunk* p = c->prev; p && p->free && p->stream == c->stream) {
     s.erase_free(p);
+    p->handed_out = true;  // c was handed out
     p->size += c->size;
     p->next = c->next;
     if (c->next) c->next->prev = p;

@@ -53,6 +53,7 @@ from kiln import cusolver  # cupyx.cusolver
 from kiln._errstate import errstate, seterr, geterr  # cupyx's (kiln.linalg's error mode)
 from kiln import _interop_numpy  # noqa: F401  (__array_ufunc__, __array_function__, __array_namespace__)
 from kiln._dlpack import from_dlpack, fromDlpack
+from kiln._runtime_info import get_runtime_info, show_config   # cupyx's, CuPy's
 from kiln import _interop_dask, _array_api
 from kiln._array_api import astype, concat, permute_dims, matrix_transpose, unstack, finfo, iinfo, isdtype
 from kiln._array_api import __array_namespace_info__

@@ -17,6 +17,11 @@ from kiln import _core
 from kiln._core import ndarray
 
 _CPU, _CUDA, _CUDA_HOST, _CUDA_MANAGED = 1, 2, 3, 13
+_MANAGED_MEMORY = 3   # cudaMemoryTypeManaged, as kiln.cuda.runtime.pointerGetAttributes reports it
+
+
+class _NeedsCopy(BufferError, ValueError):
+    """copy=False where DLPack needs a copy: the array API's BufferError, and CuPy's ValueError."""
 _DEVICE_NAMES = {1: "kDLCPU", 2: "kDLCUDA", 3: "kDLCUDAHost", 4: "kDLOpenCL", 7: "kDLVulkan", 8: "kDLMetal",
                  9: "kDLVPI", 10: "kDLROCM", 11: "kDLROCMHost", 12: "kDLExtDev", 13: "kDLCUDAManaged",
                  14: "kDLOneAPI"}
@@ -48,8 +53,12 @@ def _export(self, stream, max_version, dl_device, copy):
         if dl_device[0] != _CPU or _HOST_MEMORY:
             raise BufferError("kiln cannot export to DLPack device %s (its arrays are on %s)"
                               % (_describe(dl_device), _describe(here)))
+        managed = self.data.ptr and _core._rt_pointer_attributes(self.data.ptr)[0] == _MANAGED_MEMORY
+        if managed and copy is not True:
+            _core.synchronize_device()   # the host reads managed memory in place, as CuPy exports it
+            return _core._to_dlpack(self, versioned, False, -1, True)
         if copy is False:
-            raise BufferError("exporting to the host (kDLCPU) needs a copy, and copy=False was given")
+            raise _NeedsCopy("exporting device memory to the host (kDLCPU) needs a copy, and copy=False was given")
         host = self.get()
         return host.__dlpack__(max_version=max_version, copy=False) if versioned else host.__dlpack__()
     source = self.copy() if copy else self

@@ -67,6 +67,26 @@ TEST_F(MemoryPoolTest, RoundsSizesAndServesZeroBytes) {
   EXPECT_EQ(pool.used_bytes(), 0u);
 }
 
+// Note [Counting free blocks]: only memory that was handed out and came back
+// is a free block, as in CuPy's pool; a split of such a block keeps counting.
+TEST_F(MemoryPoolTest, FreeBlocksCountOnlyMemoryThatCameBack) {
+  MemoryPool pool(fake_, 0);
+  EXPECT_EQ(pool.n_free_blocks(), 0u);
+  void* a = pool.allocate(1, nullptr);
+  EXPECT_EQ(pool.n_free_blocks(), 0u);
+  pool.deallocate(a);
+  EXPECT_EQ(pool.n_free_blocks(), 1u);  // a merged with the tail: one block
+  void* b = pool.allocate(4096, nullptr);  // carved from that block: the rest still counts
+  EXPECT_EQ(pool.n_free_blocks(), 1u);
+  void* c = pool.allocate(MiB, nullptr);
+  pool.deallocate(b);
+  EXPECT_EQ(pool.n_free_blocks(), 2u);  // b's hole, and the rest after c
+  pool.deallocate(c);
+  EXPECT_EQ(pool.n_free_blocks(), 1u);
+  pool.free_all_blocks();
+  EXPECT_EQ(pool.n_free_blocks(), 0u);
+}
+
 // Three adjacent 512 KiB chunks, freed in every order: the segment merges back
 // into one free chunk that serves a request larger than any single piece.
 class SplitMerge : public MemoryPoolTest, public ::testing::WithParamInterface<std::array<int, 3>> {};
@@ -77,7 +97,7 @@ TEST_P(SplitMerge, AdjacentFreeChunksMerge) {
   for (auto& x : p) x = pool.allocate(512 * KiB, nullptr);
   EXPECT_EQ(static_cast<char*>(p[1]), static_cast<char*>(p[0]) + 512 * KiB);
   EXPECT_EQ(static_cast<char*>(p[2]), static_cast<char*>(p[1]) + 512 * KiB);
-  EXPECT_EQ(pool.n_free_blocks(), 1u);  // the segment's 512 KiB tail
+  EXPECT_EQ(pool.n_free_blocks(), 0u);  // the segment's never-used tail is no block
   for (int i : GetParam()) pool.deallocate(p[i]);
   EXPECT_EQ(pool.n_free_blocks(), 1u);
   EXPECT_EQ(pool.free_bytes(), 2 * MiB);
@@ -100,7 +120,7 @@ TEST_F(MemoryPoolTest, PartialMergesServeOnlyWhatFits) {
   void* c = pool.allocate(512 * KiB, nullptr);
   // Freeing b alone leaves two separate 512 KiB holes: 1 MiB needs a new segment.
   pool.deallocate(b);
-  EXPECT_EQ(pool.n_free_blocks(), 2u);
+  EXPECT_EQ(pool.n_free_blocks(), 1u);  // b; the never-used tail is no block
   void* d = pool.allocate(1 * MiB, nullptr);
   EXPECT_EQ(fake_.allocate_calls, 2);
   pool.deallocate(d);
@@ -169,7 +189,7 @@ TEST_F(MemoryPoolTest, ForgottenStreamIsNeverQueried) {
   pool.deallocate(b);
   pool.forget_stream(dead);
   fake_.set_stream_done(dead, false);  // any query of it would now refuse reuse
-  EXPECT_EQ(pool.n_free_blocks(), 2u);  // a+b merged, and the tail after held
+  EXPECT_EQ(pool.n_free_blocks(), 1u);  // a+b merged; the never-used tail after held is no block
   void* c = pool.allocate(2000, nullptr);  // the merged a+b chunk, on the default stream
   EXPECT_EQ(c, a);
   EXPECT_EQ(fake_.allocate_calls, 1);
@@ -262,7 +282,7 @@ TEST_F(MemoryPoolTest, FreeAllBlocksReturnsWhollyFreeSegments) {
   pool.free_all_blocks();
   EXPECT_EQ(fake_.live_bytes(), 2 * MiB);  // the small segment is still in use
   EXPECT_EQ(pool.total_bytes(), 2 * MiB);
-  EXPECT_EQ(pool.n_free_blocks(), 1u);
+  EXPECT_EQ(pool.n_free_blocks(), 0u);  // the small segment's never-used tail is no block
   pool.deallocate(small);
   pool.free_all_blocks();
   EXPECT_EQ(fake_.live_bytes(), 0u);

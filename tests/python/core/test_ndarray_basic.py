@@ -232,6 +232,66 @@ def test_subclasses(rng, layout):
         k.view(type=dict)
 
 
+class _Informed(kiln.ndarray):
+    """A subclass whose __new__ takes a keyword of its own (Note [Array construction])."""
+
+    def __new__(cls, *args, info=None, **kwargs):
+        obj = super().__new__(cls, *args, **kwargs)
+        obj.info = info
+        return obj
+
+    def __array_finalize__(self, obj):
+        self.seen = obj
+
+
+def test_subclass_constructor_takes_its_own_keywords():
+    a = _Informed((2, 3), numpy.float32, info="i")
+    assert type(a) is _Informed and a.shape == (2, 3) and a.dtype == numpy.float32 and a.base is None
+    assert a.info == "i" and a.seen is None             # explicit construction: __array_finalize__(None)
+    b = _Informed([4], dtype=numpy.int16, order="F")
+    assert b.shape == (4,) and b.dtype == numpy.int16 and b.info is None
+    v = a.view(_Informed)
+    assert v.seen is a and v.base is a
+    assert type(kiln.ndarray((2,), numpy.int8)) is kiln.ndarray
+    with pytest.raises(TypeError):
+        kiln.ndarray((2,), numpy.int8, info="i")      # ndarray's own signature still checks its arguments
+
+
+def test_plain_arrays_take_no_attributes():
+    """Note [View bases]: a view's base is no instance attribute, so plain
+    arrays have no __dict__ (as CuPy's); subclass instances have one."""
+    a = kiln.arange(4)
+    v = a[1:][::2]
+    assert v.base is a and a.base is None
+    for x in (a, v):
+        assert not hasattr(x, "__dict__")
+        with pytest.raises(AttributeError):
+            x.unit = "m"
+    t = a.view(_Tagged)
+    t.unit = "m"
+    assert t.unit == "m" and t.base is a and t.__dict__["unit"] == "m"
+
+
+def test_views_keep_their_base_alive_and_cycles_are_collected():
+    import gc
+    import weakref
+    a = kiln.arange(6.0)
+    v = a[2:]
+    ref = weakref.ref(a)
+    del a
+    gc.collect()
+    assert ref() is not None and float(v[0]) == 2.0
+    del v
+    gc.collect()
+    assert ref() is None
+    owner = _Tagged((3,), numpy.float32)    # owner -> view (its dict), view -> owner (its base)
+    owner.tag = owner[1:]
+    ref = weakref.ref(owner)
+    del owner
+    gc.collect()
+    assert ref() is None
+
+
 def test_at_most_64_axes():
     """NumPy's limit (NPY_MAXDIMS): 64 axes are fine, 65 are NumPy's ValueError
     for new arrays and reshapes alike."""

@@ -127,6 +127,36 @@ def test_set_allocator_is_used_for_every_allocation():
     assert len(allocator.requests) == 4
 
 
+def test_pool_counts_free_blocks_as_cupy_does():
+    """Note [Counting free blocks]: a free block is memory that was handed
+    out and came back, not a segment's never-used tail; here around a DLPack
+    round trip, whose consumer frees the memory when it is done."""
+    pool = kiln.cuda.MemoryPool()
+    kiln.cuda.set_allocator(pool.malloc)
+    try:
+        assert pool.n_free_blocks() == 0
+        a = kiln.empty(10)
+        capsule = a.__dlpack__()
+        assert pool.n_free_blocks() == 0
+        b = kiln.from_dlpack(capsule)
+        del a
+        assert pool.n_free_blocks() == 0
+        del b
+        assert pool.n_free_blocks() == 1
+        del capsule
+        assert pool.n_free_blocks() == 1
+        c = pool.malloc(1)
+        d = pool.malloc(1)
+        del c
+        assert pool.n_free_blocks() == 2
+        del d
+        assert pool.n_free_blocks() == 1
+        pool.free_all_blocks()
+        assert pool.n_free_blocks() == 0
+    finally:
+        kiln.cuda.set_allocator(None)
+
+
 def test_set_allocator_keeps_the_returned_object_alive():
     released = []
 

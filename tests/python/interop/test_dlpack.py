@@ -223,6 +223,26 @@ def test_producers_without_1_0_keywords():
     assert p.streams == ([1, 1] if ON_CUDA else [None, None])
 
 
+@pytest.mark.skipif(not ON_CUDA, reason="managed memory is CUDA's; the host backend's memory is host memory")
+def test_managed_memory_exports_to_the_host_in_place():
+    """Managed memory goes to a kDLCPU consumer without a copy (unless copy=True),
+    as CuPy exports it; device memory needs a copy, and copy=False is refused
+    with an error that is the array API's BufferError and CuPy's ValueError."""
+    pool = kiln.cuda.MemoryPool(kiln.cuda.malloc_managed)
+    with kiln.cuda.using_allocator(pool.malloc):
+        a = kiln.arange(6.0).reshape(2, 3)[:, 1:]
+    assert a.__dlpack_device__() == HERE
+    for copy in (None, False):
+        h = numpy.from_dlpack(a, device="cpu", copy=copy)
+        assert h.ctypes.data == a.data.ptr and h.strides == a.strides
+        numpy.testing.assert_array_equal(h, a.get())
+    h = numpy.from_dlpack(a, device="cpu", copy=True)
+    assert h.ctypes.data != a.data.ptr
+    numpy.testing.assert_array_equal(h, a.get())
+    with pytest.raises(ValueError, match="copy=False"):
+        kiln.arange(3.0).__dlpack__(dl_device=(1, 0), copy=False)
+
+
 def test_dl_device_and_stream_arguments():
     a = kiln.arange(3.0)
     assert kiln.from_dlpack(a.__dlpack__(dl_device=HERE)).data.ptr == a.data.ptr
