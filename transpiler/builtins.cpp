@@ -223,7 +223,7 @@ std::string dtype_list(std::string_view chars) {
   return out;
 }
 
-UfuncCall ufunc_call(const BuiltinInfo& b, const std::vector<Type>& args, const Expr& call) {
+UfuncCall ufunc_call(const BuiltinInfo& b, const std::vector<Type>& args, const Expr& call, const Type* dtype) {
   const arraycore::UfuncDef& u = arraycore::ufunc(b.name.substr(5));
   if (static_cast<int>(args.size()) != u.nin)
     fail(DiagKind::Type, call.span, "`kiln." + u.name + "` takes " + std::to_string(u.nin) + " argument" +
@@ -242,7 +242,10 @@ UfuncCall ufunc_call(const BuiltinInfo& b, const std::vector<Type>& args, const 
     ops.push_back({a.dtype, w});
   }
   try {
-    arraycore::LoopChoice c = arraycore::resolve_loop(u, ops, std::nullopt);
+    if (dtype && dtype->kind != TypeKind::DTypeObj)
+      fail(DiagKind::Type, call.span, "`kiln." + u.name + "`: dtype= takes a dtype, got " + dtype->str());
+    arraycore::LoopChoice c =
+        arraycore::resolve_loop(u, ops, dtype ? std::optional<DType>(dtype->dtype) : std::nullopt);
     return UfuncCall{c.in, c.out.at(0)};
   } catch (const arraycore::UfuncTypeError& e) {
     fail(DiagKind::Type, call.span, "`kiln." + u.name + "`: " + e.message);
@@ -534,9 +537,9 @@ Type builtin_result(const BuiltinInfo& b, const CallSite& s) {
       return Type::void_();
     }
     case R::Ufunc: {
-      no_kwargs(b, s);
+      no_kwargs(b, s, {"dtype"});
       for (size_t i = 0; i < s.args.size(); ++i) scalar_arg(b, s, i);
-      return Type::scalar(ufunc_call(b, s.args, s.call).out);
+      return Type::scalar(ufunc_call(b, s.args, s.call, s.kwarg("dtype")).out);
     }
     case R::CubOperator: case R::CubMethod:
       return cub_call_result(b, s);

@@ -103,7 +103,8 @@ struct UfuncCall {
   std::vector<DType> in;
   DType out;
 };
-UfuncCall ufunc_call(const BuiltinInfo& b, const std::vector<Type>& args, const Expr& call);
+// `dtype`: the call's dtype= keyword (a DTypeObj type) or nullptr.
+UfuncCall ufunc_call(const BuiltinInfo& b, const std::vector<Type>& args, const Expr& call, const Type* dtype = nullptr);
 
 // "int32, uint32, float32" for a dtypes string, for messages.
 std::string dtype_list(std::string_view chars);

@@ -181,7 +181,10 @@ CExprPtr FunctionLower::builtin_call(const BuiltinInfo& b, const Expr& e) {
     case BuiltinRule::Ufunc: {
       std::vector<Type> types;
       for (size_t i = 0; i < nargs; ++i) types.push_back(type(arg(i)));
-      UfuncCall u = ufunc_call(b, types, e);
+      std::optional<Type> dtype;   // dtype= (checked by builtin_result)
+      for (const auto& k : e.keywords)
+        if (k.name == "dtype") dtype = type(*k.value);
+      UfuncCall u = ufunc_call(b, types, e, dtype ? &*dtype : nullptr);
       std::vector<CExprPtr> args;
       for (size_t i = 0; i < nargs; ++i) args.push_back(conv(arg(i), Type::scalar(u.in[i])));
       needs_ufunc_math_ = true;
