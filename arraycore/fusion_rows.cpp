@@ -29,7 +29,7 @@ namespace kiln::arraycore {
 // every thread reads it as the derived argument. A last loop over the row
 // computes and stores the elementwise outputs. The first loop that reads an
 // argument keeps the row's elements in shared memory when the rows of all
-// inputs fit in 48 KiB, and later loops read them there (each thread reads
+// inputs fit in 40 KiB, and later loops read them there (each thread reads
 // back only the elements it stored: no barrier), so a (16384, 4096) float32
 // softmax reads x from memory once and writes once, where the staged plan
 // (Note [Reductions used inside] in fusion.cpp) writes each reduced value to
@@ -69,7 +69,10 @@ using fusion_detail::reduce_ufunc;
 
 constexpr int kMaxOperands = 8;
 constexpr uint32_t kRowBlock = 256;
-constexpr int64_t kStagedBytes = 48 * 1024;
+// The staged rows' dynamic shared memory: the 48 KiB a launch gets without
+// opting in, less room for the static buffers (the row results, one
+// block_reduce buffer of 32 accumulators per reduction).
+constexpr int64_t kStagedBytes = 40 * 1024;
 
 template <int N>
 void fill(kiln::Layout<N>& l, const StridedPlan& p) {
@@ -357,7 +360,7 @@ bool FusionPlan::run_rows(std::span<const UfuncInput> in, std::span<const Scalar
   }
   std::vector<void*> pointers;
   for (const NDArray& x : operands) pointers.push_back(x.data());
-  // Note [Row-fused plans]: rows staged in shared memory when they fit the 48 KiB a launch gets unasked.
+  // Note [Row-fused plans]: rows staged in shared memory when they fit (kStagedBytes).
   int64_t staged = 0;
   for (int64_t size : k.input_sizes) staged = (staged + n * size + 15) / 16 * 16;
   const int stage = staged <= kStagedBytes ? 1 : 0;
