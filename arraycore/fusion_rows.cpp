@@ -132,8 +132,6 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
   // The kernel text: per reduction a loop and a block reduction, then the elementwise outputs' loop.
   std::map<std::string, const FusionTrace::Param*> params;
   for (const FusionTrace::Param& p : t.params_) params[p.name] = &p;
-  std::map<int, int> derived_of;   // reduction node -> the argument its result is read as
-  for (const auto& [arg, r] : t.derived_) derived_of[r] = arg;
   std::set<std::string> scalars_used;
   std::set<int> computed;          // reductions whose results the rows already hold
   k->name = t.name_ + "_rows";
@@ -176,7 +174,6 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
     return text + tail + "    }\n";
   };
   // Output slots: pointer operands after the inputs, numbered once the inputs are known (placeholder @j@).
-  std::string shared_decl;
   int shared_bytes = 0;
   for (size_t q = 0; q < reductions.size(); ++q) {
     const FusionNode& r = t.node(reductions[q]);
@@ -201,8 +198,8 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
         body += "      *(" + storage_ctype(r.dtype) + "*)(_p@" + std::to_string(j) + "@ + _ko[@" + std::to_string(j) +
                 "@]) = " + store_text(out, r.dtype, slot) + ";\n";
     body += "    }\n    __syncthreads();\n";
-    if (auto d = derived_of.find(reductions[q]); d != derived_of.end())
-      body += "    const " + out + " " + t.node(t.reduced_.at(reductions[q])).expr + " = " + slot + ";\n";
+    if (auto d = t.reduced_.find(reductions[q]); d != t.reduced_.end())   // read again: the derived argument
+      body += "    const " + out + " " + t.node(d->second).expr + " = " + slot + ";\n";
     computed.insert(reductions[q]);
   }
   std::set<std::string> needed;
@@ -220,7 +217,7 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
   for (size_t j = 0; j < s.outputs.size(); ++j)
     if (s.outputs[j].feeds < 0) k->outputs.push_back(static_cast<int>(j));
   const size_t np = k->inputs.size() + k->outputs.size();
-  if (np > static_cast<size_t>(kMaxOperands) || k->inputs.empty()) return nullptr;
+  if (np > static_cast<size_t>(kMaxOperands) || k->inputs.empty() || k->outputs.empty()) return nullptr;
   for (size_t q = 0; q < k->outputs.size(); ++q) {
     const std::string tag = "@" + std::to_string(k->outputs[q]) + "@", op = std::to_string(k->inputs.size() + q);
     for (size_t at; (at = body.find(tag)) != std::string::npos;) body.replace(at, tag.size(), op);
@@ -292,23 +289,23 @@ bool FusionPlan::run_rows(std::span<const UfuncInput> in, std::span<const Scalar
     row_contiguous = row_contiguous || inner == static_cast<int64_t>(x.itemsize());
   }
   if (!row_contiguous) return false;
-  results.assign(s.outputs.size(), NDArray::empty({0}, DType::Bool));
+  std::vector<NDArray> made;   // per k.outputs entry
   std::vector<Strides> kept_strides, red_strides;
   for (int j : k.outputs) {
     const Output& o = s.outputs[static_cast<size_t>(j)];
     if (o.reduction < 0) {
-      results[static_cast<size_t>(j)] = NDArray::empty(shape, o.dtype, t.node(o.node).fonly ? Order::F : Order::C);
-      operands.push_back(results[static_cast<size_t>(j)]);
+      made.push_back(NDArray::empty(shape, o.dtype, t.node(o.node).fonly ? Order::F : Order::C));
+      operands.push_back(made.back());
       continue;
     }
     const FusionNode& r = t.node(o.reduction);
     Shape out_shape;
     for (size_t d = 0; d < shape.size(); ++d)
       if (!reduced[d] || r.keepdims) out_shape.push_back(reduced[d] ? 1 : shape[d]);
-    results[static_cast<size_t>(j)] = NDArray::empty(out_shape, r.dtype);
+    made.push_back(NDArray::empty(out_shape, r.dtype));
     // Seen as the full shape: stride 0 along the reduced axes.
     Strides st;
-    const Strides& own = results[static_cast<size_t>(j)].strides();
+    const Strides& own = made.back().strides();
     for (size_t d = 0, e = 0; d < shape.size(); ++d) {
       if (reduced[d]) {
         st.push_back(0);
@@ -317,8 +314,7 @@ bool FusionPlan::run_rows(std::span<const UfuncInput> in, std::span<const Scalar
         st.push_back(own[e++]);
       }
     }
-    operands.push_back(NDArray(results[static_cast<size_t>(j)].memory(), r.dtype, shape, st,
-                               results[static_cast<size_t>(j)].offset()));
+    operands.push_back(NDArray(made.back().memory(), r.dtype, shape, st, made.back().offset()));
   }
   kept_strides.resize(operands.size());
   red_strides.resize(operands.size());
@@ -374,6 +370,10 @@ bool FusionPlan::run_rows(std::span<const UfuncInput> in, std::span<const Scalar
     case 7: launch_rows<7>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
     default: launch_rows<8>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
   }
+  // Slots of reductions only read inside get no array (no Result points at them): any output stands in.
+  results.clear();
+  results.reserve(s.outputs.size());
+  for (size_t j = 0, q = 0; j < s.outputs.size(); ++j) results.push_back(s.outputs[j].feeds < 0 ? made[q++] : made[0]);
   return true;
 }
 

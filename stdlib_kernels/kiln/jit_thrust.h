@@ -116,12 +116,13 @@ template <class It1, class It2, class V> KILN_JIT_FN V inner_product(It1 first, 
 }
 
 // ---- binary searches over sorted ranges ----
-template <class It, class V> KILN_JIT_FN It lower_bound(It first, It last, V v) {
+// The first element not below v (Upper false) or above v (Upper true), by operator< as Thrust compares.
+template <bool Upper, class It, class V> KILN_JIT_FN It bisect(It first, It last, V v) {
   long long n = last - first;
   while (n > 0) {
     long long half = n / 2;
     It mid = first + half;
-    if (*mid < v) {
+    if (Upper ? !(v < *mid) : *mid < v) {
       first = mid + 1;
       n -= half + 1;
     } else {
@@ -130,20 +131,8 @@ template <class It, class V> KILN_JIT_FN It lower_bound(It first, It last, V v) 
   }
   return first;
 }
-template <class It, class V> KILN_JIT_FN It upper_bound(It first, It last, V v) {
-  long long n = last - first;
-  while (n > 0) {
-    long long half = n / 2;
-    It mid = first + half;
-    if (!(v < *mid)) {
-      first = mid + 1;
-      n -= half + 1;
-    } else {
-      n = half;
-    }
-  }
-  return first;
-}
+template <class It, class V> KILN_JIT_FN It lower_bound(It first, It last, V v) { return bisect<false>(first, last, v); }
+template <class It, class V> KILN_JIT_FN It upper_bound(It first, It last, V v) { return bisect<true>(first, last, v); }
 template <class It, class V> KILN_JIT_FN bool binary_search(It first, It last, V v) {
   It i = lower_bound(first, last, v);
   return i != last && !(v < *i);
