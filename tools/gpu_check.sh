@@ -66,6 +66,14 @@ if [ "$smoke_rc" != 0 ]; then
   fi
 fi
 
+# KILN_GPU_PROBE="command" runs a command (a measurement script) against this
+# build before the tests, its output in probe.log.
+if [ -n "${KILN_GPU_PROBE:-}" ]; then
+  KILN_BACKEND=cuda timeout "${KILN_GPU_PROBE_S:-300}" bash -c "$KILN_GPU_PROBE" >"$out/probe.log" 2>&1
+  echo "=== probe (rc=$?) ==="
+  tail -40 "$out/probe.log"
+fi
+
 # KILN_GPU_BENCH_ONLY=1 skips the test suite; KILN_BENCH="a b" picks benchmarks
 # (KILN_BENCH_ROUNDS=N runs them N times and prints the medians);
 # KILN_GPU_TEST_S=N stops pytest after N seconds (so the benchmarks still run
