@@ -54,6 +54,25 @@ KILN_DEVICE T vec_element(const Vec16& w, int v) {
   return r;
 }
 
+// Element v of a Vec16 set to x: vec_element's inverse, in the same units.
+template <class T>
+KILN_DEVICE void vec_set(Vec16& w, int v, const T& x) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  if constexpr (sizeof(T) % 4 == 0) {
+    const unsigned* src = reinterpret_cast<const unsigned*>(&x);
+    unsigned* dst = reinterpret_cast<unsigned*>(&w) + v * (sizeof(T) / 4);
+    for (int k = 0; k < static_cast<int>(sizeof(T) / 4); ++k) dst[k] = src[k];
+    return;
+  } else if constexpr (sizeof(T) == 2) {
+    reinterpret_cast<unsigned short*>(&w)[v] = *reinterpret_cast<const unsigned short*>(&x);
+    return;
+  }
+#endif
+  const unsigned char* src = reinterpret_cast<const unsigned char*>(&x);
+  unsigned char* dst = reinterpret_cast<unsigned char*>(&w) + v * sizeof(T);
+  for (int k = 0; k < static_cast<int>(sizeof(T)); ++k) dst[k] = src[k];
+}
+
 // __shfl_down_sync for any trivially copyable T (half, complex<double>, bool):
 // the value moves as 32-bit words.
 template <class T>

@@ -84,6 +84,35 @@ def test_integer_bool_complex_rows(rng, dtype):
     assert len(sources()) == 1
 
 
+def _mode(src):
+    """The row mode a kernel text was written in (Note [Row modes])."""
+    return "vector" if "kiln::Vec16" in src else "strided" if "reduced_offsets" in src else "contiguous"
+
+
+@pytest.mark.parametrize("dtype,shape,view,mode", [
+    (numpy.float32, (5, 16), (slice(None), slice(None)), "vector"),         # 16-byte chunks of 4
+    (numpy.int8, (3, 48), (slice(None), slice(None)), "vector"),            # chunks of 16, integer max
+    (numpy.float32, (5, 18), (slice(None), slice(None)), "contiguous"),     # n not a multiple of 4
+    (numpy.float32, (5, 17), (slice(None), slice(1, None)), "contiguous"),  # rows off the 16-byte boundary
+    (numpy.float64, (6, 10), (slice(None, None, 2), slice(None)), "vector"),     # every other row
+    (numpy.float32, (5, 16), (slice(None), slice(None, None, -1)), "strided"),   # a reversed row
+], ids=str)
+def test_row_modes(rng, dtype, shape, view, mode):
+    base = (rng.standard_normal(shape) * 20).astype(dtype)
+    xn = base[view]
+    f, sources = fused(lambda v: (v - v.max(axis=1, keepdims=True), v.min(axis=1)))
+    for a, b in zip(f(kiln.asarray(base)[view]), (xn - xn.max(axis=1, keepdims=True), xn.min(axis=1))):
+        assert_same_values(kiln.asnumpy(a), b)
+    assert [_mode(s) for s in sources()] == [mode]
+
+
+def test_outputs_of_another_itemsize_are_contiguous_not_vector(rng):
+    g, more = fused(lambda v: v / v.sum(axis=1, keepdims=True))
+    ints = rng.integers(1, 50, (4, 16)).astype(numpy.int16)
+    numpy.testing.assert_allclose(kiln.asnumpy(g(kiln.asarray(ints))), ints / ints.sum(axis=1, keepdims=True), rtol=1e-15)
+    assert [_mode(s) for s in more()] == ["contiguous"]
+
+
 def test_max_min_without_identity_and_nans(rng):
     xn = rng.standard_normal((5, 40)).astype(numpy.float32)
     xn[1, 7] = numpy.nan
