@@ -407,10 +407,11 @@ FusionPlan FusionTrace::plan(std::span<const int> results) const {
   return FusionPlan(std::move(s));
 }
 
-std::vector<const std::string*> FusionTrace::body(std::set<std::string>& needed) const {
+std::vector<const std::string*> FusionTrace::body(std::set<std::string>& needed, const std::set<std::string>& given) const {
   std::vector<const std::string*> r;
   for (auto st = stmts_.rbegin(); st != stmts_.rend(); ++st) {
-    if (std::none_of(st->defines.begin(), st->defines.end(), [&](const std::string& d) { return needed.count(d); }))
+    if (std::none_of(st->defines.begin(), st->defines.end(),
+                     [&](const std::string& d) { return needed.count(d) && !given.count(d); }))
       continue;
     r.push_back(&st->text);
     needed.insert(st->uses.begin(), st->uses.end());

@@ -155,8 +155,8 @@ class FusionTrace {
   std::string code(int id, DType weak, DType to, std::set<std::string>& uses);
   const std::string& kernel_expr(int id);
   // The statements (in order) computing the names in `needed`, which gains
-  // every name they read.
-  std::vector<const std::string*> body(std::set<std::string>& needed) const;
+  // every name they read; names in `given` are known already (not computed).
+  std::vector<const std::string*> body(std::set<std::string>& needed, const std::set<std::string>& given = {}) const;
   FusionNode strong_result(std::span<const int> inputs, DType dtype, std::string expr) const;
 
   std::string name_;

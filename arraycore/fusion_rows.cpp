@@ -65,19 +65,32 @@ namespace kiln::arraycore {
 // 1,161 GB/s in the strided shape, 3,139 GB/s contiguous with scalar loads
 // and 3,994 GB/s with 16-byte chunks (a 16-byte copy: 3,891), 256 threads
 // a row; 512 and 1024 threads were slower (probe of 2026-11-29).
+//
+// Note [Cached row values]
+// A staged variant also keeps, next to the staged inputs, each reduction's
+// per-element value that a later loop of the kernel would compute again:
+// softmax's exp(x - max) is summed by the second loop and divided by the
+// sum in the third, which reads it back instead of calling exp again (on
+// the H200 the two exps and the division, compiled without FMA contraction
+// for NumPy's roundings, bound the kernel more than its memory traffic).
+// Each thread reads back only the slots it wrote, so no barrier is added;
+// in the vector mode element u of chunk c has slot u * (n / E) + c, so a
+// warp's stores fall in consecutive words. The variant stages only when
+// inputs and cached values all fit in the 40 KiB; otherwise every loop
+// reads its inputs from memory and computes its values.
 constexpr int kRowStrided = 0, kRowContiguous = 1, kRowVector = 2, kRowModes = 3;
 
 struct FusionPlan::RowKernel {
   std::vector<int> axes;        // the reduced axes, sorted, of rank `ndim`
   int ndim = 0;
   std::vector<int> inputs;      // array arguments read: pointer operands 0, 1, ...
-  std::vector<int64_t> input_sizes;   // their element sizes (the staged rows, Note [Row-fused plans])
+  std::vector<int64_t> staged_sizes;  // element sizes of the staged buffers: the inputs', then cached values' (Note [Cached row values])
   std::vector<int> outputs;     // output slots written: the pointer operands after the inputs
   std::vector<std::pair<char, int>> scalars;   // scalar params (FusionTrace::Param source, index), in order
   int vector_width = 1;          // E of the vector mode: 16 / the first input's itemsize
-  std::string name, sources[kRowModes];   // by mode (Note [Row modes])
+  std::string name, sources[2 * kRowModes];   // by mode and staging: [2 * mode + staged] (Note [Row modes])
   std::mutex mutex;
-  std::map<std::pair<int, int>, std::pair<std::shared_ptr<runtime::LoadedModule>, runtime::FunctionHandle>> loaded;   // by device, mode
+  std::map<std::pair<int, int>, std::pair<std::shared_ptr<runtime::LoadedModule>, runtime::FunctionHandle>> loaded;   // by device, variant
 };
 
 namespace {
@@ -104,16 +117,14 @@ void fill(kiln::Layout<N>& l, const StridedPlan& p) {
 
 template <int N>
 void launch_rows(runtime::FunctionHandle fn, std::vector<void*> pointers, std::span<const EwArg> scalars,
-                 const StridedPlan& kept, const StridedPlan& reduced, long long m, long long n, int stage,
-                 uint32_t shared_bytes) {
+                 const StridedPlan& kept, const StridedPlan& reduced, long long m, long long n, uint32_t shared_bytes) {
   kiln::Layout<N> K{}, R{};
   fill(K, kept);
   fill(R, reduced);
   std::vector<void*> kargs;
   for (void*& p : pointers) kargs.push_back(&p);
   for (const EwArg& s : scalars) kargs.push_back(const_cast<std::byte*>(s.scalar.data()));
-  for (void* p : {static_cast<void*>(&K), static_cast<void*>(&R), static_cast<void*>(&m), static_cast<void*>(&n),
-                  static_cast<void*>(&stage)})
+  for (void* p : {static_cast<void*>(&K), static_cast<void*>(&R), static_cast<void*>(&m), static_cast<void*>(&n)})
     kargs.push_back(p);
   const uint32_t block = n >= kRowBlock ? kRowBlock : static_cast<uint32_t>(std::max<long long>(32, (n + 31) / 32 * 32));
   const uint32_t grid = static_cast<uint32_t>(std::min<long long>(m, (1LL << 31) - 1));
@@ -165,20 +176,52 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
            "    T c;\n    c.v = " + arraycore::ufunc(reduce_ufunc(r.method)).device_fn + "(a.v, b.v);\n    c.ok = true;\n"
            "    return c;\n  }\n};\n";
   }
-  for (int mode = 0; mode < kRowModes; ++mode) {
+  // Note [Cached row values]: a reduction's per-element value that a later loop computes again (softmax's
+  // exp(x - max), summed, then divided) is kept in shared memory next to the staged inputs.
+  std::set<std::string> later_needed;
+  std::vector<bool> cache(reductions.size(), false);
+  for (size_t q = reductions.size(); q-- > 0;) {
+    const FusionNode& src = t.node(t.node(reductions[q]).source);
+    if (q + 1 == reductions.size())
+      for (const Output& o : s.outputs)
+        if (o.reduction < 0) later_needed.insert(t.node(o.node).expr);
+    std::set<std::string> walk = later_needed;
+    t.body(walk);
+    // A value of a statement with one result only (a second result computed later would define it again).
+    const bool single = std::any_of(t.stmts_.begin(), t.stmts_.end(), [&](const auto& st) {
+      return st.defines.size() == 1 && st.defines[0] == src.expr;
+    });
+    cache[q] = walk.count(src.expr) && single;
+    later_needed.insert(src.expr);
+  }
+  for (int variant = 0; variant < 2 * kRowModes; ++variant) {
+    const int mode = variant / 2;
+    const bool stage = variant % 2;
     k->inputs.clear();
     k->outputs.clear();
     k->scalars.clear();
-    k->input_sizes.clear();
+    k->staged_sizes.clear();
     std::set<std::string> scalars_used;
     std::set<int> computed;          // reductions whose results the rows already hold
+    std::map<std::string, std::string> cached;   // reduction values kept in shared memory: their buffers _sc<q>
+    std::vector<std::string> staged_types, cache_decls;   // the inputs' staged buffers' element types; the cached ones
+    // Element _j's slot in a cached value's buffer: in the vector mode chunk-major per element of the chunk,
+    // so that consecutive threads touch consecutive words.
+    const std::string slot_j = mode == kRowVector ? "_u * (_n / _E) + _c" : "_j";
     std::string body;
     // The element loop computing `needed` (loads of the array arguments it reads, then the statements), then
     // `tail` per element; in the vector mode `pre` and `post` open and close each thread's chunk of elements.
     auto loop = [&](std::set<std::string> needed, const std::string& tail, const std::string& pre, const std::string& post) {
-      const std::vector<const std::string*> stmts = t.body(needed);
+      std::set<std::string> given;
+      for (const auto& [name, buffer] : cached) given.insert(name);
+      const std::vector<const std::string*> stmts = t.body(needed, given);
       std::string chunk, loads;
       for (const std::string& name : needed) {
+        if (auto c = cached.find(name); c != cached.end()) {
+          loads += std::string(mode == kRowVector ? "  " : "") + "      const " + c->second.substr(0, c->second.find(' ')) +
+                   " " + name + " = " + c->second.substr(c->second.find(' ') + 1) + "[" + slot_j + "];\n";
+          continue;
+        }
         auto it = params.find(name);
         if (it == params.end()) continue;
         const FusionTrace::Param& p = *it->second;
@@ -195,20 +238,26 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
         auto in = std::find(k->inputs.begin(), k->inputs.end(), p.index);
         const bool first_read = in == k->inputs.end();
         const std::string op = std::to_string(in - k->inputs.begin());
-        if (first_read) k->inputs.push_back(p.index);
         const DType d = t.node(p.index).dtype;
         const std::string st = storage_ctype(d), v = "_v" + op;
+        if (first_read) {
+          k->inputs.push_back(p.index);
+          staged_types.push_back(st);
+          k->staged_sizes.push_back(static_cast<int64_t>(itemsize(d)));
+        }
         if (mode == kRowVector) {
           const std::string global = "((const kiln::Vec16*)(_p" + op + " + _ko[" + op + "]))[_c]",
                             staged = "((kiln::Vec16*)_st" + op + ")[_c]";
-          chunk += first_read ? "      const kiln::Vec16 _w" + op + " = " + global + ";\n      if (_stage) " + staged + " = _w" + op + ";\n"
-                              : "      const kiln::Vec16 _w" + op + " = _stage ? " + staged + " : " + global + ";\n";
+          chunk += !stage ? "      const kiln::Vec16 _w" + op + " = " + global + ";\n"
+                   : first_read ? "      const kiln::Vec16 _w" + op + " = " + global + ";\n      " + staged + " = _w" + op + ";\n"
+                                : "      const kiln::Vec16 _w" + op + " = " + staged + ";\n";
           loads += "        const " + st + " " + v + " = kiln::vec_element<" + st + ">(_w" + op + ", _u);\n";
         } else {
           const std::string global = mode == kRowStrided ? "*(const " + st + "*)(_p" + op + " + _ko[" + op + "] + _ro[" + op + "])"
                                                          : "((const " + st + "*)(_p" + op + " + _ko[" + op + "]))[_j]";
-          loads += first_read ? "      const " + st + " " + v + " = " + global + ";\n      if (_stage) _st" + op + "[_j] = " + v + ";\n"
-                              : "      const " + st + " " + v + " = _stage ? _st" + op + "[_j] : " + global + ";\n";
+          loads += !stage ? "      const " + st + " " + v + " = " + global + ";\n"
+                   : first_read ? "      const " + st + " " + v + " = " + global + ";\n      _st" + op + "[_j] = " + v + ";\n"
+                                : "      const " + st + " " + v + " = _st" + op + "[_j];\n";
         }
         loads += std::string(mode == kRowVector ? "  " : "") + "      const " + p.ctype + " " + name + " = " + load_text(p.ctype, d, v) + ";\n";
       }
@@ -243,11 +292,18 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
       const FusionNode& r = t.node(reductions[q]);
       const FusionNode& src = t.node(r.source);
       const std::string Q = std::to_string(q), out = c_type(r.dtype);
+      std::string keep;
+      if (stage && cache[q]) {   // kept after this loop, read by the later ones
+        keep = "      _sc" + Q + "[" + slot_j + "] = " + src.expr + ";\n";
+        cache_decls.push_back(c_type(src.dtype) + " _sc" + Q);
+        k->staged_sizes.push_back(static_cast<int64_t>(itemsize(src.dtype)));
+      }
       body += "    " + nm + "_op" + Q + "::T _acc" + Q + " = " + nm + "_op" + Q + "::identity();\n";
       body += loop({src.expr},
                    "      " + nm + "_op" + Q + "::T _e;\n      _e.v = " + cast_text(src.expr, src.dtype, r.acc) +
-                       ";\n      _e.ok = true;\n      _acc" + Q + " = " + nm + "_op" + Q + "::combine(_acc" + Q + ", _e);\n",
+                       ";\n      _e.ok = true;\n      _acc" + Q + " = " + nm + "_op" + Q + "::combine(_acc" + Q + ", _e);\n" + keep,
                    "", "");
+      if (!keep.empty()) cached[src.expr] = cache_decls.back();
       const std::string slot = "(*reinterpret_cast<" + out + "*>(_shared + " + std::to_string(shared_bytes) + "))";
       shared_bytes += 16;
       body += "    _acc" + Q + " = kiln::block_reduce<" + nm + "_op" + Q + ">(_acc" + Q + ");\n    if (threadIdx.x == 0) {\n" +
@@ -293,25 +349,28 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
       }
     const std::string NP = std::to_string(np);
     for (size_t at; (at = body.find("[NP]")) != std::string::npos;) body.replace(at, 4, "[" + NP + "]");
-    // Each input's staged row: one region of _n elements, 16-byte aligned, in the order of the inputs
+    // The staged buffers: one region of _n elements each, 16-byte aligned, the inputs' then the cached values'
     // (run_rows computes the same size on the host).
-    std::string staged = "  extern __shared__ __align__(16) unsigned char _dyn[];\n  long long _so = 0;\n";
-    for (size_t q = 0; q < k->inputs.size(); ++q) {
-      const std::string st = storage_ctype(t.node(k->inputs[q]).dtype), Q = std::to_string(q);
-      staged += "  " + st + "* const _st" + Q + " = reinterpret_cast<" + st + "*>(_dyn + _so);\n  _so = (_so + _n * (long long)sizeof(" +
-                st + ") + 15) / 16 * 16;\n";
-      k->input_sizes.push_back(static_cast<int64_t>(itemsize(t.node(k->inputs[q]).dtype)));
+    std::string staged;
+    if (stage) {
+      staged = "  extern __shared__ __align__(16) unsigned char _dyn[];\n  long long _so = 0;\n";
+      std::vector<std::pair<std::string, std::string>> buffers;   // type, name
+      for (size_t q = 0; q < staged_types.size(); ++q) buffers.push_back({staged_types[q], "_st" + std::to_string(q)});
+      for (const std::string& c : cache_decls) buffers.push_back({c.substr(0, c.find(' ')), c.substr(c.find(' ') + 1)});
+      for (const auto& [st, name] : buffers)
+        staged += "  " + st + "* const " + name + " = reinterpret_cast<" + st + "*>(_dyn + _so);\n  _so = (_so + _n * (long long)sizeof(" +
+                  st + ") + 15) / 16 * 16;\n";
     }
     if (mode == kRowVector) {   // the elements of a 16-byte chunk: every operand has the inputs' first itemsize
-      k->vector_width = static_cast<int>(16 / k->input_sizes[0]);
+      k->vector_width = static_cast<int>(16 / itemsize(t.node(k->inputs[0]).dtype));
       staged += "  constexpr int _E = " + std::to_string(k->vector_width) + ";\n";
     }
-    k->sources[mode] = std::string(fusion_detail::kPreamble) + "#include <kiln/elementwise.h>\n#include <kiln/reduction.h>\n" + ops +
-                       "extern \"C\" __global__ void " + nm + "(" + sig + "const kiln::Layout<" + NP + "> _K, const kiln::Layout<" + NP +
-                       "> _R, const long long _m, const long long _n, const int _stage) {\n  __shared__ __align__(16) unsigned char _shared[" +
-                       std::to_string(shared_bytes) + "];\n" + staged +
-                       "  for (long long _row = blockIdx.x; _row < _m; _row += gridDim.x) {\n"
-                       "    long long _ko[" + NP + "];\n    _K.offsets(_row, _ko);\n" + body + "    __syncthreads();\n  }\n}\n";
+    k->sources[variant] = std::string(fusion_detail::kPreamble) + "#include <kiln/elementwise.h>\n#include <kiln/reduction.h>\n" + ops +
+                          "extern \"C\" __global__ void " + nm + "(" + sig + "const kiln::Layout<" + NP + "> _K, const kiln::Layout<" + NP +
+                          "> _R, const long long _m, const long long _n) {\n  __shared__ __align__(16) unsigned char _shared[" +
+                          std::to_string(shared_bytes) + "];\n" + staged +
+                          "  for (long long _row = blockIdx.x; _row < _m; _row += gridDim.x) {\n"
+                          "    long long _ko[" + NP + "];\n    _K.offsets(_row, _ko);\n" + body + "    __syncthreads();\n  }\n}\n";
   }
   return k;
 }
@@ -419,15 +478,21 @@ bool FusionPlan::run_rows(std::span<const UfuncInput> in, std::span<const Scalar
     }
     if (contiguous) mode = vector ? kRowVector : kRowContiguous;
   }
+  // Note [Row-fused plans]: rows staged in shared memory when they fit (kStagedBytes).
+  int64_t staged = 0;
+  for (int64_t size : k.staged_sizes) staged = (staged + n * size + 15) / 16 * 16;
+  const bool stage = staged <= kStagedBytes;
+  const uint32_t shared = stage ? static_cast<uint32_t>(staged) : 0;
+  const int variant = 2 * mode + (stage ? 1 : 0);
   runtime::FunctionHandle fn;
   {
     auto& be = runtime::backend();
-    const std::pair<int, int> key{be.current_device(), mode};
+    const std::pair<int, int> key{be.current_device(), variant};
     std::lock_guard<std::mutex> lock(k.mutex);
     auto it = k.loaded.find(key);
     if (it == k.loaded.end()) {
       runtime::CompileRequest req;
-      req.source = k.sources[mode];
+      req.source = k.sources[variant];
       req.options = exact_fp_options();
       req.source_name = k.name + ".cu";
       auto module = runtime::load_module_cached(req, key.first);
@@ -436,19 +501,14 @@ bool FusionPlan::run_rows(std::span<const UfuncInput> in, std::span<const Scalar
     }
     fn = it->second.second;
   }
-  // Note [Row-fused plans]: rows staged in shared memory when they fit (kStagedBytes).
-  int64_t staged = 0;
-  for (int64_t size : k.input_sizes) staged = (staged + n * size + 15) / 16 * 16;
-  const int stage = staged <= kStagedBytes ? 1 : 0;
-  const uint32_t shared = stage ? static_cast<uint32_t>(staged) : 0;
   switch (operands.size()) {
-    case 2: launch_rows<2>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
-    case 3: launch_rows<3>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
-    case 4: launch_rows<4>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
-    case 5: launch_rows<5>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
-    case 6: launch_rows<6>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
-    case 7: launch_rows<7>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
-    default: launch_rows<8>(fn, pointers, scalars, kept, red, m, n, stage, shared); break;
+    case 2: launch_rows<2>(fn, pointers, scalars, kept, red, m, n, shared); break;
+    case 3: launch_rows<3>(fn, pointers, scalars, kept, red, m, n, shared); break;
+    case 4: launch_rows<4>(fn, pointers, scalars, kept, red, m, n, shared); break;
+    case 5: launch_rows<5>(fn, pointers, scalars, kept, red, m, n, shared); break;
+    case 6: launch_rows<6>(fn, pointers, scalars, kept, red, m, n, shared); break;
+    case 7: launch_rows<7>(fn, pointers, scalars, kept, red, m, n, shared); break;
+    default: launch_rows<8>(fn, pointers, scalars, kept, red, m, n, shared); break;
   }
   // Slots of reductions only read inside get no array (no Result points at them): any output stands in.
   results.clear();
