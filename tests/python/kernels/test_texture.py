@@ -33,6 +33,10 @@ __global__ void fetch3(float* out, cudaTextureObject_t t, const float* x, const 
 __global__ void fetch2_rgba(float4* out, cudaTextureObject_t t, const float* x, const float* y, int n) {
     INDEX out[i] = tex2D<float4>(t, x[i], y[i]);
 }
+__global__ void fetch3_rgba(float4* out, cudaTextureObject_t t, const float* x, const float* y, const float* z,
+                            int n) {
+    INDEX out[i] = tex3D<float4>(t, x[i], y[i], z[i]);
+}
 __global__ void fetch2_int(int* out, cudaTextureObject_t t, const float* x, const float* y, int n) {
     INDEX out[i] = tex2D<int>(t, x[i], y[i]);
 }
@@ -232,6 +236,42 @@ def test_linear_filtering_keeps_nine_bits(module):
     u = numpy.array([0.3, 0.35, 0.4, 0.45, 0.5, 0.1, 0.9], numpy.float32)
     got = launch(module, "fetch1", kiln.empty(7, numpy.float32), tex, *device(u))
     numpy.testing.assert_array_equal(got, [1.1015625, 1.19921875, 1.30078125, 1.3984375, 1.5, 1.0, 2.0])
+
+
+def test_fetches_an_h200_returned(module):
+    # Values an H200 returned (probe/texture_probe.py), where a fetch is not the guide's formula with exact weights.
+    # Corner weights: a 2 x 2 (x 2) float4 texture whose channel c is 1 at corner c returns the corners' weights,
+    # for 9-bit weights (A, B[, C]) / 256 along x, y (, z): rounded to 1/256 by the GPU's rule, not the products.
+    hot = numpy.zeros((2, 2, 4), numpy.float32)
+    for c in range(4):
+        hot[c >> 1, c & 1, c] = 1
+    tex = make_texture(hot.reshape(2, 8), 4, filter=LINEAR)
+    ab = numpy.array([(32, 4), (96, 4), (1, 128), (255, 129), (100, 200), (3, 5)], numpy.float32) / 256 + 0.5
+    got = launch(module, "fetch2_rgba", kiln.empty((6, 4), numpy.float32), tex, *device(ab[:, 0], ab[:, 1]))
+    numpy.testing.assert_array_equal(got * 256, [[221, 31, 3, 1], [158, 94, 2, 2], [128, 0, 127, 1], [0, 127, 1, 128],
+                                                 [34, 22, 122, 78], [248, 3, 5, 0]])
+    abc = numpy.array([(8, 8, 8), (8, 8, 16), (136, 72, 200)], numpy.float32) / 256 + 0.5
+    corners = []
+    for half in range(2):   # corners 0-3, then 4-7 (bit 0: x, 1: y, 2: z)
+        hot = numpy.zeros((2, 2, 2, 4), numpy.float32)
+        for c in range(4):
+            k = c + 4 * half
+            hot[k >> 2, (k >> 1) & 1, k & 1, c] = 1
+        tex = make_texture(hot.reshape(2, 2, 8), 4, filter=LINEAR)
+        corners.append(launch(module, "fetch3_rgba", kiln.empty((3, 4), numpy.float32), tex, *device(*abc.T)))
+    numpy.testing.assert_array_equal(numpy.concatenate(corners, axis=1) * 256, [[233, 8, 7, 0, 8, 0, 0, 0],
+                                                                                [225, 8, 7, 0, 15, 1, 0, 0],
+                                                                                [19, 22, 7, 8, 68, 76, 26, 30]])
+    # A 1-D array is read as 2-D of height 1 at y = 0: border on y makes row -1 the border colour (half the fetch).
+    x = numpy.array([0.5 + 1 / 256, 1.0, 2.5], numpy.float32)
+    for modes, want in [((BORDER,) * 3, [161 / 256, 0.875, 0.25]), ((BORDER, CLAMP, CLAMP), [257 / 256, 1.5, 0.25])]:
+        tex = make_texture(numpy.array([1, 2], numpy.float32), modes=modes, filter=LINEAR, border=(0.25,))
+        numpy.testing.assert_array_equal(launch(module, "fetch1", kiln.empty(3, numpy.float32), tex, *device(x)), want)
+    # Normalized coordinates keep 21 fractional bits: u * 37 in float would round these the other way.
+    tex = make_texture(numpy.arange(37, dtype=numpy.float32), filter=LINEAR, normalized=True)
+    u = numpy.array([0.9461044, 0.60140413, 0.16316515], numpy.float32)
+    got = launch(module, "fetch1", kiln.empty(3, numpy.float32), tex, *device(u))
+    numpy.testing.assert_array_equal(got, [34.50390625, 21.75, 5.53515625])
 
 
 @pytest.mark.parametrize("dtype,read", [(numpy.uint8, 1), (numpy.int16, 1), (numpy.float16, 0)])
