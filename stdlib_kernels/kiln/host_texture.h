@@ -32,7 +32,8 @@
 //    only the index give different fetches: the GPU does the former;
 //  - a 1-D array is read as a 2-D array of height 1 at y = 0 whose y axis has
 //    address_mode[1]: with linear filtering and border there, row -1 is the
-//    border (B = 128), so half of the fetch is the border colour;
+//    border (B = 128), so half of the fetch is the border colour. A 1-D
+//    layered array is not: its fetches are 1-D;
 //  - an index outside [0, N) is clamped (clamp), gives the border colour
 //    (border), or, with normalized coordinates only, wraps (wrap: i mod N)
 //    or reflects (mirror: period 2N); wrap and mirror without normalized
@@ -212,11 +213,12 @@ struct Axis {
 // The filtered value of every component at coordinates xs (Note [Host texture fetches]).
 inline void sample(const TextureData& t, const float* xs, int layer, float* out) {
   const bool linear = t.filter_mode == 1, normalized = t.normalized_coords != 0;
-  // A 1-D array is fetched as 2-D of height 1 at y = 0 (a layered one keeps its layers in extent[1]).
-  const int dims = t.dims == 1 ? 2 : t.dims;
+  // A 1-D array is fetched as 2-D of height 1 at y = 0 (a 1-D layered array is not).
+  const bool as_2d = t.dims == 1 && !t.layered;
+  const int dims = as_2d ? 2 : t.dims;
   Axis ax[3];
   for (int d = 0; d < dims; ++d) {
-    const bool extra = t.dims == 1 && d == 1;
+    const bool extra = as_2d && d == 1;
     const unsigned long long n = extra ? 1 : t.extent[d];
     ax[d].n = static_cast<long long>(n);
     ax[d].mode = t.address_mode[d];

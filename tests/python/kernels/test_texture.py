@@ -46,6 +46,9 @@ __global__ void fetch_linear(float* out, cudaTextureObject_t t, const int* x, in
 __global__ void fetch_layered(float* out, cudaTextureObject_t t, const float* x, const float* y, int layer, int n) {
     INDEX out[i] = tex2DLayered<float>(t, x[i], y[i], layer);
 }
+__global__ void fetch_layered1(float* out, cudaTextureObject_t t, const float* x, int layer, int n) {
+    INDEX out[i] = tex1DLayered<float>(t, x[i], layer);
+}
 __global__ void surface_update(cudaSurfaceObject_t s, int w, int h, int d) {
     int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, z = blockIdx.z;
     if (x >= w || y >= h || z >= d) return;
@@ -267,6 +270,13 @@ def test_fetches_an_h200_returned(module):
     for modes, want in [((BORDER,) * 3, [161 / 256, 0.875, 0.25]), ((BORDER, CLAMP, CLAMP), [257 / 256, 1.5, 0.25])]:
         tex = make_texture(numpy.array([1, 2], numpy.float32), modes=modes, filter=LINEAR, border=(0.25,))
         numpy.testing.assert_array_equal(launch(module, "fetch1", kiln.empty(3, numpy.float32), tex, *device(x)), want)
+    # A 1-D layered array is not: the second layer of (1, 2), (1, 2) filters as 1-D with border on every axis.
+    arr = CUDAarray(channel_format(numpy.float32), 2, 0, 2, flags=rt.cudaArrayLayered)
+    arr.copy_from(numpy.array([[1, 2], [1, 2]], numpy.float32))
+    tex = TextureObject(ResourceDescriptor(rt.cudaResourceTypeArray, cuArr=arr),
+                        TextureDescriptor((BORDER,) * 3, LINEAR, 0, borderColors=(0.25,)))
+    got = launch(module, "fetch_layered1", kiln.empty(3, numpy.float32), tex, *device(x), 1)
+    numpy.testing.assert_array_equal(got, [257 / 256, 1.5, 0.25])
     # Normalized coordinates keep 21 fractional bits: u * 37 in float would round these the other way.
     tex = make_texture(numpy.arange(37, dtype=numpy.float32), filter=LINEAR, normalized=True)
     u = numpy.array([0.9461044, 0.60140413, 0.16316515], numpy.float32)
