@@ -240,7 +240,6 @@ inline void sample(const TextureData& t, const float* xs, int layer, float* out)
   for (int k = 0; k < (linear ? 1 << dims : 1); ++k) {
     const int b[3] = {k & 1, (k >> 1) & 1, (k >> 2) & 1};
     const int w = linear ? corner_weight(ax[0].weight, ax[1].weight, ax[2].weight, b[0], b[1], b[2]) : 256;
-    if (w == 0) continue;
     long long idx[3] = {0, 0, 0};
     bool border = false;
     for (int d = 0; d < dims; ++d) {
@@ -252,7 +251,7 @@ inline void sample(const TextureData& t, const float* xs, int layer, float* out)
       double v;
       if (border) v = fixed16 ? t.border_color[c] * full : t.border_color[c];
       else if (fixed16) v = raw_component(t, p, c) * unit;
-      else v = static_cast<float>(raw_component(t, p, c));   // 32-bit integers: as floats
+      else v = static_cast<float>(raw_component(t, p, c));   // float data as stored, 32-bit integers as floats
       acc[c] += w * v;
     }
   }
