@@ -1,9 +1,9 @@
 """kiln.cuda.texture: CUDA arrays, texture and surface objects, and the fetches
 of RawKernels and ElementwiseKernels against NumPy fetches computed with the
-rules of CUDA's programming guide (docs/texture.md): point and linear
-filtering with the 9-bit weight, the four address modes, normalized
-coordinates, read modes, 1-D/2-D/3-D, layered arrays, linear and pitched
-memory, surfaces."""
+rules an H200 follows (docs/texture.md; measured with probe/texture_probe.py):
+point and linear filtering with the GPU's 9-bit weights, the four address
+modes, normalized coordinates, read modes, 1-D/2-D/3-D, layered arrays,
+linear and pitched memory, surfaces."""
 import numpy
 import pytest
 
