@@ -5,23 +5,51 @@
 // to on the host backend. NVRTC has these built in; host compiler only.
 //
 // Note [Host texture fetches]
-// A fetch does what CUDA's programming guide ("Texture Fetching" appendix)
-// says the hardware does, so that host and GPU return the same values:
-//  - normalized coordinates are scaled by the extent in float: x = u * N;
+// A fetch returns what an H200's texture unit returns. CUDA's programming
+// guide ("Texture Fetching" appendix) gives the outline; the details below
+// were measured (probe/texture_probe.py: dense coordinate sweeps, one-hot
+// texels, every pair of 2-D weights) and reproduce every probed float fetch
+// to within one float ulp:
+//  - normalized coordinates are truncated to 21 fractional bits, then scaled
+//    exactly by the extent: x = floor(u * 2^21) / 2^21 * N (a float u * N
+//    differs from the GPU next to a weight tie when N is not a power of 2);
 //  - point filtering reads texel floor(x);
-//  - linear filtering reads the texels i = floor(x - 0.5) and i + 1 along
-//    each axis and weighs them by alpha = frac(x - 0.5) rounded to the
-//    nearest multiple of 1/256 (the GPU keeps alpha in 9-bit fixed point
-//    with 8 fractional bits; ties round up): tex(x) = (1 - alpha) T[i] +
-//    alpha T[i+1], and the products of these weights in 2-D and 3-D, summed
-//    in float in the guide's order;
+//  - linear filtering, along each axis: a clamp axis first clamps x to
+//    [0.5, N - 0.5] (the coordinate, not only the index: see 3-D below);
+//    then i = floor(x - 0.5), and the weight of texel i + 1 is frac(x - 0.5)
+//    in 9-bit fixed point, A = round(256 frac(x - 0.5)), ties up, 0..256;
+//  - the corner weights are integers out of 256 too, not the exact products
+//    of the axes' weights. With P(p, q) = p * q / 256 rounded to the nearest
+//    integer, ties up or down as marked, corner (bx, by, bz) weighs
+//      wz  = bz ? C : 256 - C
+//      wxz = bx ? P(A, wz) up : P(256 - A, wz) down
+//      w   = P(wxz, by ? B : 256 - B), up if bx == by, else down
+//    (2-D: C = 0, so wxz is A or 256 - A), and they add up to 256. The fetch
+//    is sum(w * T) / 256, rounded once to float here (the GPU is within a
+//    float ulp of that). In 3-D the weights of the two texels of an axis do
+//    not add up to that axis' 1-D weights, so at a clamped edge, where the
+//    two are the same texel, clamping the coordinate (weight 0) and clamping
+//    only the index give different fetches: the GPU does the former;
+//  - a 1-D array is read as a 2-D array of height 1 at y = 0 whose y axis has
+//    address_mode[1]: with linear filtering and border there, row -1 is the
+//    border (B = 128), so half of the fetch is the border colour. A 1-D
+//    layered array is not: its fetches are 1-D;
 //  - an index outside [0, N) is clamped (clamp), gives the border colour
 //    (border), or, with normalized coordinates only, wraps (wrap: i mod N)
 //    or reflects (mirror: period 2N); wrap and mirror without normalized
 //    coordinates clamp, as CUDA supports only clamp and border there;
-//  - read mode normalized float turns 8- and 16-bit integers into v / (2^n - 1)
-//    (unsigned) or max(v / (2^(n-1) - 1), -1) (signed); 32-bit integers and
-//    float data are read as they are; half data is read as float;
+//  - read mode normalized float: a point fetch turns 8- and 16-bit integers
+//    into v / (2^n - 1) (unsigned) or max(v / (2^(n-1) - 1), -1) (signed).
+//    Linear filtering works in 16-bit fixed point, 65535 (signed: 32767)
+//    for 1.0: the weighted sum of v scaled so is rounded to an integer (ties
+//    up), divided, and a signed result clamped to -1 (so -128 counts as
+//    -128/127 until then). Exact on the probe for uint8, uint16 and int16;
+//    int8 is within one unit of 2^-15 (the GPU's 8-to-16-bit expansion of
+//    signed values is not v * 32767 / 127 exactly). 32-bit integers and
+//    float data are read as they are;
+//  - half data: a filtered fetch is rounded to half precision, ties away from
+//    zero (the GPU agrees but for 0.4 % of fetches whose texels nearly
+//    cancel, where it differs by a few half ulps of the result);
 //  - tex1Dfetch of a linear resource reads zero outside [0, N);
 //  - the layer of a layered fetch is clamped to the layers there are.
 // A surface access is at a byte offset along x; outside the surface it traps
@@ -110,15 +138,6 @@ inline double raw_component(const TextureData& t, const unsigned char* p, int c)
   }
 }
 
-// Component c as a filtered fetch sees it (Note [Host texture fetches]: read modes).
-inline float float_component(const TextureData& t, const unsigned char* p, int c) {
-  const double v = raw_component(t, p, c);
-  if (t.read_mode != 1 || t.channel_kind == 2 || t.channel_bits > 16) return static_cast<float>(v);
-  if (t.channel_kind == 1) return static_cast<float>(v) / static_cast<float>((1 << t.channel_bits) - 1);
-  const float s = static_cast<float>(v) / static_cast<float>((1 << (t.channel_bits - 1)) - 1);
-  return s < -1.0f ? -1.0f : s;
-}
-
 // Index i along an axis of n texels under address mode `mode`; -1: the border.
 inline long long address(long long i, long long n, int mode, bool normalized) {
   if (i >= 0 && i < n) return i;
@@ -136,18 +155,39 @@ inline long long address(long long i, long long n, int mode, bool normalized) {
 }
 
 // floor(x) as an index; NaN reads texel 0 and huge coordinates stay far outside.
-inline long long floor_index(float x) {
+inline long long floor_index(double x) {
   if (!(x == x)) return 0;
-  const float f = floorf(x);
-  if (f < -1e15f) return -1000000000000000LL;
-  if (f > 1e15f) return 1000000000000000LL;
+  const double f = floor(x);
+  if (f < -1e15) return -1000000000000000LL;
+  if (f > 1e15) return 1000000000000000LL;
   return static_cast<long long>(f);
 }
 
-// frac in [0, 1) to the nearest multiple of 1/256, ties up: the GPU's 9-bit weight.
-inline float quantize_weight(float frac) {
-  const float scaled = frac * 256.0f, whole = floorf(scaled);
-  return (scaled - whole >= 0.5f ? whole + 1.0f : whole) / 256.0f;
+// Coordinate c along an axis of n texels, in texels: normalized ones keep 21 fractional bits.
+inline double texel_coordinate(float c, unsigned long long n, bool normalized) {
+  if (!normalized) return c;
+  return floor(static_cast<double>(c) * 2097152.0) / 2097152.0 * static_cast<double>(n);
+}
+
+// p * q / 256 to the nearest integer, ties up or down.
+inline int weight_product(int p, int q, bool up) { return (p * q + (up ? 128 : 127)) >> 8; }
+
+// The weight out of 256 of corner (bx, by, bz), from the axes' 9-bit weights A, B, C.
+inline int corner_weight(int A, int B, int C, int bx, int by, int bz) {
+  const int wz = bz ? C : 256 - C;
+  const int wxz = bx ? weight_product(A, wz, true) : weight_product(256 - A, wz, false);
+  return weight_product(wxz, by ? B : 256 - B, bx == by);
+}
+
+// v rounded to half precision, ties away from zero.
+inline double round_to_half(double v) {
+  if (!(v == v) || v == 0.0 || fabs(v) == INFINITY) return v;
+  int e;
+  frexp(v, &e);   // |v| = m 2^e, m in [0.5, 1): the ulp is 2^(e - 11), 2^-24 at least
+  const double ulp = ldexp(1.0, (e - 1 < -14 ? -14 : e - 1) - 10);
+  double r = floor(fabs(v) / ulp + 0.5) * ulp;
+  if (r > 65504.0) r = INFINITY;
+  return v < 0 ? -r : r;
 }
 
 inline unsigned long long layer_index(const TextureData& t, int layer) {
@@ -164,36 +204,66 @@ inline const unsigned char* texel_address(const TextureData& t, const long long*
   return p;
 }
 
+// One axis of a fetch: its texels, address mode, first texel and the second's weight.
+struct Axis {
+  long long n = 1, lo = 0;
+  int mode = 1, weight = 0;
+};
+
 // The filtered value of every component at coordinates xs (Note [Host texture fetches]).
 inline void sample(const TextureData& t, const float* xs, int layer, float* out) {
-  long long lo[3] = {0, 0, 0};
-  float alpha[3] = {0, 0, 0};
-  const bool linear = t.filter_mode == 1;
-  for (int d = 0; d < t.dims; ++d) {
-    float x = t.normalized_coords ? xs[d] * static_cast<float>(t.extent[d]) : xs[d];
+  const bool linear = t.filter_mode == 1, normalized = t.normalized_coords != 0;
+  // A 1-D array is fetched as 2-D of height 1 at y = 0 (a 1-D layered array is not).
+  const bool as_2d = t.dims == 1 && !t.layered;
+  const int dims = as_2d ? 2 : t.dims;
+  Axis ax[3];
+  for (int d = 0; d < dims; ++d) {
+    const bool extra = as_2d && d == 1;
+    const unsigned long long n = extra ? 1 : t.extent[d];
+    ax[d].n = static_cast<long long>(n);
+    ax[d].mode = t.address_mode[d];
+    double x = texel_coordinate(extra ? 0.0f : xs[d], n, normalized);
     if (linear) {
-      x -= 0.5f;
-      lo[d] = floor_index(x);
-      alpha[d] = quantize_weight(x - floorf(x));
-    } else {
-      lo[d] = floor_index(x);
+      const bool clamps = ax[d].mode == 1 || (!normalized && ax[d].mode != 3);
+      if (clamps && x == x) x = x < 0.5 ? 0.5 : x > n - 0.5 ? n - 0.5 : x;
+      x -= 0.5;
+      if (x == x) ax[d].weight = static_cast<int>(floor((x - floor(x)) * 256.0 + 0.5));
     }
+    ax[d].lo = floor_index(x);
   }
+  // Normalized-float reads of 8/16-bit integers: filtered in units of 1/`full`.
+  const bool fixed16 = t.read_mode == 1 && t.channel_kind != 2 && t.channel_bits <= 16;
+  const double full = t.channel_kind == 0 ? 32767.0 : 65535.0;
+  const double unit = fixed16 ? full / ((1 << (t.channel_bits - (t.channel_kind == 0))) - 1) : 1.0;
   const unsigned long long lay = layer_index(t, layer);
-  const int corners = linear ? 1 << t.dims : 1;
-  for (int c = 0; c < 4; ++c) out[c] = 0.0f;
-  for (int k = 0; k < corners; ++k) {
-    float w = 1.0f;
+  double acc[4] = {0, 0, 0, 0};
+  for (int k = 0; k < (linear ? 1 << dims : 1); ++k) {
+    const int b[3] = {k & 1, (k >> 1) & 1, (k >> 2) & 1};
+    const int w = linear ? corner_weight(ax[0].weight, ax[1].weight, ax[2].weight, b[0], b[1], b[2]) : 256;
     long long idx[3] = {0, 0, 0};
     bool border = false;
-    for (int d = 0; d < t.dims; ++d) {
-      const bool upper = (k >> d) & 1;
-      if (linear) w *= upper ? alpha[d] : 1.0f - alpha[d];
-      idx[d] = address(lo[d] + upper, static_cast<long long>(t.extent[d]), t.address_mode[d], t.normalized_coords);
+    for (int d = 0; d < dims; ++d) {
+      idx[d] = address(ax[d].lo + b[d], ax[d].n, ax[d].mode, normalized);
       border = border || idx[d] < 0;
     }
     const unsigned char* p = border ? nullptr : texel_address(t, idx, lay);
-    for (int c = 0; c < t.channels; ++c) out[c] += w * (border ? t.border_color[c] : float_component(t, p, c));
+    for (int c = 0; c < t.channels; ++c) {
+      double v;
+      if (border) v = fixed16 ? t.border_color[c] * full : t.border_color[c];
+      else if (fixed16) v = raw_component(t, p, c) * unit;
+      else v = static_cast<float>(raw_component(t, p, c));   // float data as stored, 32-bit integers as floats
+      acc[c] += w * v;
+    }
+  }
+  for (int c = 0; c < 4; ++c) {
+    double v = acc[c] / 256.0;
+    if (fixed16) {
+      v = (linear ? floor(v + 0.5) : v) / full;   // a point fetch is v / (2^n - 1) exactly
+      if (v < -1.0) v = -1.0;
+    } else if (t.channel_kind == 2 && t.channel_bits == 16) {
+      v = round_to_half(v);
+    }
+    out[c] = c < t.channels ? static_cast<float>(v) : 0.0f;
   }
 }
 
@@ -203,7 +273,7 @@ void sample_integer(const TextureData& t, const float* xs, int layer, C* out, in
   long long idx[3] = {0, 0, 0};
   bool border = false;
   for (int d = 0; d < t.dims; ++d) {
-    const float x = t.normalized_coords ? xs[d] * static_cast<float>(t.extent[d]) : xs[d];
+    const double x = texel_coordinate(xs[d], t.extent[d], t.normalized_coords);
     idx[d] = address(floor_index(x), static_cast<long long>(t.extent[d]), t.address_mode[d], t.normalized_coords);
     border = border || idx[d] < 0;
   }
