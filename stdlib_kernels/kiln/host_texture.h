@@ -7,7 +7,7 @@
 // Note [Host texture fetches]
 // A fetch returns what an H200's texture unit returns. CUDA's programming
 // guide ("Texture Fetching" appendix) gives the outline; the details below
-// were measured (probe/texture_probe.py: dense coordinate sweeps, one-hot
+// were measured (tools/texture_probe.py: dense coordinate sweeps, one-hot
 // texels, every pair of 2-D weights) and reproduce every probed float fetch
 // to within one float ulp:
 //  - normalized coordinates are truncated to 21 fractional bits, then scaled

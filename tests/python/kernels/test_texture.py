@@ -1,6 +1,6 @@
 """kiln.cuda.texture: CUDA arrays, texture and surface objects, and the fetches
 of RawKernels and ElementwiseKernels against NumPy fetches computed with the
-rules an H200 follows (docs/texture.md; measured with probe/texture_probe.py):
+rules an H200 follows (docs/texture.md; measured with tools/texture_probe.py):
 point and linear filtering with the GPU's 9-bit weights, the four address
 modes, normalized coordinates, read modes, 1-D/2-D/3-D, layered arrays,
 linear and pitched memory, surfaces."""
@@ -242,7 +242,7 @@ def test_linear_filtering_keeps_nine_bits(module):
 
 
 def test_fetches_an_h200_returned(module):
-    # Values an H200 returned (probe/texture_probe.py), where a fetch is not the guide's formula with exact weights.
+    # Values an H200 returned (tools/texture_probe.py), where a fetch is not the guide's formula with exact weights.
     # Corner weights: a 2 x 2 (x 2) float4 texture whose channel c is 1 at corner c returns the corners' weights,
     # for 9-bit weights (A, B[, C]) / 256 along x, y (, z): rounded to 1/256 by the GPU's rule, not the products.
     hot = numpy.zeros((2, 2, 4), numpy.float32)

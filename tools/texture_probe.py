@@ -2,8 +2,8 @@
 kiln's host emulation (stdlib_kernels/kiln/host_texture.h) and tests/python/kernels/test_texture.py disagreed
 with an H200.
 
-    KILN_BACKEND=cuda python probe/texture_probe.py            # through kiln.cuda.texture
-    TEXPROBE_XP=cupy python probe/texture_probe.py             # the same through CuPy (the hardware's answer alone)
+    KILN_BACKEND=cuda python tools/texture_probe.py            # through kiln.cuda.texture
+    TEXPROBE_XP=cupy python tools/texture_probe.py             # the same through CuPy (the hardware's answer alone)
 
 Saves ONE file, $OUT/texprobe.npz (or ./texprobe.npz): for each experiment NAME the texels (NAME.texels), the
 coordinates (NAME.x/.y/.z) and the fetched values (NAME.got), plus a short summary on stdout. Runs in seconds.
