@@ -12,7 +12,8 @@ the signatures, the argument shaping and NumPy's warnings.
 
 Differences from NumPy: results are kiln arrays, 0-d where NumPy returns a
 scalar (as CuPy); inputs are kiln arrays or scalars (host arrays and lists
-raise TypeError, as the ufuncs do). An ``out=`` overlapping an input gets
+raise TypeError, as the ufuncs do), except isclose's and allclose's a and b,
+which take any array-like as NumPy's and CuPy's do. An ``out=`` overlapping an input gets
 what NumPy gives: the inputs are read as they were before the call.
 """
 import warnings
@@ -181,30 +182,37 @@ def sinc(x):
 
 
 def _check_tolerances(a, b, rtol, atol):
-    """NumPy's operand checks and its warning for a non-finite scalar rtol or
-    atol (Note [isclose] in arraycore/math_functions.cpp)."""
-    for v in (a, b, rtol, atol):
+    """a and b as kiln arrays or scalars (host arrays and sequences are
+    copied to the device, as numpy.isclose and CuPy's isclose take any
+    array-like), the operand checks for rtol/atol and NumPy's warning for a
+    non-finite scalar one (Note [isclose] in arraycore/math_functions.cpp)."""
+    a, b = (v if isinstance(v, (ndarray, numpy.generic)) or type(v) in _PYTHON_SCALARS
+            else _asarray(v) for v in (a, b))
+    for v in (rtol, atol):
         _check_operand(v)
     for tol in (rtol, atol):
         if not isinstance(tol, ndarray) and not numpy.isfinite(tol):
             warnings.warn("One of rtol or atol is not valid, atol: %s, rtol: %s" % (atol, rtol),
                           RuntimeWarning, stacklevel=3)
             break
+    return a, b
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise |a - b| <= atol + rtol * |b| (b finite) or a == b, with
     NumPy's dtypes at each step; NaNs equal each other when ``equal_nan``.
     A non-finite scalar rtol/atol warns as NumPy does (array ones are not
-    checked)."""
-    _check_tolerances(a, b, rtol, atol)
+    checked). a and b may be host arrays or sequences (copied to the device,
+    as CuPy does)."""
+    a, b = _check_tolerances(a, b, rtol, atol)
     return _core._isclose(a, b, rtol, atol, bool(equal_nan))
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether isclose holds everywhere, as a Python bool (as NumPy; CuPy
-    returns a 0-d array): one kernel, no temporary array."""
-    _check_tolerances(a, b, rtol, atol)
+    returns a 0-d array): one kernel, no temporary array. a and b may be
+    host arrays or sequences, as in isclose."""
+    a, b = _check_tolerances(a, b, rtol, atol)
     return _core._allclose(a, b, rtol, atol, bool(equal_nan))
 
 

@@ -185,14 +185,18 @@ def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         if not 0 <= i < n:
             raise IndexError("index %d out-of-bounds in %s.reduceat [0, %d)" % (i, self.__name__, n))
     moved = _core.moveaxis(a, axis, -1)
-    result = moved[..., idx].astype(_loop_dtype(self, a.dtype, dtype, out))
+    # The result is a new C-contiguous array (NumPy's layout for a C-contiguous
+    # operand); the work below writes it through a view with `axis` last.
+    shape = tuple(a.shape[:axis]) + (len(idx),) + tuple(a.shape[axis + 1:])
+    result = _core.empty(shape, _loop_dtype(self, a.dtype, dtype, out))
+    work = _core.moveaxis(result, axis, -1)
+    work[...] = moved[..., idx]
     ends = idx.tolist()[1:] + [n]
     spans = [(k, s, e) for k, (s, e) in enumerate(zip(idx.tolist(), ends)) if e > s + 1]
     if spans:
         segment = numpy.concatenate([numpy.full(e - s - 1, k) for k, s, e in spans])
         position = numpy.concatenate([numpy.arange(s + 1, e) for _, s, e in spans])
-        self.at(result, (Ellipsis, segment), moved[..., position])
-    result = _core.moveaxis(result, -1, axis)
+        self.at(work, (Ellipsis, segment), moved[..., position])
     if out is None:
         return result
     out[...] = result

@@ -470,7 +470,21 @@ def test_isclose_tolerance_warning():
     with pytest.warns(RuntimeWarning, match="rtol or atol"):
         mf.isclose(k, k, atol=numpy.nan)
     with pytest.raises(TypeError, match="kiln.asarray"):
-        mf.isclose(k, numpy.ones(2))
+        mf.isclose(k, k, atol=numpy.ones(2))
+
+
+def test_isclose_takes_host_operands():
+    """a and b may be NumPy arrays or sequences (copied to the device), as
+    numpy.isclose and CuPy's isclose take them; the result is kiln's."""
+    n = numpy.array([1.0, 2.0, numpy.nan, 4.0], numpy.float32)
+    k = kiln.asarray(n)
+    other = numpy.array([1.0, 2.5, numpy.nan, 4.0 + 1e-6])
+    res = mf.isclose(k, other, equal_nan=True)
+    assert isinstance(res, kiln.ndarray)
+    assert_same_values(res.get(), numpy.isclose(n, other, equal_nan=True))
+    assert_same_values(mf.isclose([1, 3], k[:2]).get(), numpy.isclose([1, 3], n[:2]))
+    assert mf.allclose(k[:2], numpy.array([1.0, 2.0])) is True
+    assert mf.allclose(numpy.array([1.0, 2.5]), k[:2]) is False
 
 
 @pytest.mark.parametrize("da,db", PAIRS, ids=lambda d: name(d))

@@ -539,6 +539,13 @@ def test_reduceat_matches_numpy(dtype):
                 got = getattr(kiln, name).reduceat(k, idx, axis=axis)
                 assert got.dtype == want.dtype and got.shape == want.shape
                 numpy.testing.assert_array_equal(got.get(), want)
+    # A C-contiguous operand gets a C-contiguous result, as in NumPy, whichever the axis.
+    cube = numpy.arange(60, dtype=numpy.float32).reshape(3, 4, 5)
+    for axis in (0, 1, 2):
+        want = numpy.add.reduceat(cube, [0, 2, 1], axis=axis)
+        got = kiln.add.reduceat(kiln.asarray(cube), [0, 2, 1], axis=axis)
+        assert got.flags.c_contiguous and want.flags.c_contiguous
+        numpy.testing.assert_array_equal(got.get(), want)
     out = kiln.empty((4, 2), numpy.float64)
     assert kiln.add.reduceat(kiln.asarray(host), [0, 3], axis=1, dtype=numpy.float64, out=out) is out
     numpy.testing.assert_array_equal(out.get(), numpy.add.reduceat(host, [0, 3], axis=1, dtype=numpy.float64))
