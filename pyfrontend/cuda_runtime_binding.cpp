@@ -116,7 +116,7 @@ void register_cuda_runtime(py::module_& m) {
   });
   m.def("_rt_event_query", [be, ev](uintptr_t e) { return be().event_done(ev(e)); });
   m.def("_rt_event_elapsed_time", [be, ev](uintptr_t a, uintptr_t b) { return be().elapsed_ms(ev(a), ev(b)); });
-  m.def("_rt_device_attribute", &rt::device_attribute);
+  m.def("_rt_device_attribute", [](int attribute, int device) { return runtime::backend().device_attribute(attribute, device); });
   m.def("_rt_device_pci_bus_id", &rt::device_pci_bus_id);
   m.def("_rt_device_by_pci_bus_id", &rt::device_by_pci_bus_id);
   m.def("_rt_device_can_access_peer", &rt::device_can_access_peer);

@@ -150,6 +150,11 @@ class Backend {
   // --- devices (current device is per OS thread) ---
   virtual int device_count() = 0;
   virtual DeviceProperties device_properties(int device) = 0;
+  // cuDeviceGetAttribute: `attribute` numbered as CUdevice_attribute. The
+  // host backend answers for the device it emulates (Note [Host device
+  // attributes] in runtime/host/cpu_backend.cpp); InvalidArgument for an
+  // attribute it does not know.
+  virtual int device_attribute(int attribute, int device) = 0;
   virtual void set_device(int device) = 0;
   virtual int current_device() = 0;
   virtual void synchronize_device() = 0;  // current device

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "runtime/cuda/driver_api.h"
+#include "runtime/cuda/runtime_functions.h"
 #include "runtime/cuda/nvrtc_api.h"
 
 namespace kiln::runtime {
@@ -101,6 +102,8 @@ class CudaBackend final : public Backend {
     std::call_once(slot.properties_once, [&] { slot.properties = query_properties(device); });
     return slot.properties;
   }
+
+  int device_attribute(int attribute, int device) override { return rt::device_attribute(attribute, device); }
 
   void set_device(int device) override {
     slot_for(device, "set_device");

@@ -183,6 +183,48 @@ class HostBackend final : public Backend {
     p.warp_size = kiln_host::kWarpSize;
     return p;
   }
+  int device_attribute(int attribute, int device) override {
+    check_device(device);
+    // Note [Host device attributes]
+    // CuPy code asks the device what it can do before it launches
+    // (cooperative launch for grid.sync(), the warp size, the block and
+    // grid limits, shared memory). The host backend answers for the device
+    // it emulates: the launch limits a GPU has, which host launches check
+    // the same way; a warp of 32 (kiln_host::kWarpSize); one
+    // "multiprocessor" per worker thread; cooperative launches (grid
+    // barriers run on fibers); memory that is the host's (integrated,
+    // managed, pageable access, unified addresses). Compute capability is
+    // 0.0, as Device.compute_capability says, so code choosing an
+    // architecture takes none; what a CPU has no counterpart of (clock
+    // rates, the memory bus, L2, PCI ids) is 0. Other attributes raise.
+    const int threads = static_cast<int>(pool_->size());
+    const int optin = static_cast<int>(host::kMaxDynamicSharedBytes);
+    switch (attribute) {
+      case 1: return 1024;                                // MAX_THREADS_PER_BLOCK
+      case 2: case 3: return 1024;                        // MAX_BLOCK_DIM_X, _Y
+      case 4: return 64;                                  // MAX_BLOCK_DIM_Z
+      case 5: return 2147483647;                          // MAX_GRID_DIM_X
+      case 6: case 7: return 65535;                       // MAX_GRID_DIM_Y, _Z
+      case 8: return 48 * 1024;                           // MAX_SHARED_MEMORY_PER_BLOCK (without opting in)
+      case 9: return 64 * 1024;                           // TOTAL_CONSTANT_MEMORY
+      case 10: return kiln_host::kWarpSize;               // WARP_SIZE
+      case 12: return 65536;                              // MAX_REGISTERS_PER_BLOCK
+      case 16: return threads;                            // MULTIPROCESSOR_COUNT
+      case 18: case 19: return 1;                         // INTEGRATED, CAN_MAP_HOST_MEMORY
+      case 39: return 2048;                               // MAX_THREADS_PER_MULTIPROCESSOR
+      case 41: return 1;                                  // UNIFIED_ADDRESSING
+      case 75: case 76: return 0;                         // COMPUTE_CAPABILITY_MAJOR, _MINOR
+      case 83: case 88: case 89: return 1;                // MANAGED_MEMORY, PAGEABLE_MEMORY_ACCESS, CONCURRENT_MANAGED_ACCESS
+      case 95: return 1;                                  // COOPERATIVE_LAUNCH
+      case 97: return optin;                              // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+      case 13: case 33: case 34: case 36: case 37: case 38: case 50: case 115:
+        return 0;   // CLOCK_RATE, PCI_BUS_ID, PCI_DEVICE_ID, MEMORY_CLOCK_RATE, GLOBAL_MEMORY_BUS_WIDTH, L2_CACHE_SIZE,
+                    // PCI_DOMAIN_ID, MEMORY_POOLS_SUPPORTED
+      default:
+        throw Error("kiln.cuda.runtime.deviceGetAttribute: the host backend does not emulate device attribute " +
+                    std::to_string(attribute) + " (Note [Host device attributes] lists those it does)");
+    }
+  }
   void set_device(int device) override { check_device(device); }
   int current_device() override { return 0; }
   void synchronize_device() override { std::fflush(stdout); }

@@ -73,6 +73,7 @@ class FakeBackend : public runtime::Backend {
     p.total_memory = budget_;
     return p;
   }
+  int device_attribute(int, int) override { throw runtime::Error("fake: no device attributes"); }
   void set_device(int device) override {
     if (device != 0) throw runtime::InvalidArgument("fake: no device " + std::to_string(device));
   }

@@ -4,7 +4,8 @@ Pointers, streams and events are integers. Each function is one or two CUDA
 Driver API calls on the current device (runtime/cuda/runtime_functions.h);
 on the host backend the memory, device and IPC functions raise
 CUDARuntimeError ("the host backend has no CUDA runtime"), while streams and
-events by handle work on every backend."""
+events by handle work on every backend, and deviceGetAttribute answers for
+the device the host backend emulates (Note [Host device attributes])."""
 import collections
 
 from kiln import _core
@@ -26,7 +27,8 @@ streamCaptureModeGlobal, streamCaptureModeThreadLocal, streamCaptureModeRelaxed 
 streamCaptureStatusNone, streamCaptureStatusActive, streamCaptureStatusInvalidated = 0, 1, 2
 cudaGraphDebugDotFlagsVerbose = 1
 # cudaDeviceAttr (the driver's CU_DEVICE_ATTRIBUTE_* values)
-cudaDevAttrMaxThreadsPerBlock, cudaDevAttrMaxBlockDimX, cudaDevAttrMaxGridDimX = 1, 2, 5
+cudaDevAttrMaxThreadsPerBlock, cudaDevAttrMaxBlockDimX, cudaDevAttrMaxBlockDimY, cudaDevAttrMaxBlockDimZ = 1, 2, 3, 4
+cudaDevAttrMaxGridDimX, cudaDevAttrMaxGridDimY, cudaDevAttrMaxGridDimZ = 5, 6, 7
 cudaDevAttrMaxSharedMemoryPerBlock, cudaDevAttrTotalConstantMemory, cudaDevAttrWarpSize = 8, 9, 10
 cudaDevAttrMaxRegistersPerBlock, cudaDevAttrClockRate, cudaDevAttrMultiProcessorCount = 12, 13, 16
 cudaDevAttrIntegrated, cudaDevAttrCanMapHostMemory = 18, 19

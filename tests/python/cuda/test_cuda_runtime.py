@@ -1,6 +1,7 @@
 """kiln.cuda.runtime (CuPy's cupy.cuda.runtime names), Device attributes and
 PCI bus ids: real calls on the CUDA backend, a clear error on the host
-backend where CUDA has no meaning, stream/event handles on both."""
+backend where CUDA has no meaning, the emulated device's attributes on the
+host backend, stream/event handles on both."""
 import numpy
 import pytest
 
@@ -12,7 +13,7 @@ needs_cuda = pytest.mark.skipif(not CUDA, reason="needs the CUDA backend (the ho
 
 CUDA_ONLY = [
     ("malloc", (16,)), ("mallocManaged", (16,)), ("hostAlloc", (16, 0)), ("mallocAsync", (16, 0)),
-    ("memset", (0, 0, 0)), ("memcpy", (0, 0, 0)), ("deviceGetAttribute", (1, 0)), ("deviceGetPCIBusId", (0,)),
+    ("memset", (0, 0, 0)), ("memcpy", (0, 0, 0)), ("deviceGetPCIBusId", (0,)),
     ("deviceCanAccessPeer", (0, 0)), ("deviceGetLimit", (runtime.cudaLimitStackSize,)),
     ("pointerGetAttributes", (0,)), ("ipcGetMemHandle", (0,)), ("profilerStart", ()), ("driverGetVersion", ()),
     ("runtimeGetVersion", ()),
@@ -29,8 +30,18 @@ def test_host_backend_has_no_cuda_runtime(name, args):
 
 @pytest.mark.skipif(CUDA, reason="the host backend's behaviour")
 def test_host_backend_device_queries():
-    with pytest.raises(runtime.CUDARuntimeError, match="host backend has no CUDA runtime"):
-        kiln.cuda.Device().attributes
+    # Note [Host device attributes]: the emulated device's limits, as CuPy code asks for them.
+    attrs = kiln.cuda.Device().attributes
+    assert attrs["MaxThreadsPerBlock"] == 1024 and attrs["WarpSize"] == 32 and attrs["CooperativeLaunch"] == 1
+    assert (attrs["MaxBlockDimX"], attrs["MaxBlockDimZ"], attrs["MaxGridDimX"]) == (1024, 64, 2**31 - 1)
+    assert attrs["MultiProcessorCount"] == kiln.cuda.runtime.getDeviceProperties(0)["multiProcessorCount"]
+    assert (attrs["ComputeCapabilityMajor"], attrs["ComputeCapabilityMinor"]) == (0, 0)
+    assert attrs["MaxSharedMemoryPerBlockOptin"] >= attrs["MaxSharedMemoryPerBlock"] == 48 * 1024
+    assert runtime.deviceGetAttribute(runtime.cudaDevAttrCooperativeLaunch, 0) == 1
+    with pytest.raises(runtime.CUDARuntimeError, match="does not emulate device attribute 14"):
+        runtime.deviceGetAttribute(14, 0)
+    with pytest.raises(Exception, match="device 1"):
+        runtime.deviceGetAttribute(1, 1)
     with pytest.raises(runtime.CUDARuntimeError, match="host backend has no CUDA runtime"):
         kiln.cuda.Device().pci_bus_id
 
