@@ -51,7 +51,8 @@ py::tuple device_function(py::handle func, const std::vector<std::pair<std::stri
   } catch (const transpiler::TranspileError& e) {
     raise_transpile_error(e, *im.module);
   }
-  raise_transpile_warnings(r.warnings, *im.module);
+  // Attributed to the call of the vectorized function (vectorize._compile <- __call__ <- the caller).
+  raise_transpile_warnings(r.warnings, *im.module, 3);
   std::vector<std::string> results;
   bool is_tuple = r.return_type.kind == TypeKind::Tuple;
   if (is_tuple) {

@@ -160,12 +160,13 @@ void store_source(const std::string& key, const std::string& name, const std::st
   throw py::error_already_set();
 }
 
-void warn_diagnostics(const std::vector<transpiler::Diagnostic>& warnings, const transpiler::Module& m) {
+void warn_diagnostics(const std::vector<transpiler::Diagnostic>& warnings, const transpiler::Module& m,
+                      int stacklevel = 1) {
   for (const auto& d : warnings) {
     py::object category = py::module_::import("numpy.exceptions").attr("ComplexWarning");
     std::string text = transpiler::render(d, m);
     // Under a filter that makes the warning an error, the error propagates.
-    if (PyErr_WarnEx(category.ptr(), text.c_str(), 1) < 0) throw py::error_already_set();
+    if (PyErr_WarnEx(category.ptr(), text.c_str(), stacklevel) < 0) throw py::error_already_set();
   }
 }
 
@@ -518,8 +519,9 @@ PyMethodDef g_launch_call = {"__call__", reinterpret_cast<PyCFunction>(reinterpr
 
 void raise_transpile_error(const transpiler::TranspileError& e, const transpiler::Module& m) { raise_diagnostic(e, m); }
 
-void raise_transpile_warnings(const std::vector<transpiler::Diagnostic>& warnings, const transpiler::Module& m) {
-  warn_diagnostics(warnings, m);
+void raise_transpile_warnings(const std::vector<transpiler::Diagnostic>& warnings, const transpiler::Module& m,
+                              int stacklevel) {
+  warn_diagnostics(warnings, m, stacklevel);
 }
 
 void register_jit(py::module_& m) {

@@ -86,8 +86,9 @@ def test_bfloat16_rounds_once():
 def test_complex_cast_warns_and_keeps_the_real_part():
     z = numpy.array([1.5 + 2j, 0j, -3 + 0.5j])
     to_float = kiln.vectorize(lambda v: numpy.float64(v))
-    with pytest.warns(numpy.exceptions.ComplexWarning, match="discards the imaginary part"):
+    with pytest.warns(numpy.exceptions.ComplexWarning, match="discards the imaginary part") as record:
         got = to_float(kiln.asarray(z))
+    assert record[0].filename == __file__   # attributed to the call
     assert got.dtype == numpy.float64 and kiln.asnumpy(got).tolist() == [1.5, 0.0, -3.0]
     with warnings.catch_warnings():   # as a test suite running with -W error has it
         warnings.simplefilter("error", numpy.exceptions.ComplexWarning)
@@ -105,8 +106,9 @@ def test_complex_cast_warns_in_a_kernel_too():
         out[i] = kiln.float32(z[i])
     z = kiln.asarray(numpy.array([2 + 1j, -1j], dtype=numpy.complex64))
     out = kiln.zeros(2, dtype=kiln.float32)
-    with pytest.warns(numpy.exceptions.ComplexWarning):
+    with pytest.warns(numpy.exceptions.ComplexWarning) as record:
         real_parts((1,), (2,), (z, out))
+    assert record[0].filename == __file__
     assert kiln.asnumpy(out).tolist() == [2.0, 0.0]
 
 
