@@ -327,7 +327,7 @@ class Importer {
     if (c == "Attribute") {
       py::object base;
       if (!static_value(node.attr("value"), s, base, cap, dotted)) return false;
-      if (!PyModule_Check(base.ptr())) return false;
+      if (!PyModule_Check(base.ptr())) return object_attribute(node, base, cap, dotted, value);
       std::string attr = node.attr("attr").cast<std::string>();
       dotted += "." + attr;
       cap.attrs.push_back(attr);
@@ -342,6 +342,37 @@ class Importer {
       return true;
     }
     return false;
+  }
+
+  // Note [Object attributes]
+  // `const.x`, where `const` is a global or closure value of a plain Python
+  // class (not a module, builtin, dtype or function), reads the attribute
+  // when the kernel is imported, as CuPy does: a number (or a dtype, or a
+  // function) found there is a captured value like any other, so a later
+  // `const.x = 11` compiles the kernel again. Only an attribute that reads
+  // as the same object twice is taken (a stored value, not a property
+  // computing a new one, which would make every launch look changed).
+  bool object_attribute(py::handle node, const py::object& base, Capture& cap, std::string& dotted, py::object& value) {
+    if (py::tuple(classify_(base))[0].cast<std::string>() != "opaque") return false;
+    std::string attr = node.attr("attr").cast<std::string>();
+    PyObject* first = PyObject_GetAttrString(base.ptr(), attr.c_str());
+    if (!first) {
+      PyErr_Clear();
+      return false;
+    }
+    py::object v = py::reinterpret_steal<py::object>(first);
+    PyObject* again = PyObject_GetAttrString(base.ptr(), attr.c_str());
+    if (!again) {
+      PyErr_Clear();
+      return false;
+    }
+    bool stable = again == first;
+    Py_DECREF(again);
+    if (!stable || py::tuple(classify_(v))[0].cast<std::string>() == "opaque") return false;
+    dotted += "." + attr;
+    cap.attrs.push_back(attr);
+    value = v;
+    return true;
   }
 
   ExprPtr global(py::handle node, Scope& s, bool* handled) {

@@ -44,12 +44,15 @@ py::tuple device_function(py::handle func, const std::vector<std::pair<std::stri
     args.push_back(weak ? Type::weak_scalar(*d) : Type::scalar(*d));
   }
   ImportedModule im = import_kernel(func, py::none(), /*device=*/true);
+  im.module->vectorize = true;   // Note [Vectorize typing]
   transpiler::DeviceFunctionResult r;
   try {
     r = transpiler::transpile_device_function(*im.module, args);
   } catch (const transpiler::TranspileError& e) {
     raise_transpile_error(e, *im.module);
   }
+  // Attributed to the call of the vectorized function (vectorize._compile <- __call__ <- the caller).
+  raise_transpile_warnings(r.warnings, *im.module, 3);
   std::vector<std::string> results;
   bool is_tuple = r.return_type.kind == TypeKind::Tuple;
   if (is_tuple) {

@@ -53,6 +53,13 @@ ImportedModule import_kernel(py::handle func, py::handle source, bool device);
 // against m's source lines (jit_kernel.cpp).
 [[noreturn]] void raise_transpile_error(const transpiler::TranspileError& e, const transpiler::Module& m);
 
+// Raises a transpile's warnings (numpy.exceptions.ComplexWarning) as Python
+// warnings, rendered as errors are, attributed to the Python frame
+// `stacklevel` up (1: the one calling into _core); one a filter makes an
+// error propagates.
+void raise_transpile_warnings(const std::vector<transpiler::Diagnostic>& warnings, const transpiler::Module& m,
+                              int stacklevel);
+
 // Whether every capture still resolves to the same object (a warm-path check).
 bool captures_unchanged(const std::vector<Capture>& captures);
 

@@ -154,9 +154,20 @@ void store_source(const std::string& key, const std::string& name, const std::st
     case transpiler::DiagKind::Unsupported: type = PyExc_NotImplementedError; break;
     case transpiler::DiagKind::Value: type = PyExc_ValueError; break;
     case transpiler::DiagKind::Overflow: type = PyExc_OverflowError; break;
+    case transpiler::DiagKind::ComplexWarning: break;  // only ever a warning (warn_diagnostics)
   }
   PyErr_SetString(type, text.c_str());
   throw py::error_already_set();
+}
+
+void warn_diagnostics(const std::vector<transpiler::Diagnostic>& warnings, const transpiler::Module& m,
+                      int stacklevel = 1) {
+  for (const auto& d : warnings) {
+    py::object category = py::module_::import("numpy.exceptions").attr("ComplexWarning");
+    std::string text = transpiler::render(d, m);
+    // Under a filter that makes the warning an error, the error propagates.
+    if (PyErr_WarnEx(category.ptr(), text.c_str(), stacklevel) < 0) throw py::error_already_set();
+  }
 }
 
 class JitKernel {
@@ -383,11 +394,13 @@ class JitKernel {
       ++g_stats.transpiles;
       try {
         transpiler::TranspileResult r = transpiler::transpile(*imported_->module, types);
+        warn_diagnostics(r.warnings, *imported_->module);
         result = {r.kernel_name, r.source};
+        // A kernel whose transpile warns stays out of the disk cache, so every process warns once.
+        if (r.warnings.empty()) store_source(key, result.first, result.second);
       } catch (const transpiler::TranspileError& e) {
         raise_diagnostic(e, *imported_->module);
       }
-      store_source(key, result.first, result.second);
     }
     std::lock_guard<std::mutex> lock(g_source_mutex);
     g_sources[key] = result;
@@ -505,6 +518,11 @@ PyMethodDef g_launch_call = {"__call__", reinterpret_cast<PyCFunction>(reinterpr
 }  // namespace
 
 void raise_transpile_error(const transpiler::TranspileError& e, const transpiler::Module& m) { raise_diagnostic(e, m); }
+
+void raise_transpile_warnings(const std::vector<transpiler::Diagnostic>& warnings, const transpiler::Module& m,
+                              int stacklevel) {
+  warn_diagnostics(warnings, m, stacklevel);
+}
 
 void register_jit(py::module_& m) {
   py::class_<JitKernel, std::shared_ptr<JitKernel>>(m, "_JitKernel", py::dynamic_attr())

@@ -141,6 +141,9 @@ struct FunctionDef {
 
 struct Module {
   std::vector<FunctionDef> functions;  // [0] is the kernel; others are called functions
+  // A kiln.vectorize body and what it calls: Python's rules where a kernel's
+  // differ (Note [Vectorize typing] in infer.h).
+  bool vectorize = false;
 };
 
 inline ExprPtr make_expr(ExprKind k, Span s = {}) { return std::make_unique<Expr>(k, s); }

@@ -30,6 +30,7 @@ enum class DiagKind : uint8_t {
   Unsupported,  // NotImplementedError: syntax or feature kernels do not have
   Value,        // ValueError: a wrong value (e.g. non-constant shared memory size)
   Overflow,     // OverflowError: an integer constant out of bounds (Note [Python integer constants])
+  ComplexWarning,  // a warning, not an error: numpy.exceptions.ComplexWarning (a cast drops an imaginary part)
 };
 
 struct Note {

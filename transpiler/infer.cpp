@@ -57,6 +57,21 @@ std::string an(const Type& t) {
   return s;
 }
 
+// Note [Conditional expressions]
+// The two values of `x if c else y` have one type, as in CuPy: a Python
+// number (weak) takes the other value's type as anywhere (`x if x > 0 else
+// 0.0` is float32 for float32 x), but two typed values of different dtypes
+// (float32 and a float64 cast) are a TypeError rather than a promotion the
+// reader did not ask for.
+bool typed_mismatch(const Type& a, const Type& b) {
+  if (a.kind == TypeKind::Tuple && b.kind == TypeKind::Tuple && a.elems.size() == b.elems.size()) {
+    for (size_t i = 0; i < a.elems.size(); ++i)
+      if (typed_mismatch(a.elems[i], b.elems[i])) return true;
+    return false;
+  }
+  return a.is_scalar() && b.is_scalar() && !a.weak && !b.weak && a.dtype != b.dtype;
+}
+
 std::string unsupported_what(const std::string& what) {
   bool described = what.rfind("a ", 0) == 0 || what.rfind("an ", 0) == 0;  // "a list", not a keyword
   return (described ? what : "`" + what + "`") + " is not supported in kernels";
@@ -126,6 +141,7 @@ class FunctionInfer {
   bool strict_ = false;
   bool changed_ = false;
   int loop_depth_ = 0;
+  int nested_ = 0;   // inside an if (on a run-time value), while or for: Note [Compile-time locals]
   std::map<std::string, Span> assigned_;                   // local -> first assignment
   std::map<std::string, std::pair<Span, Type>> first_;     // local -> first typed assignment
   std::set<std::string> params_;
@@ -173,6 +189,12 @@ class Inferrer {
     tm_.instances[static_cast<size_t>(index)] = std::move(built);
     index_.emplace(key, index);
     return index;
+  }
+
+  void warn(DiagKind kind, Span span, int function, std::string message) {
+    Diagnostic d{kind, span, std::move(message), {}};
+    d.function = function;
+    tm_.warnings.push_back(std::move(d));
   }
 
  private:
@@ -271,16 +293,23 @@ void FunctionInfer::stmt(const Stmt& s) {
     case StmtKind::ExprStmt:
       eval(*s.value);
       break;
-    case StmtKind::If:
+    case StmtKind::If: {
       check_truth(eval(*s.value), *s.value);
+      // An `if` on a constant (Note [Compile-time calls]) keeps its branch at the level it is at.
+      const bool constant = s.value->kind == ExprKind::Const && s.value->value.kind == ConstValue::Kind::Bool;
+      nested_ += constant ? 0 : 1;
       block(s.body);
       block(s.orelse);
+      nested_ -= constant ? 0 : 1;
       break;
+    }
     case StmtKind::While:
       if (!s.orelse.empty()) fail(DiagKind::Unsupported, s.span, unsupported_what("while ... else"));
       check_truth(eval(*s.value), *s.value);
       ++loop_depth_;
+      ++nested_;
       block(s.body);
+      --nested_;
       --loop_depth_;
       break;
     case StmtKind::For: {
@@ -299,9 +328,12 @@ void FunctionInfer::stmt(const Stmt& s) {
       const Expr& target = *s.targets[0];
       if (target.kind != ExprKind::Name)
         fail(DiagKind::Unsupported, target.span, "a `for` loop's target must be a single name");
-      if (rt.valid()) assign_local(target, Type::scalar(rt.dtype));
+      // Note [Vectorize typing]: Python's range gives Python ints.
+      if (rt.valid()) assign_local(target, m_.vectorize ? Type::weak_scalar(DType::Int64) : Type::scalar(rt.dtype));
       ++loop_depth_;
+      ++nested_;
       block(s.body);
+      --nested_;
       --loop_depth_;
       break;
     }
@@ -344,6 +376,18 @@ void FunctionInfer::stmt(const Stmt& s) {
   }
 }
 
+// Note [Compile-time locals]
+// A local may hold a compile-time value (a dtype, a builtin, a Python
+// function, a module): `typecast = numpy.dtype('f').type` then
+// `typecast(x)`. Such a local has no run-time storage, so it is assigned at
+// the function's top level (or in the branch an `if` on a constant takes):
+// assigned under an `if` on a run-time value or in a loop, whether it holds
+// the value would depend on the data. That is a TypeError, as in CuPy.
+static bool compile_time_value(const Type& t) {
+  return t.kind == TypeKind::Builtin || t.kind == TypeKind::DTypeObj || t.kind == TypeKind::Function ||
+         t.kind == TypeKind::Class;
+}
+
 void FunctionInfer::assign(const Expr& target, const Type& value, const Expr& value_expr) {
   switch (target.kind) {
     case ExprKind::Name:
@@ -351,6 +395,10 @@ void FunctionInfer::assign(const Expr& target, const Type& value, const Expr& va
         fail(DiagKind::Type, value_expr.span, "range(...) can only be iterated by a `for` loop");
       if (value.valid() && value.kind == TypeKind::Void)
         fail(DiagKind::Type, value_expr.span, "this expression has no value (None)");
+      if (strict_ && nested_ > 0 && compile_time_value(value))   // Note [Compile-time locals]
+        fail(DiagKind::Type, target.span,
+             "`" + target.text + "` is assigned " + an(value) + ", a compile-time value, inside an `if`, `while` or "
+             "`for`; a local holding a dtype, function or module is assigned at the function's top level");
       assign_local(target, value);
       return;
     case ExprKind::Tuple: {
@@ -393,8 +441,8 @@ void FunctionInfer::assign_local(const Expr& target, const Type& value) {
     const auto& [span0, type0] = first->second;
     const Type& other = join(type0, value) ? cur : type0;
     fail(DiagKind::Type, target.span,
-         "`" + name + "` is " + an(other) + " at line " + std::to_string(span0.line) + " but " + an(value) + " at line " +
-             std::to_string(target.span.line) + "; a local keeps one type in a kernel",
+         "Data type mismatch of variable: `" + name + "` is " + an(other) + " at line " + std::to_string(span0.line) +
+             " but " + an(value) + " at line " + std::to_string(target.span.line) + "; a local keeps one type in a kernel",
          {{span0, "`" + name + "` is assigned " + an(type0) + " here"}});
   }
   if (!(*j == cur)) {
@@ -515,6 +563,11 @@ Type FunctionInfer::type_of(const Expr& e) {
       if (!j || !(j->is_scalar() || j->kind == TypeKind::Tuple))
         fail(DiagKind::Type, e.span, "the two values of a conditional expression must be numbers (or tuples of them), got " +
                                          an(a) + " and " + an(b));
+      if (typed_mismatch(a, b))   // Note [Conditional expressions]
+        fail(DiagKind::Type, e.span,
+             "Type mismatch in conditional expression: " + a.str() + " and " + b.str() +
+                 "; both values of `x if c else y` have one type in a kernel (a Python number takes the other's): "
+                 "cast one of them");
       return *j;
     }
     case ExprKind::Tuple: {
@@ -718,15 +771,18 @@ Type FunctionInfer::call_type(const Expr& e) {
       if (!ct.elems.empty()) site.self = &ct.elems[0];
       Type r = builtin_result(*b, site);
       if (b->rule == BuiltinRule::SharedMemory && r.size < 0) top_.tm_.uses_dynamic_shared = true;
+      if (r.kind == TypeKind::Range && m_.vectorize) r = Type::range(DType::Int64);   // Note [Vectorize typing]
       return r;
     }
     case TypeKind::DTypeObj: {
       if (!kwargs.empty() || args.size() != 1)
         fail(DiagKind::Type, e.span, "a dtype used as a cast takes one number, e.g. kiln.float32(x)");
       const Type& a = scalar_operand(args[0], *e.operands[1], "a cast");
-      if (a.is_complex() && dtype_kind(ct.dtype) != 'c')
-        fail(DiagKind::Type, e.operands[1]->span, "casting a complex number to " + std::string(arraycore::dtype_info(ct.dtype).name) +
-                                                    " drops its imaginary part; take `.real` first");
+      // NumPy's cast: the real part, with a ComplexWarning (a bool is whether the number is nonzero).
+      if (strict_ && a.is_complex() && dtype_kind(ct.dtype) != 'c' && ct.dtype != DType::Bool)
+        top_.warn(DiagKind::ComplexWarning, e.span, inst_.function,
+                  "Casting complex values to real discards the imaginary part (" + a.str() + " to " +
+                      std::string(arraycore::dtype_info(ct.dtype).name) + "); take `.real` to say so");
       return Type::scalar(ct.dtype);
     }
     case TypeKind::Class:
@@ -790,9 +846,9 @@ Type FunctionInfer::binop_type(BinOp op, const Type& a, const Type& b, const Exp
     case BinOp::FloorDiv: case BinOp::Mod:
       if (t.is_complex()) fail(DiagKind::Type, e.span, ctx + " is not defined for complex numbers");
       return t.is_bool() ? (t.weak ? as(DType::Int64) : Type::scalar(DType::Int8)) : t;
-    case BinOp::LShift: case BinOp::RShift:
+    case BinOp::LShift: case BinOp::RShift:  // NumPy shifts bools as int8, Python as ints
       if (!t.is_integral()) fail(DiagKind::Type, e.span, ctx + " takes integers, got " + a.str() + " and " + b.str());
-      return t.is_bool() ? as(DType::Int64) : t;
+      return t.is_bool() ? (t.weak ? as(DType::Int64) : Type::scalar(DType::Int8)) : t;
     case BinOp::BitAnd: case BinOp::BitOr: case BinOp::BitXor:
       if (!t.is_integral()) fail(DiagKind::Type, e.span, ctx + " takes integers or bools, got " + a.str() + " and " + b.str());
       return t;

@@ -34,6 +34,19 @@
 // ValueError (as in CuPy); a factory called with constants gives a new
 // function per call (Note [Compile-time calls] in pyfrontend/ast_import.cpp),
 // which is how a kernel recurses over constants.
+//
+// Note [Vectorize typing]
+// A kiln.vectorize body (Module::vectorize, with what it calls) is typed as
+// a kernel is, except where numpy.vectorize's Python execution decides
+// otherwise and CuPy's vectorize agrees: `for i in range(n)` gives Python
+// ints (a weak int64 `i`, whatever integer type `n` has), where a kernel's
+// loop variable takes the type of range's arguments. And float16 (and
+// bfloat16) values are typed as NumPy types them but carried in float32
+// (transpile_device_function rewrites the types after inference): only the
+// output is rounded to float16, and a cast such as numpy.float16(v), so
+// `x1 + x2 * x3 ** x1` rounds once, as numpy.vectorize (computing in Python
+// floats) and CuPy (whose float16 has no arithmetic of its own) do, not
+// after every operation as NumPy's float16 scalars would.
 #pragma once
 
 #include <map>
@@ -43,6 +56,7 @@
 
 #include "transpiler/ast.h"
 #include "transpiler/builtins.h"
+#include "transpiler/diagnostics.h"
 #include "transpiler/types.h"
 
 namespace kiln::transpiler {
@@ -64,6 +78,7 @@ struct TypedModule {
   std::vector<Instance> instances;  // [0] is the kernel
   std::vector<int> emit_order;      // device functions before their callers; the kernel last
   bool uses_dynamic_shared = false;
+  std::vector<Diagnostic> warnings;  // raised as Python warnings after a successful transpile (kind: the category)
 };
 
 // Throws TranspileError (diagnostics.h) with Diagnostic::function set.

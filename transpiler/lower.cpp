@@ -336,6 +336,10 @@ CExprPtr FunctionLower::call(const Expr& e) {
       return expr(*e.operands[1]);
     case TypeKind::DTypeObj:
       if (t.is_bool()) return truth(*e.operands[1]);
+      if (ct.dtype != t.dtype) {  // a float16 cast in a vectorize body, carried in float32 (Note [Vectorize typing])
+        const Expr& arg = *e.operands[1];
+        return c_cast(c_type(t.dtype), convert(expr(arg), type(arg), Type::scalar(ct.dtype), /*store=*/true));
+      }
       return conv(*e.operands[1], t, /*store=*/true);
     case TypeKind::Function: {
       const Instance& callee_inst = tm_.instances[static_cast<size_t>(inst_.call_instance[static_cast<size_t>(e.id)])];

@@ -24,18 +24,42 @@ TranspileResult transpile(const Module& m, const std::vector<Type>& args) {
   r.kernel_name = tm.instances[0].c_name;
   for (const auto& a : args) r.params.push_back(strong(a));
   r.uses_dynamic_shared = tm.uses_dynamic_shared;
+  r.warnings = std::move(tm.warnings);
   return r;
 }
+
+namespace {
+
+// Note [Vectorize typing]: a 16-bit float value is carried in float32.
+void carry_in_float32(Type& t) {
+  if (t.kind == TypeKind::Tuple)
+    for (auto& e : t.elems) carry_in_float32(e);
+  if (t.is_scalar() && (t.dtype == DType::Float16 || t.dtype == DType::BFloat16)) t.dtype = DType::Float32;
+}
+
+void carry_half_floats_in_float32(TypedModule& tm) {
+  for (auto& inst : tm.instances) {
+    for (auto& t : inst.param_types) carry_in_float32(t);
+    for (auto& t : inst.expr_types) carry_in_float32(t);
+    for (auto& t : inst.stmt_types) carry_in_float32(t);
+    for (auto& [name, t] : inst.locals) carry_in_float32(t);
+    carry_in_float32(inst.return_type);
+  }
+}
+
+}  // namespace
 
 DeviceFunctionResult transpile_device_function(const Module& m, const std::vector<Type>& args) {
   if (m.functions.empty() || !m.functions[0].device)
     throw std::logic_error("transpile_device_function: functions[0] must be a device function");
   TypedModule tm = infer(m, args);
-  CModule cm = lower(tm);
   DeviceFunctionResult r;
+  r.return_type = tm.instances[0].return_type;   // NumPy's dtypes: float16 stays float16 here
+  if (m.vectorize) carry_half_floats_in_float32(tm);
+  CModule cm = lower(tm);
   r.source = emit(cm);
   r.function_name = tm.instances[0].c_name;
-  r.return_type = tm.instances[0].return_type;
+  r.warnings = std::move(tm.warnings);
   return r;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "transpiler/ast.h"
+#include "transpiler/diagnostics.h"
 #include "transpiler/types.h"
 
 namespace kiln::transpiler {
@@ -22,6 +23,7 @@ struct TranspileResult {
   std::string kernel_name;
   std::vector<Type> params;       // the kernel's parameter types, as the launcher packs them
   bool uses_dynamic_shared = false;
+  std::vector<Diagnostic> warnings;  // TypedModule::warnings: the caller raises them as Python warnings
 };
 
 TranspileResult transpile(const Module& m, const std::vector<Type>& args);
@@ -38,6 +40,7 @@ struct DeviceFunctionResult {
   std::string source;
   std::string function_name;
   Type return_type;
+  std::vector<Diagnostic> warnings;
 };
 
 DeviceFunctionResult transpile_device_function(const Module& m, const std::vector<Type>& args);

@@ -256,3 +256,109 @@ TEST(TranspilerInfer, IntegerConstantsMustFitWhereTheyGo) {
 
 }  // namespace
 }  // namespace kiln::transpiler
+
+namespace kiln::transpiler {
+namespace {
+
+using namespace ast_builders;
+
+ExprPtr dtype_ref(DType d) {
+  auto e = make_expr(ExprKind::Global, at(1, 0));
+  e->global.kind = GlobalValue::Kind::DType;
+  e->global.dtype = d;
+  return e;
+}
+
+ExprPtr float_const(double v) {
+  auto e = make_expr(ExprKind::Const, at(1, 0));
+  e->value.kind = ConstValue::Kind::Float;
+  e->value.f = v;
+  return e;
+}
+
+ExprPtr x_at(long long i) { return subscript(name("x"), int_const(i)); }
+
+// def k(x): y = <value>
+Module local_module(ExprPtr value) {
+  Module m;
+  FunctionDef& k = add_function(m, "k", {"x"}, 1);
+  k.body.push_back(assign(name("y"), std::move(value), 2));
+  number_nodes(k);
+  return m;
+}
+
+std::string type_error(Module& m, const std::vector<Type>& args) {
+  try {
+    infer(m, args);
+  } catch (const TranspileError& e) {
+    EXPECT_EQ(e.diag().kind, DiagKind::Type);
+    return e.diag().message;
+  }
+  return "";
+}
+
+TEST(TranspilerInfer, ShiftsOfBoolsAreInt8AsInNumPy) {
+  Module m = local_module(binop(BinOp::RShift, x_at(0), x_at(1)));
+  TypedModule tm = infer(m, {Type::array(DType::Bool, 1, ArrayStorage::Contiguous)});
+  EXPECT_EQ(tm.instances[0].locals.at("y"), Type::scalar(DType::Int8));
+}
+
+// Note [Vectorize typing]: range gives Python ints in a vectorize body.
+TEST(TranspilerInfer, VectorizeRangeGivesPythonInts) {
+  std::vector<Type> args = {Type::array(DType::Float32, 1, ArrayStorage::Contiguous),
+                            Type::array(DType::Float64, 1, ArrayStorage::Strided), Type::scalar(DType::UInt8)};
+  Module kernel = sum_kernel();
+  EXPECT_EQ(infer(kernel, args).instances[0].locals.at("i"), Type::scalar(DType::UInt8));
+  Module vectorized = sum_kernel();
+  vectorized.vectorize = true;
+  EXPECT_EQ(infer(vectorized, args).instances[0].locals.at("i"), Type::weak_scalar(DType::Int64));
+}
+
+// Note [Conditional expressions]
+TEST(TranspilerInfer, ConditionalExpressionOfTwoTypedDTypesIsATypeError) {
+  auto ifexp = [](ExprPtr b) {
+    auto e = make_expr(ExprKind::IfExp, at(2, 8));
+    e->operands.push_back(x_at(1));
+    e->operands.push_back(x_at(0));
+    e->operands.push_back(std::move(b));
+    return e;
+  };
+  std::vector<Type> args = {Type::array(DType::Float32, 1, ArrayStorage::Contiguous)};
+  Module bad = local_module(ifexp(call(dtype_ref(DType::Float64), {}, at(2, 20))));
+  bad.functions[0].body[0]->value->operands[2]->operands.push_back(float_const(0.0));
+  number_nodes(bad.functions[0]);
+  EXPECT_NE(type_error(bad, args).find("Type mismatch in conditional expression: float32 and float64"), std::string::npos);
+  Module weak = local_module(ifexp(float_const(0.0)));   // a Python float takes float32
+  EXPECT_EQ(infer(weak, args).instances[0].locals.at("y"), Type::scalar(DType::Float32));
+}
+
+// Note [Compile-time locals]
+TEST(TranspilerInfer, CompileTimeLocalsAreAssignedAtTopLevel) {
+  std::vector<Type> args = {Type::array(DType::Float32, 1, ArrayStorage::Contiguous)};
+  Module top = local_module(dtype_ref(DType::Float32));
+  EXPECT_EQ(infer(top, args).instances[0].locals.at("y").kind, TypeKind::DTypeObj);
+  Module nested;
+  FunctionDef& k = add_function(nested, "k", {"x"}, 1);
+  auto branch = make_stmt(StmtKind::If, at(2, 4));
+  branch->value = x_at(0);
+  branch->body.push_back(assign(name("y", at(3, 8)), dtype_ref(DType::Float32), 3));
+  k.body.push_back(std::move(branch));
+  number_nodes(k);
+  EXPECT_NE(type_error(nested, args).find("`y` is assigned the dtype float32, a compile-time value, inside an `if`"), std::string::npos);
+}
+
+TEST(TranspilerInfer, ComplexToRealCastWarns) {
+  std::vector<Type> args = {Type::array(DType::Complex128, 1, ArrayStorage::Contiguous)};
+  auto cast = [](DType d) { auto c = call(dtype_ref(d), {}, at(2, 8)); c->operands.push_back(x_at(0)); return c; };
+  Module real = local_module(cast(DType::Float32));
+  TypedModule tm = infer(real, args);
+  ASSERT_EQ(tm.warnings.size(), 1u);
+  EXPECT_EQ(tm.warnings[0].kind, DiagKind::ComplexWarning);
+  EXPECT_EQ(tm.warnings[0].span.line, 2);
+  EXPECT_NE(tm.warnings[0].message.find("discards the imaginary part (complex128 to float32)"), std::string::npos);
+  Module truth = local_module(cast(DType::Bool));   // a bool: whether nonzero, no warning
+  EXPECT_TRUE(infer(truth, args).warnings.empty());
+}
+
+}  // namespace
+}  // namespace kiln::transpiler

@@ -4,9 +4,11 @@ Note [Vectorize tolerances]
 numpy.vectorize calls the function on Python objects (a float32 element
 becomes a Python float, computed in double) and casts the results to the
 output dtype at the end; kiln computes in the dtype NEP 50 gives the code
-(float32 stays float32, as NumPy's own float32 arithmetic does). So float
-results may differ by the rounding of each intermediate operation: a few
-ulps of the output dtype (float16: its ulp is 2**-10). Integer and bool
+(float32 stays float32, as NumPy's own float32 arithmetic does; float16 is
+carried in float32 and rounded once, Note [Vectorize typing] in
+transpiler/infer.h). So float results may differ by the rounding of each
+intermediate operation: a few ulps of the output dtype (float16: its ulp
+is 2**-10, and a float32 rounding may tip its last bit). Integer and bool
 results must be equal.
 """
 import math
