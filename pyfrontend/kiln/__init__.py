@@ -55,6 +55,7 @@ from kiln import _interop_numpy  # noqa: F401  (__array_ufunc__, __array_functio
 from kiln._dlpack import from_dlpack, fromDlpack
 from kiln._runtime_info import get_runtime_info, show_config   # cupyx's, CuPy's
 from kiln import _interop_dask, _array_api
+__array_api_version__ = "2023.12"   # the array API standard kiln follows (docs/interop.md)
 from kiln._array_api import astype, concat, permute_dims, matrix_transpose, unstack, finfo, iinfo, isdtype
 from kiln._array_api import __array_namespace_info__
 from kiln._reductions import (  # noqa: A004  (kiln.sum, kiln.max, ... are NumPy's, as numpy.sum)

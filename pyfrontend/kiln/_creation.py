@@ -17,6 +17,9 @@ values of linspace, logspace and geomspace in one generated kernel (Note
 [Spaced values] in arraycore/creation.h), computed in double or complex
 double and cast to the result dtype.
 """
+import contextlib
+import functools
+import inspect
 import math
 import operator
 
@@ -24,13 +27,63 @@ import numpy
 
 from kiln import _copyto
 from kiln import _core
-from kiln._core import ndarray, empty, zeros
+from kiln._core import ndarray
 
 AxisError = numpy.exceptions.AxisError
 
 _NO_COPY = ("Unable to avoid copy while creating an array as requested.\n"
             "If using `np.array(obj, copy=False)` replace it with `np.asarray(obj)` to allow a copy when "
             "needed (no behavior change in NumPy 1.x).")
+
+
+# --- device= (the array API standard's) -------------------------------------
+
+def _on_device(device):
+    """The context that makes `device` current while an array is made: None
+    (the current device), or a kiln.cuda.Device of this backend (an array's
+    ``.device``, one of ``__array_namespace_info__().devices()``); anything
+    else is a ValueError."""
+    if device is None:
+        return contextlib.nullcontext()
+    from kiln.cuda import Device, runtime
+    if isinstance(device, Device) and 0 <= device.id < runtime.getDeviceCount():
+        return device
+    raise ValueError(f"device={device!r} is not a device kiln can use here: pass None, an array's .device or one of "
+                     f"kiln.__array_namespace_info__().devices() ({Device()!r} is the current one)")
+
+
+def _takes_device(f):
+    """f with the keyword-only ``device=None`` of the array API standard's
+    creation functions: the result is made on that device."""
+    @functools.wraps(f)
+    def creation(*args, device=None, **kwargs):
+        if device is None:
+            return f(*args, **kwargs)
+        with _on_device(device):
+            return f(*args, **kwargs)
+    sig = inspect.signature(f)
+    creation.__signature__ = sig.replace(parameters=[*sig.parameters.values(),
+                                                     inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY,
+                                                                       default=None)])
+    return creation
+
+
+def empty(shape, dtype=None, order="C", *, device=None):
+    """A new uninitialised array (float64 unless dtype is given), on `device`
+    (None: the current one)."""
+    if device is None:
+        return _core.empty(shape, dtype, order)
+    with _on_device(device):
+        return _core.empty(shape, dtype, order)
+
+
+def zeros(shape, dtype=None, order="C", *, device=None):
+    """A new array of zeros (float64 unless dtype is given), on `device`
+    (None: the current one)."""
+    if device is None:
+        return _core.zeros(shape, dtype, order)
+    with _on_device(device):
+        return _core.zeros(shape, dtype, order)
 
 
 # --- layouts ---------------------------------------------------------------
@@ -178,10 +231,19 @@ def array(obj, dtype=None, copy=True, order="K", ndmin=0, *, blocking=False):
     return out
 
 
-def asarray(a, dtype=None, order=None, copy=None, *, blocking=False):
+def asarray(a, dtype=None, order=None, copy=None, *, blocking=False, device=None):
     """array(a, dtype, copy=copy, order=order): ``a`` itself when it is a kiln
     array of that dtype and order; a view of another library's device array
-    (Note [CAI import])."""
+    (Note [CAI import]). ``device=`` (the array API's) makes the result on
+    that device, copying a kiln array from another one."""
+    if device is not None:
+        with _on_device(device):
+            if isinstance(a, ndarray) and a.device != device:
+                if copy is False:
+                    raise ValueError("asarray(copy=False): the array is on " + repr(a.device) + ", not on " +
+                                     repr(device))
+                a, copy = a.to_device(device), None
+            return asarray(a, dtype, order, copy, blocking=blocking)
     if dtype is None and order is None and copy is None and type(a) not in _HOST_TYPES \
             and not isinstance(a, ndarray):
         # The interop fast path (kiln.asarray(torch_tensor)): nothing to convert.
@@ -227,6 +289,7 @@ def asnumpy(a, stream=None, order="C", out=None, blocking=True):
     return numpy.asarray(a, order=order)
 
 
+@_takes_device
 def arange(start, stop=None, step=1, dtype=None):
     """Evenly spaced values in [start, stop), as numpy.arange."""
     if stop is None:
@@ -254,6 +317,7 @@ def arange(start, stop=None, step=1, dtype=None):
 
 # --- new arrays -------------------------------------------------------------
 
+@_takes_device
 def ones(shape, dtype=None, order="C"):
     """A new array of ones (float64 unless dtype is given)."""
     out = empty(shape, dtype, order)
@@ -261,6 +325,7 @@ def ones(shape, dtype=None, order="C"):
     return out
 
 
+@_takes_device
 def full(shape, fill_value, dtype=None, order="C"):
     """A new array holding fill_value (a scalar or an array broadcast to
     shape; dtype defaults to fill_value's, cast unsafely as NumPy does)."""
@@ -271,6 +336,7 @@ def full(shape, fill_value, dtype=None, order="C"):
     return out
 
 
+@_takes_device
 def empty_like(prototype, dtype=None, order="K", subok=None, shape=None):
     """A new uninitialised array with prototype's shape and dtype (or the
     given ones). order 'K' keeps prototype's memory order (also for a new
@@ -292,11 +358,13 @@ def _like(prototype, dtype, order, shape, zero, subok):
     return _new(shape, dtype, _axis_order(proto, _order(order), len(shape)), zero)
 
 
+@_takes_device
 def zeros_like(prototype, dtype=None, order="K", subok=None, shape=None):
     """empty_like, filled with zeros."""
     return _like(prototype, dtype, order, shape, True, subok)
 
 
+@_takes_device
 def ones_like(prototype, dtype=None, order="K", subok=None, shape=None):
     """empty_like, filled with ones."""
     out = empty_like(prototype, dtype, order, subok, shape)
@@ -304,6 +372,7 @@ def ones_like(prototype, dtype=None, order="K", subok=None, shape=None):
     return out
 
 
+@_takes_device
 def full_like(prototype, fill_value, dtype=None, order="K", subok=None, shape=None):
     """empty_like, filled with fill_value (broadcast, cast unsafely)."""
     out = empty_like(prototype, dtype, order, subok, shape)
@@ -399,6 +468,7 @@ def _spaced(spacing, num, endpoint, floor_values, operands, shape, axis, dtype):
     return out
 
 
+@_takes_device
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     """``num`` evenly spaced values from start to stop (stop excluded when not
     ``endpoint``), as numpy.linspace: start and stop may be arrays (the
@@ -522,6 +592,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     return _diagonal_view(a, offset, axis1, axis2)
 
 
+@_takes_device
 def eye(N, M=None, k=0, dtype=float, order="C"):
     """A 2-d array with ones on the k-th diagonal and zeros elsewhere."""
     N = operator.index(N)

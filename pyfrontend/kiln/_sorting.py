@@ -16,8 +16,10 @@ before, larger after).
 import numpy
 
 from kiln import _core
+from kiln import _indexing
+from kiln import _manipulation
 from kiln._core import ndarray
-from kiln._manipulation import _asarray
+from kiln._manipulation import _asarray, _axis
 
 
 def _sort_axis(a, axis, keys_out=None, index_out=None):
@@ -26,20 +28,39 @@ def _sort_axis(a, axis, keys_out=None, index_out=None):
     _core._sort_axis(a, axis, keys_out, index_out)
 
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """A sorted copy along `axis` (None: flattened), NumPy's order: NaNs last.
-    Always stable."""
-    return _core._sort(_asarray(a), axis, kind, order, stable)
+    Always stable. ``descending=True`` (the array API's) sorts from largest to
+    smallest, equal elements still in their original order."""
+    a = _asarray(a)
+    if descending:
+        return _take_sorted(a, axis, argsort(a, axis, kind, order, stable=stable, descending=True))
+    return _core._sort(a, axis, kind, order, stable)
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """Indices (int64) that sort `a` along `axis` (None: flattened), ties in
     order: NumPy's kind='stable' result, for every kind. A 0-d `a` is read
-    as one element (NumPy's array([0]))."""
+    as one element (NumPy's array([0])). ``descending=True`` (the array
+    API's): largest first, ties still in their original order."""
     a = _asarray(a)
     if a.ndim == 0:
         a = a.reshape(1)
-    return _core._argsort(a, axis, kind, order, stable)
+    if not descending:
+        return _core._argsort(a, axis, kind, order, stable)
+    # Descending and stable: the stable ascending order of the reversed elements, read back to front and
+    # mapped to positions of the unreversed ones (n - 1 - i).
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    axis = _axis(axis, a.ndim)
+    reversed_order = _core._argsort(_manipulation.flip(a, axis), axis, kind, order, stable)
+    return _manipulation.flip((a.shape[axis] - 1) - reversed_order, axis)
+
+
+def _take_sorted(a, axis, order):
+    if axis is None:
+        return _indexing.take(a.reshape(-1), order)
+    return _indexing.take_along_axis(a if a.ndim else a.reshape(1), order, axis)
 
 
 def _ndarray_sort(self, axis=-1, kind=None, order=None, *, stable=None):

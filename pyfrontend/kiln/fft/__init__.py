@@ -16,7 +16,7 @@ does not fit). docs/fft.md says what differs from NumPy.
 """
 import numpy
 
-from kiln._creation import arange
+from kiln._creation import _on_device, arange
 from kiln._manipulation import _asarray, _axis, roll
 from kiln.fft import config  # noqa: F401
 from kiln.fft._plan import Plan, Plan1d, PlanNd  # noqa: F401
@@ -119,20 +119,32 @@ def _frequency_scale(n, d):
     return n, 1.0 / (n * d)
 
 
-def fftfreq(n, d=1.0, device=None):
+def _frequencies(values, dtype):
+    if dtype is None:
+        return values
+    dtype = numpy.dtype(dtype)
+    if dtype.kind != "f":
+        raise ValueError(f"dtype must be a real floating-point dtype, got {dtype}")
+    return values.astype(dtype, copy=False)
+
+
+def fftfreq(n, d=1.0, *, dtype=None, device=None):
     """The sample frequencies of an n-point FFT with spacing d: [0, 1, ...,
-    n // 2 - 1 or so, -(n // 2), ..., -1] / (n * d), float64 (numpy.fft.fftfreq)."""
+    n // 2 - 1 or so, -(n // 2), ..., -1] / (n * d), float64 (numpy.fft.fftfreq);
+    ``dtype=`` (a real floating dtype) and ``device=`` as the array API's."""
     n, scale = _frequency_scale(n, d)
-    k = arange(n)
-    positive = (n - 1) // 2 + 1
-    return (k - n * (k >= positive)) * scale
+    with _on_device(device):
+        k = arange(n)
+        positive = (n - 1) // 2 + 1
+        return _frequencies((k - n * (k >= positive)) * scale, dtype)
 
 
-def rfftfreq(n, d=1.0, device=None):
+def rfftfreq(n, d=1.0, *, dtype=None, device=None):
     """The sample frequencies of rfft: [0, 1, ..., n // 2] / (n * d), float64
-    (numpy.fft.rfftfreq)."""
+    (numpy.fft.rfftfreq); ``dtype=`` and ``device=`` as the array API's."""
     n, scale = _frequency_scale(n, d)
-    return arange(n // 2 + 1) * scale
+    with _on_device(device):
+        return _frequencies(arange(n // 2 + 1) * scale, dtype)
 
 
 def _shift(x, axes, sign):
