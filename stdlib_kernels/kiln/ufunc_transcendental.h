@@ -424,9 +424,27 @@ template <class T> KILN_HOST_DEVICE complex<T> catanh(complex<T> z) {
   return complex<T>(F::copysign(re, x), T(0.5) * F::atan2(T(2) * y, one_minus * (T(1) + ax) - y * y));
 }
 
+// Note [Complex expm1 special values]
+// expm1(z) at infinities, NaNs and zero is the array API standard's (those
+// of cexp(z) - 1, C99 Annex G's cexp less one), where NumPy's expm1(x)cos(y)
+// form gives NaN parts the value does not have: expm1(inf + 0j) = inf + 0j
+// (NumPy: inf + nan j), expm1(-inf + yj) = -1 +- 0j for every y (NumPy: NaN
+// parts for infinite or NaN y), expm1(nan + 0j) = nan + 0j, and
+// expm1(-0 + 0j) = +0 + 0j. Finite nonzero inputs are NumPy's formula.
 template <class T> KILN_HOST_DEVICE complex<T> cexpm1(complex<T> z) {
   typedef fp<T> F;
   const T x = z.real(), y = z.imag();
+  if (!is_finite(x) || !is_finite(y)) {
+    if (is_nan(x)) return complex<T>(x, y == T(0) ? y : F::nan());
+    if (is_inf(x) && x < T(0)) return complex<T>(T(-1), F::copysign(T(0), is_finite(y) ? F::sin(y) : y));
+    if (is_inf(x)) {
+      if (y == T(0)) return complex<T>(x, y);
+      if (is_finite(y)) return complex<T>(x * F::cos(y), x * F::sin(y));
+      return complex<T>(x, F::nan());
+    }
+    return complex<T>(F::nan(), F::nan());   // finite x, y infinite or NaN
+  }
+  if (x == T(0) && y == T(0)) return complex<T>(T(0), y);
   const T h = F::sin(T(0.5) * y);
   return complex<T>(F::expm1(x) * F::cos(y) - T(2) * h * h, F::exp(x) * F::sin(y));
 }

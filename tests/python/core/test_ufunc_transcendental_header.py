@@ -285,12 +285,33 @@ def test_complex_loops_match_numpy(rng, kind):
                 wide = numpy.abs(z.astype(numpy.complex128) + 1)
             keep = ((numpy.abs(z.real) >= 0.5) | (numpy.abs(z.imag) >= 0.5) | ~numpy.isfinite(z)) & \
                 ~(numpy.isfinite(z) & (wide > numpy.finfo(z.real.dtype).max))
+        if name == "expm1":  # the standard's special values (Note [Complex expm1 special values])
+            keep = numpy.isfinite(z) & (z != 0)
         got = run(kind, name, ins, outs, [z])[0]
         try:
             check_complex(got[keep], expected[keep], COMPLEX_EPS[name], "%s %s" % (name, ins))
         except AssertionError as ex:
             failures.append(str(ex))
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("dtype", [numpy.complex64, numpy.complex128], ids=["complex64", "complex128"])
+def test_complex_expm1_special_values(dtype):
+    # The array API standard's table (Note [Complex expm1 special values]), and its conjugates.
+    inf, nan = numpy.inf, numpy.nan
+    table = [((0.0, 0.0), (0.0, 0.0)), ((-0.0, 0.0), (0.0, 0.0)), ((1.0, inf), (nan, nan)), ((1.0, nan), (nan, nan)),
+             ((inf, 0.0), (inf, 0.0)), ((-inf, 0.0), (-1.0, 0.0)), ((-inf, 2.0), (-1.0, 0.0)),
+             ((-inf, 4.0), (-1.0, -0.0)), ((inf, 2.0), (-inf, inf)), ((-inf, inf), (-1.0, 0.0)), ((inf, inf), (inf, nan)),
+             ((-inf, nan), (-1.0, 0.0)), ((inf, nan), (inf, nan)), ((nan, 0.0), (nan, 0.0)), ((nan, 1.0), (nan, nan)),
+             ((nan, nan), (nan, nan))]
+    ins = [complex(*a) for a, _ in table] + [complex(a[0], -a[1]) for a, _ in table]
+    want = [complex(*b) for _, b in table] + [complex(b[0], -b[1]) for _, b in table]
+    got = kiln.asnumpy(kiln.expm1(kiln.asarray(numpy.array(ins, dtype))))
+    for z, g, w in zip(ins, got, want):
+        for part_g, part_w in ((g.real, w.real), (g.imag, w.imag)):
+            same = (numpy.isnan(part_g) and numpy.isnan(part_w)) or \
+                (part_g == part_w and numpy.signbit(part_g) == numpy.signbit(part_w))
+            assert same, f"expm1({z}) = {g}, the standard's {w}"
 
 
 @pytest.mark.parametrize("kind", ["F", "D"], ids=["complex64", "complex128"])
