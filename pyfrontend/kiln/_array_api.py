@@ -24,7 +24,41 @@ _UFUNC_ALIASES = {"acos": "arccos", "acosh": "arccosh", "asin": "arcsin", "asinh
                   "bitwise_right_shift": "right_shift", "bitwise_invert": "invert", "pow": "power"}
 ufunc_aliases = {alias: _core._ufuncs[name] for alias, name in _UFUNC_ALIASES.items()}
 
-finfo, iinfo, isdtype = numpy.finfo, numpy.iinfo, numpy.isdtype
+iinfo, isdtype = numpy.iinfo, numpy.isdtype
+
+
+class finfo:
+    """numpy.finfo of a floating dtype (or an array's; complex gives its
+    parts' type), with ``eps``, ``max``, ``min``, ``smallest_normal``,
+    ``tiny`` and ``resolution`` as Python floats, as the array API standard
+    has them (NumPy gives NumPy scalars of the dtype); ``bits``, ``dtype`` and
+    every other attribute are NumPy's."""
+
+    __module__ = "kiln"
+    _FLOATS = ("eps", "max", "min", "smallest_normal", "tiny", "resolution", "epsneg")
+
+    def __init__(self, dtype):
+        if not isinstance(dtype, (type, numpy.dtype, str)) and hasattr(dtype, "dtype"):
+            dtype = dtype.dtype   # an array
+        info = numpy.finfo(dtype)
+        object.__setattr__(self, "_info", info)
+        for name in self._FLOATS:
+            object.__setattr__(self, name, float(getattr(info, name)))
+
+    def __getattr__(self, name):
+        return getattr(self._info, name)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("finfo objects are read-only")
+
+    def __repr__(self):
+        return repr(self._info)
+
+    def __eq__(self, other):
+        return isinstance(other, (finfo, numpy.finfo)) and getattr(other, "_info", other) == self._info
+
+    def __hash__(self):
+        return hash(self._info)
 
 
 def astype(x, dtype, /, *, copy=True, device=None):

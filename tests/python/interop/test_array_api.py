@@ -81,3 +81,14 @@ def test_fftfreq_dtype_and_version():
         kiln.fft.fftfreq(4, dtype=kiln.int32)
     assert kiln.__array_api_version__ == "2023.12"
     assert kiln.zeros(1).__array_namespace__().__array_api_version__ == "2023.12"
+
+
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64, numpy.complex64, numpy.complex128])
+def test_finfo_floats_are_python_floats(dtype):
+    for arg in (dtype, kiln.zeros(1, dtype)):
+        f, ref = kiln.finfo(arg), numpy.finfo(dtype)
+        for name in ("eps", "max", "min", "smallest_normal", "tiny", "resolution"):
+            assert type(getattr(f, name)) is float and getattr(f, name) == float(getattr(ref, name))
+        assert f.bits == ref.bits and f.dtype == ref.dtype and f.precision == ref.precision and f == ref
+    with pytest.raises(ValueError):
+        kiln.finfo(numpy.int32)
