@@ -9,7 +9,7 @@ what="${1:-test}"
 
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q numpy scipy ml_dtypes pytest pytest-xdist pybind11 scikit-build-core ninja dask
+.venv/bin/python -m pip install -q numpy scipy ml_dtypes pytest pytest-xdist pybind11 scikit-build-core ninja dask scikit-learn array-api-compat
 
 case "$what" in
   example)

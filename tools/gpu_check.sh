@@ -43,6 +43,23 @@ if ! $py -c "import dask.array" 2>/dev/null; then
   fi
 fi
 
+# scikit-learn and array-api-compat (the array API interop test) likewise, where missing.
+if ! $py -c "import sklearn, array_api_compat" 2>/dev/null; then
+  deps=/tmp/kiln_sklearn_site
+  rm -rf "$deps"
+  need="scikit-learn array-api-compat"
+  for mod in joblib:joblib threadpoolctl:threadpoolctl; do
+    $py -c "import ${mod%%:*}" 2>/dev/null || need="$need ${mod##*:}"
+  done
+  # shellcheck disable=SC2086
+  if $py -m pip install -q --no-index --no-deps --find-links tools/wheels --target "$deps" $need \
+      >"$out/sklearn_install.log" 2>&1; then
+    export PYTHONPATH="$PYTHONPATH:$deps"
+  else
+    echo "scikit-learn install from tools/wheels failed (see sklearn_install.log): its test will skip"
+  fi
+fi
+
 # A kiln.jit and kiln.vectorize smoke test first: should the transpiler
 # crash, jit_smoke.log keeps the Python frames (faulthandler) and, where the
 # machine has gdb, the C++ backtrace.
