@@ -62,6 +62,7 @@ from kiln._reductions import (  # noqa: A004  (kiln.sum, kiln.max, ... are NumPy
     sum, prod, max, min, amax, amin, any, all, argmax, argmin, mean, var, std, nansum, nanprod, nanmax, nanmin,
     nanargmax, nanargmin, nanmean, nanvar, nanstd, count_nonzero, ptp, average, trace)
 from kiln import cuda
+from kiln import testing  # noqa: E402  (cupy.testing's API, numpy_kiln_* and numpy_cupy_* names)
 from kiln import jit
 from kiln import random
 from kiln import fft
