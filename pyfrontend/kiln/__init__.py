@@ -63,6 +63,7 @@ from kiln._reductions import (  # noqa: A004  (kiln.sum, kiln.max, ... are NumPy
     nanargmax, nanargmin, nanmean, nanvar, nanstd, count_nonzero, ptp, average, trace)
 from kiln import cuda
 from kiln import testing  # noqa: E402  (cupy.testing's API, numpy_kiln_* and numpy_cupy_* names)
+from kiln import profiler  # noqa: E402  (cupyx.profiler's benchmark and profile)
 from kiln import jit
 from kiln import random
 from kiln import fft
