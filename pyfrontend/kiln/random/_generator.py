@@ -345,7 +345,8 @@ class _Sampler:
             raise ValueError("alpha <= 0" if self._legacy else "alpha < 0")
         shape = _shape_of(size)
         shape = (() if shape is None else shape) + host.shape
-        return _core._random_dirichlet(self._bit_generator, _creation.asarray(host), shape, dtype)
+        return _core._random_dirichlet(self._bit_generator, _creation.asarray(host), shape, dtype,
+                                       any_dtype=self._legacy)
 
     # ---- discrete (int64, as NumPy; RandomState's take dtype= as CuPy's) ----
     def poisson(self, lam=1.0, size=None, dtype=numpy.int64):

@@ -223,6 +223,7 @@ def test_dtypes():
     (lambda rs, d: rs.noncentral_chisquare(kiln.ones(4, dtype=numpy.float32), 1.0, (30, 4), d), numpy.int64,
      numpy.float64),
     (lambda rs, d: rs.normal(2.0, 1.0, (5, 24), d), numpy.float16, numpy.float32),
+    (lambda rs, d: rs.dirichlet([0.5, 2.0, 3.0], 40, d), numpy.float16, numpy.float64),   # rows in float64
 ])
 def test_legacy_distributions_in_any_dtype(call, dtype, natural):
     got = call(kiln.random.RandomState(7), dtype)
@@ -231,6 +232,8 @@ def test_legacy_distributions_in_any_dtype(call, dtype, natural):
     assert want.dtype == natural
     numpy.testing.assert_array_equal(got.get(), want.get().astype(dtype))
     assert kiln.random.binomial(4, 0.5, 3, numpy.int8).dtype == numpy.int8
+    with pytest.raises(TypeError):   # Generator's own dtypes only, as NumPy's
+        kiln.random.default_rng(7).dirichlet([1.0, 2.0], dtype=numpy.float16)
 
 
 def test_seed_examples():
