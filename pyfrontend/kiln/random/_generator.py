@@ -29,9 +29,12 @@ from kiln.random._shapes import shape_of as _shape_of
 
 
 def _param(x):
-    """A Python scalar, or a kiln array for array-like parameters."""
+    """A Python scalar, or a kiln array for array-like parameters (None is
+    NumPy's TypeError, not a failed comparison further on)."""
     if isinstance(x, ndarray):
         return x
+    if x is None:
+        raise TypeError("a distribution parameter must be a real number or an array of them, not NoneType")
     if isinstance(x, (numpy.ndarray, list, tuple)):
         a = numpy.asarray(x)
         return a.item() if a.ndim == 0 else _creation.asarray(a)

@@ -287,6 +287,18 @@ def test_bad_parameters_raise():
             call()
 
 
+def test_none_parameters_raise_type_error():
+    """None as a parameter: TypeError, as NumPy's both APIs (CuPy's legacy
+    one raises ValueError; kiln follows NumPy)."""
+    for kiln_api, numpy_api in ((kiln.random.default_rng(0), numpy.random.default_rng(0)),
+                                (kiln.random.RandomState(0), numpy.random.RandomState(0))):
+        for name, args in (("poisson", (None,)), ("standard_gamma", (None,)), ("normal", (0.0, None))):
+            with pytest.raises(TypeError):
+                getattr(numpy_api, name)(*args)
+            with pytest.raises(TypeError, match="not NoneType"):
+                getattr(kiln_api, name)(*args)
+
+
 def test_broadcast_parameters():
     rng = kiln.random.default_rng(3)
     loc = kiln.asarray(numpy.array([0.0, 100.0, -100.0]))
