@@ -415,11 +415,14 @@ class _Sampler:
 
     def hypergeometric(self, ngood, nbad, nsample, size=None, dtype=numpy.int64):
         """Hypergeometric samples (int64): good items among ``nsample``
-        drawn without replacement (inversion from the mode)."""
+        drawn without replacement (inversion from the mode). RandomState
+        wants nsample >= 1, Generator nsample >= 0, as NumPy's."""
         ngood, nbad, nsample = _param(ngood), _param(nbad), _param(nsample)
         _nonneg(ngood, "ngood")
         _nonneg(nbad, "nbad")
         _nonneg(nsample, "nsample")
+        if self._legacy:   # NumPy's RandomState wants a sample; its Generator takes nsample = 0
+            _check(nsample, lambda v: v < 1, "nsample < 1 or nsample is NaN")
         if _any(nsample > ngood + nbad):
             raise ValueError("ngood + nbad < nsample")
         return self._draw("hypergeometric", size, dtype, ngood, nbad, nsample)

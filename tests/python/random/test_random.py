@@ -736,6 +736,15 @@ def test_hypergeometric_edges_and_bytes():
     assert rng.hypergeometric(7, 3, 10, size=2).get().tolist() == [7, 7]
     with pytest.raises(ValueError):
         rng.hypergeometric(2, 2, 5)
+    # nsample = 0: Generator gives zeros, RandomState raises, as NumPy's two APIs
+    assert numpy.random.default_rng(0).hypergeometric(5, 5, 0, size=3).tolist() == [0] * 3
+    assert rng.hypergeometric(5, 5, 0, size=3).get().tolist() == [0] * 3
+    for nsample in (0, kiln.asarray(numpy.array([1, 0]))):
+        with pytest.raises(ValueError, match="nsample < 1"):
+            numpy.random.RandomState(0).hypergeometric(5, 5, nsample if isinstance(nsample, int) else nsample.get())
+        with pytest.raises(ValueError, match="nsample < 1"):
+            kiln.random.RandomState(0).hypergeometric(5, 5, nsample)
+    assert kiln.random.hypergeometric(5, 5, 1, size=2).shape == (2,)
     b = kiln.random.default_rng(9).bytes(10)
     assert isinstance(b, bytes) and len(b) == 10
     words = model_words(9, 0, 3)
