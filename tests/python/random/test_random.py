@@ -402,6 +402,22 @@ def test_permutation_shuffle_choice():
     assert chi_square(cells, numpy.full(16, N / 16.0)) < chi2_critical(9)
 
 
+def test_choice_without_replacement_from_a_large_range():
+    """Note [Choice without replacement]: for n >= 2 * size, the first
+    `size` distinct values of uniform draws of range(n), in draw order (no
+    permutation of n: range(2^62) could not be permuted)."""
+    x = kiln.random.default_rng(4).choice(2 ** 62, 1000, replace=False).get()
+    assert x.shape == (1000,) and len(set(x.tolist())) == 1000 and x.min() >= 0 and x.max() > 2 ** 61
+    for api in (kiln.random.default_rng, kiln.random.RandomState):
+        got = api(8).choice(300, (4, 25), replace=False).get()
+        # the draws of integers/randint of the same seed (consecutive draws
+        # continue the counter, so the first 400 cover any second batch)
+        draws = (api(8).integers if api is kiln.random.default_rng else api(8).randint)(0, 300, 400).get()
+        first = numpy.sort(numpy.unique(draws, return_index=True)[1])[:100]
+        assert got.ravel().tolist() == draws[first].tolist()
+        assert api(8).choice(kiln.arange(300) * 2, 100, replace=False).get().tolist() == (2 * draws[first]).tolist()
+
+
 def test_choice_with_probabilities():
     rng = kiln.random.default_rng(5)
     p = numpy.array([0.1, 0.0, 0.6, 0.3])
