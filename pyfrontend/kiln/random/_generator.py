@@ -505,7 +505,15 @@ class Generator(_Sampler):
 
     @property
     def bit_generator(self):
+        """The Philox bit generator; assignable, as CuPy's (NumPy's is
+        read-only), to re-key the Generator in place."""
         return self._bit_generator
+
+    @bit_generator.setter
+    def bit_generator(self, bit_generator):
+        if not isinstance(bit_generator, Philox):
+            raise TypeError("kiln.random.Generator takes a kiln.random.Philox bit generator")
+        self._bit_generator = bit_generator
 
     def spawn(self, n_children):
         """``n_children`` new Generators over Philox generators spawned

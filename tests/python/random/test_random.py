@@ -185,6 +185,29 @@ def test_spawn_and_module_state():
     assert kiln.random.RandomState(1).get_state(legacy=False) == kiln.random.RandomState(1).get_state()
 
 
+def test_kiln_seed_keys_the_global_random_state(monkeypatch):
+    """KILN_SEED (CuPy's CUPY_SEED) keys the global RandomState made after reset_states."""
+    want = kiln.random.RandomState(6).rand(4).get()
+    monkeypatch.setenv("KILN_SEED", "6")
+    kiln.random.reset_states()
+    try:
+        assert numpy.array_equal(kiln.random.rand(4).get(), want)
+        monkeypatch.delenv("KILN_SEED")
+        kiln.random.reset_states()
+        assert not numpy.array_equal(kiln.random.rand(4).get(), want)
+    finally:
+        kiln.random.reset_states()
+
+
+def test_generator_bit_generator_is_assignable():
+    """As CuPy's Generator (NumPy's is read-only): a new Philox re-keys it."""
+    rng = kiln.random.default_rng(1)
+    rng.bit_generator = kiln.random.Philox4x3210(seed=9)
+    assert numpy.array_equal(rng.random(5).get(), kiln.random.default_rng(9).random(5).get())
+    with pytest.raises(TypeError):
+        rng.bit_generator = numpy.random.PCG64(9)
+
+
 @pytest.mark.parametrize("size,shape", [(None, ()), (3, (3,)), ((2, 3), (2, 3)), ((0,), (0,)),
                                         ((2, 0, 3), (2, 0, 3))])
 def test_shapes(size, shape):
