@@ -115,10 +115,11 @@ class _Sampler:
     def __init__(self, bit_generator):
         self._bit_generator = bit_generator
 
-    def _draw(self, dist, size, dtype, *params, out=None):
+    def _draw(self, dist, size, dtype, *params, out=None, c_only=False):
         """Samples of `dist`; into `out` when given (Generator's out=: a
-        kiln array of exactly `dtype`, C- or F-contiguous, of shape `size`
-        if both are given, as NumPy checks it)."""
+        kiln array of exactly `dtype`, C- or F-contiguous (C-contiguous with
+        `c_only`, as NumPy's standard_gamma wants), of shape `size` if both
+        are given, as NumPy checks it)."""
         params = tuple(_param(p) for p in params)
         if out is None:   # RandomState: any dtype, as CuPy's (Note [Samples in any dtype])
             return _core._random_draw(self._bit_generator, dist, dtype, params, _output_shape(size, params),
@@ -127,6 +128,9 @@ class _Sampler:
             raise TypeError("out must be a kiln.ndarray, got %s" % type(out).__name__)
         if out.dtype != numpy.dtype(dtype):
             raise TypeError("out has dtype %s where the samples are %s" % (out.dtype, numpy.dtype(dtype)))
+        if c_only and not out.flags.c_contiguous:
+            raise ValueError("Supplied output array must be C-contiguous, writable, aligned, and in machine "
+                             "byte-order.")
         if not (out.flags.c_contiguous or out.flags.f_contiguous):
             raise ValueError("out must be C- or F-contiguous")
         if size is not None and _shape_of(size) != out.shape:
@@ -540,11 +544,11 @@ class Generator(_Sampler):
 
     def standard_gamma(self, shape, size=None, dtype=numpy.float64, out=None):
         """Gamma samples of scale 1 (Marsaglia-Tsang); ``shape``
-        broadcasts; into ``out`` (a contiguous kiln array of ``dtype``)
-        when given."""
+        broadcasts; into ``out`` (a C-contiguous kiln array of ``dtype``,
+        as NumPy's standard_gamma wants) when given."""
         shape = _param(shape)
         _nonneg(shape, "shape")
-        return self._draw("standard_gamma", size, dtype, shape, out=out)
+        return self._draw("standard_gamma", size, dtype, shape, out=out, c_only=True)
 
     def integers(self, low, high=None, size=None, dtype=numpy.int64, endpoint=False):
         """Uniform integers of [low, high) ([low, high] with endpoint=True),
