@@ -390,7 +390,10 @@ NDArray random_multivariate_hypergeometric(const NDArray& colors, int64_t total,
                     take);
 }
 
-NDArray random_dirichlet(const NDArray& alpha, const Shape& shape, DType dtype, const PhiloxTake& take) {
+NDArray random_dirichlet(const NDArray& alpha, const Shape& shape, DType dtype, const PhiloxTake& take,
+                         bool any_dtype) {
+  if (any_dtype && dtype != DType::Float32 && dtype != DType::Float64)
+    return astype(random_dirichlet(alpha, shape, DType::Float64, take), dtype, Order::C);
   dtype = random_types(random_distribution("standard_gamma"), dtype).second;
   if (alpha.ndim() != 1 || shape.empty() || shape.back() != alpha.shape()[0])
     throw std::invalid_argument("kiln.random: dirichlet's shape must end with len(alpha)");

@@ -123,6 +123,9 @@ NDArray random_multivariate_hypergeometric(const NDArray& colors, int64_t total,
 // (float32 or float64, TypeError otherwise) for the k alphas of the float64
 // array `alpha`: log gammas of shapes alpha, then per row exp(logs - max) /
 // sum (Note [Dirichlet in logarithms] in stdlib_kernels/kiln/random_distributions.h).
-NDArray random_dirichlet(const NDArray& alpha, const Shape& shape, DType dtype, const PhiloxTake& take);
+// With `any_dtype` (the legacy API, Note [Samples in any dtype]) any other
+// dtype is a cast of the float64 rows.
+NDArray random_dirichlet(const NDArray& alpha, const Shape& shape, DType dtype, const PhiloxTake& take,
+                         bool any_dtype = false);
 
 }  // namespace kiln::arraycore

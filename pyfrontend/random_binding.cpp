@@ -107,10 +107,12 @@ void register_random(py::module_& m) {
       py::arg("bitgen"), py::arg("colors"), py::arg("total"), py::arg("nsample"), py::arg("shape"));
   m.def(
       "_random_dirichlet",
-      [](py::handle bitgen, const NDArray& alpha, py::handle shape, py::handle dtype) {
-        return arraycore::random_dirichlet(alpha, to_shape(shape), to_dtype(dtype), take_from(bitgen));
+      [](py::handle bitgen, const NDArray& alpha, py::handle shape, py::handle dtype, bool any_dtype) {
+        return arraycore::random_dirichlet(alpha, to_shape(shape), to_dtype(dtype), take_from(bitgen), any_dtype);
       },
-      py::arg("bitgen"), py::arg("alpha"), py::arg("shape"), py::arg("dtype"));
+      py::arg("bitgen"), py::arg("alpha"), py::arg("shape"), py::arg("dtype"), py::arg("any_dtype") = false,
+      "Dirichlet rows of `shape` (it ends in len(alpha)); in any dtype with `any_dtype` (Note [Samples in any "
+      "dtype]).");
 }
 
 }  // namespace kiln::py_bind

@@ -29,9 +29,12 @@ from kiln.random._shapes import shape_of as _shape_of
 
 
 def _param(x):
-    """A Python scalar, or a kiln array for array-like parameters."""
+    """A Python scalar, or a kiln array for array-like parameters (None is
+    NumPy's TypeError, not a failed comparison further on)."""
     if isinstance(x, ndarray):
         return x
+    if x is None:
+        raise TypeError("a distribution parameter must be a real number or an array of them, not NoneType")
     if isinstance(x, (numpy.ndarray, list, tuple)):
         a = numpy.asarray(x)
         return a.item() if a.ndim == 0 else _creation.asarray(a)
@@ -112,10 +115,11 @@ class _Sampler:
     def __init__(self, bit_generator):
         self._bit_generator = bit_generator
 
-    def _draw(self, dist, size, dtype, *params, out=None):
+    def _draw(self, dist, size, dtype, *params, out=None, c_only=False):
         """Samples of `dist`; into `out` when given (Generator's out=: a
-        kiln array of exactly `dtype`, C- or F-contiguous, of shape `size`
-        if both are given, as NumPy checks it)."""
+        kiln array of exactly `dtype`, C- or F-contiguous (C-contiguous with
+        `c_only`, as NumPy's standard_gamma wants), of shape `size` if both
+        are given, as NumPy checks it)."""
         params = tuple(_param(p) for p in params)
         if out is None:   # RandomState: any dtype, as CuPy's (Note [Samples in any dtype])
             return _core._random_draw(self._bit_generator, dist, dtype, params, _output_shape(size, params),
@@ -124,6 +128,9 @@ class _Sampler:
             raise TypeError("out must be a kiln.ndarray, got %s" % type(out).__name__)
         if out.dtype != numpy.dtype(dtype):
             raise TypeError("out has dtype %s where the samples are %s" % (out.dtype, numpy.dtype(dtype)))
+        if c_only and not out.flags.c_contiguous:
+            raise ValueError("Supplied output array must be C-contiguous, writable, aligned, and in machine "
+                             "byte-order.")
         if not (out.flags.c_contiguous or out.flags.f_contiguous):
             raise ValueError("out must be C- or F-contiguous")
         if size is not None and _shape_of(size) != out.shape:
@@ -345,7 +352,8 @@ class _Sampler:
             raise ValueError("alpha <= 0" if self._legacy else "alpha < 0")
         shape = _shape_of(size)
         shape = (() if shape is None else shape) + host.shape
-        return _core._random_dirichlet(self._bit_generator, _creation.asarray(host), shape, dtype)
+        return _core._random_dirichlet(self._bit_generator, _creation.asarray(host), shape, dtype,
+                                       any_dtype=self._legacy)
 
     # ---- discrete (int64, as NumPy; RandomState's take dtype= as CuPy's) ----
     def poisson(self, lam=1.0, size=None, dtype=numpy.int64):
@@ -411,11 +419,14 @@ class _Sampler:
 
     def hypergeometric(self, ngood, nbad, nsample, size=None, dtype=numpy.int64):
         """Hypergeometric samples (int64): good items among ``nsample``
-        drawn without replacement (inversion from the mode)."""
+        drawn without replacement (inversion from the mode). RandomState
+        wants nsample >= 1, Generator nsample >= 0, as NumPy's."""
         ngood, nbad, nsample = _param(ngood), _param(nbad), _param(nsample)
         _nonneg(ngood, "ngood")
         _nonneg(nbad, "nbad")
         _nonneg(nsample, "nsample")
+        if self._legacy:   # NumPy's RandomState wants a sample; its Generator takes nsample = 0
+            _check(nsample, lambda v: v < 1, "nsample < 1 or nsample is NaN")
         if _any(nsample > ngood + nbad):
             raise ValueError("ngood + nbad < nsample")
         return self._draw("hypergeometric", size, dtype, ngood, nbad, nsample)
@@ -498,7 +509,15 @@ class Generator(_Sampler):
 
     @property
     def bit_generator(self):
+        """The Philox bit generator; assignable, as CuPy's (NumPy's is
+        read-only), to re-key the Generator in place."""
         return self._bit_generator
+
+    @bit_generator.setter
+    def bit_generator(self, bit_generator):
+        if not isinstance(bit_generator, Philox):
+            raise TypeError("kiln.random.Generator takes a kiln.random.Philox bit generator")
+        self._bit_generator = bit_generator
 
     def spawn(self, n_children):
         """``n_children`` new Generators over Philox generators spawned
@@ -525,11 +544,11 @@ class Generator(_Sampler):
 
     def standard_gamma(self, shape, size=None, dtype=numpy.float64, out=None):
         """Gamma samples of scale 1 (Marsaglia-Tsang); ``shape``
-        broadcasts; into ``out`` (a contiguous kiln array of ``dtype``)
-        when given."""
+        broadcasts; into ``out`` (a C-contiguous kiln array of ``dtype``,
+        as NumPy's standard_gamma wants) when given."""
         shape = _param(shape)
         _nonneg(shape, "shape")
-        return self._draw("standard_gamma", size, dtype, shape, out=out)
+        return self._draw("standard_gamma", size, dtype, shape, out=out, c_only=True)
 
     def integers(self, low, high=None, size=None, dtype=numpy.int64, endpoint=False):
         """Uniform integers of [low, high) ([low, high] with endpoint=True),

@@ -7,6 +7,8 @@ kiln.random.seed, rand, randn, ...
     rs = kiln.random.RandomState(1234)
     k = rs.randint(0, 6, size=10)
 """
+import os
+
 import numpy
 
 from kiln.random import _permutations
@@ -94,10 +96,13 @@ _random_state = None
 
 def get_random_state():
     """The RandomState behind the module-level functions (made on first
-    use, keyed from fresh entropy unless kiln.random.seed was called)."""
+    use, and after reset_states: keyed from the environment variable
+    KILN_SEED when it is set, as CuPy's from CUPY_SEED, else from fresh
+    entropy)."""
     global _random_state
     if _random_state is None:
-        _random_state = RandomState()
+        seed = os.environ.get("KILN_SEED")
+        _random_state = RandomState(int(seed) if seed else None)
     return _random_state
 
 

@@ -10,6 +10,7 @@ every backend (ties have probability about n^2 / 2^65).
     rng.choice(x, 2, axis=1, replace=False)
 """
 import collections.abc
+import math
 import numbers
 import operator
 
@@ -22,8 +23,11 @@ from kiln._core import ndarray
 from kiln._counting import searchsorted
 from kiln._indexing import take, take_along_axis
 from kiln._manipulation import _axis
+from kiln._manipulation import concatenate
 from kiln._scans import cumsum
+from kiln._sets import unique
 from kiln._sorting import argsort
+from kiln._sorting import sort
 from kiln.random._shapes import shape_of
 
 AxisError = numpy.exceptions.AxisError
@@ -40,6 +44,33 @@ def order(sampler, n):
     if n <= 0:
         return _creation.empty((0,), dtype=numpy.int64)
     return argsort(_words(sampler, (n,)))
+
+
+def distinct(sampler, n, count):
+    """`count` distinct values of range(n) in a random order, for n >= 2 *
+    count (Note [Choice without replacement])."""
+    # draws expected until `count` distinct: sum over i < count of n / (n - i)
+    expected = -n * math.log1p(-count / n)
+    drawn = None
+    while True:
+        batch = sampler._integers(0, n, (int(1.1 * expected) + 16,), numpy.int64, False)
+        drawn = batch if drawn is None else concatenate((drawn, batch))
+        first = unique(drawn, return_index=True)[1]
+        if first.shape[0] >= count:
+            return drawn[sort(first)[:count]]
+
+
+# Note [Choice without replacement]
+# A random order of range(n) (argsort of n keys) gives any sample without
+# replacement, but costs O(n) memory and a sort of n keys whatever the
+# sample's size: choice(2**24, 10, replace=False) sorted 16M keys (half an
+# hour on the host backend), choice(2**40, 10, replace=False) could not run.
+# When n >= 2 * count, choice takes instead the first `count` distinct
+# values of uniform draws of range(n), in the order they were drawn: every
+# ordered sample of distinct values is equally likely (the draws are
+# exchangeable), and about -n log(1 - count / n) <= 1.39 count draws are
+# needed, so the work is that of sorting O(count) values. unique's first
+# indices find the first occurrences; a short batch draws more.
 
 
 def _array(x):
@@ -163,7 +194,7 @@ def choice(sampler, a, size, replace, p, axis=0, legacy=False):
         u = sampler._draw("random", (count,), numpy.float64)
         idx = _core._ufuncs["minimum"](searchsorted(cdf, u, side="right"), n - 1)
     elif p is None:
-        idx = order(sampler, n)[:count]
+        idx = distinct(sampler, n, count) if n >= 2 * count else order(sampler, n)[:count]
     else:
         # Efraimidis-Spirakis: the count smallest E_i / p_i, E_i exponential.
         keys = sampler._draw("standard_exponential", (n,), numpy.float64) / p

@@ -185,6 +185,29 @@ def test_spawn_and_module_state():
     assert kiln.random.RandomState(1).get_state(legacy=False) == kiln.random.RandomState(1).get_state()
 
 
+def test_kiln_seed_keys_the_global_random_state(monkeypatch):
+    """KILN_SEED (CuPy's CUPY_SEED) keys the global RandomState made after reset_states."""
+    want = kiln.random.RandomState(6).rand(4).get()
+    monkeypatch.setenv("KILN_SEED", "6")
+    kiln.random.reset_states()
+    try:
+        assert numpy.array_equal(kiln.random.rand(4).get(), want)
+        monkeypatch.delenv("KILN_SEED")
+        kiln.random.reset_states()
+        assert not numpy.array_equal(kiln.random.rand(4).get(), want)
+    finally:
+        kiln.random.reset_states()
+
+
+def test_generator_bit_generator_is_assignable():
+    """As CuPy's Generator (NumPy's is read-only): a new Philox re-keys it."""
+    rng = kiln.random.default_rng(1)
+    rng.bit_generator = kiln.random.Philox4x3210(seed=9)
+    assert numpy.array_equal(rng.random(5).get(), kiln.random.default_rng(9).random(5).get())
+    with pytest.raises(TypeError):
+        rng.bit_generator = numpy.random.PCG64(9)
+
+
 @pytest.mark.parametrize("size,shape", [(None, ()), (3, (3,)), ((2, 3), (2, 3)), ((0,), (0,)),
                                         ((2, 0, 3), (2, 0, 3))])
 def test_shapes(size, shape):
@@ -223,6 +246,7 @@ def test_dtypes():
     (lambda rs, d: rs.noncentral_chisquare(kiln.ones(4, dtype=numpy.float32), 1.0, (30, 4), d), numpy.int64,
      numpy.float64),
     (lambda rs, d: rs.normal(2.0, 1.0, (5, 24), d), numpy.float16, numpy.float32),
+    (lambda rs, d: rs.dirichlet([0.5, 2.0, 3.0], 40, d), numpy.float16, numpy.float64),   # rows in float64
 ])
 def test_legacy_distributions_in_any_dtype(call, dtype, natural):
     got = call(kiln.random.RandomState(7), dtype)
@@ -231,6 +255,8 @@ def test_legacy_distributions_in_any_dtype(call, dtype, natural):
     assert want.dtype == natural
     numpy.testing.assert_array_equal(got.get(), want.get().astype(dtype))
     assert kiln.random.binomial(4, 0.5, 3, numpy.int8).dtype == numpy.int8
+    with pytest.raises(TypeError):   # Generator's own dtypes only, as NumPy's
+        kiln.random.default_rng(7).dirichlet([1.0, 2.0], dtype=numpy.float16)
 
 
 def test_seed_examples():
@@ -258,6 +284,12 @@ def test_generator_out():
                        ("standard_gamma", lambda r, **k: r.standard_gamma(kiln.full((4,), 2.5), **k))):
         want = call(kiln.random.default_rng(5), size=(3, 4)).get()
         for out in (kiln.empty((3, 4)), kiln.empty((4, 3)).T):   # C and F order
+            if name == "standard_gamma" and not out.flags.c_contiguous:   # C only, as NumPy's
+                with pytest.raises(ValueError):
+                    numpy.random.default_rng(5).standard_gamma(numpy.full((4,), 2.5), out=numpy.empty((4, 3)).T)
+                with pytest.raises(ValueError, match="C-contiguous"):
+                    call(kiln.random.default_rng(5), out=out)
+                continue
             assert call(kiln.random.default_rng(5), out=out) is out
             assert numpy.array_equal(out.get(), want), name
         out32 = kiln.empty((3, 4), dtype=kiln.float32)
@@ -282,6 +314,18 @@ def test_bad_parameters_raise():
                  lambda: rng.choice(3, 4, replace=False), lambda: rng.choice(3, p=[0.5, 0.2, 0.2])):
         with pytest.raises(ValueError):
             call()
+
+
+def test_none_parameters_raise_type_error():
+    """None as a parameter: TypeError, as NumPy's both APIs (CuPy's legacy
+    one raises ValueError; kiln follows NumPy)."""
+    for kiln_api, numpy_api in ((kiln.random.default_rng(0), numpy.random.default_rng(0)),
+                                (kiln.random.RandomState(0), numpy.random.RandomState(0))):
+        for name, args in (("poisson", (None,)), ("standard_gamma", (None,)), ("normal", (0.0, None))):
+            with pytest.raises(TypeError):
+                getattr(numpy_api, name)(*args)
+            with pytest.raises(TypeError, match="not NoneType"):
+                getattr(kiln_api, name)(*args)
 
 
 def test_broadcast_parameters():
@@ -385,6 +429,22 @@ def test_permutation_shuffle_choice():
     q = rng.permutation(N).get()
     cells = numpy.bincount(4 * (numpy.arange(N) * 4 // N) + q * 4 // N, minlength=16)
     assert chi_square(cells, numpy.full(16, N / 16.0)) < chi2_critical(9)
+
+
+def test_choice_without_replacement_from_a_large_range():
+    """Note [Choice without replacement]: for n >= 2 * size, the first
+    `size` distinct values of uniform draws of range(n), in draw order (no
+    permutation of n: range(2^62) could not be permuted)."""
+    x = kiln.random.default_rng(4).choice(2 ** 62, 1000, replace=False).get()
+    assert x.shape == (1000,) and len(set(x.tolist())) == 1000 and x.min() >= 0 and x.max() > 2 ** 61
+    for api in (kiln.random.default_rng, kiln.random.RandomState):
+        got = api(8).choice(300, (4, 25), replace=False).get()
+        # the draws of integers/randint of the same seed (consecutive draws
+        # continue the counter, so the first 400 cover any second batch)
+        draws = (api(8).integers if api is kiln.random.default_rng else api(8).randint)(0, 300, 400).get()
+        first = numpy.sort(numpy.unique(draws, return_index=True)[1])[:100]
+        assert got.ravel().tolist() == draws[first].tolist()
+        assert api(8).choice(kiln.arange(300) * 2, 100, replace=False).get().tolist() == (2 * draws[first]).tolist()
 
 
 def test_choice_with_probabilities():
@@ -721,6 +781,15 @@ def test_hypergeometric_edges_and_bytes():
     assert rng.hypergeometric(7, 3, 10, size=2).get().tolist() == [7, 7]
     with pytest.raises(ValueError):
         rng.hypergeometric(2, 2, 5)
+    # nsample = 0: Generator gives zeros, RandomState raises, as NumPy's two APIs
+    assert numpy.random.default_rng(0).hypergeometric(5, 5, 0, size=3).tolist() == [0] * 3
+    assert rng.hypergeometric(5, 5, 0, size=3).get().tolist() == [0] * 3
+    for nsample in (0, kiln.asarray(numpy.array([1, 0]))):
+        with pytest.raises(ValueError, match="nsample < 1"):
+            numpy.random.RandomState(0).hypergeometric(5, 5, nsample if isinstance(nsample, int) else nsample.get())
+        with pytest.raises(ValueError, match="nsample < 1"):
+            kiln.random.RandomState(0).hypergeometric(5, 5, nsample)
+    assert kiln.random.hypergeometric(5, 5, 1, size=2).shape == (2,)
     b = kiln.random.default_rng(9).bytes(10)
     assert isinstance(b, bytes) and len(b) == 10
     words = model_words(9, 0, 3)
