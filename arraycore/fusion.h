@@ -29,6 +29,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -120,6 +121,17 @@ class FusionTrace {
   int reduce(int node, const std::string& method, const std::optional<std::vector<int64_t>>& axis,
              std::optional<DType> dtype, bool keepdims);
 
+  // NumPy's functions built on ufuncs, as kiln.real, imag, angle, i0 and
+  // sinc compute them (fusion_functions.cpp): the steps and dtypes of
+  // arraycore/math_functions' kernels. real() of a real array is the array
+  // itself; imag() of one is zeros of its dtype; i0 of a complex value is
+  // a TypeError.
+  int real(int id);
+  int imag(int id);
+  int angle(int id, bool deg);
+  int i0(int id);
+  int sinc(int id);
+
   const FusionNode& node(int id) const { return nodes_.at(static_cast<size_t>(id)); }
   const std::string& kernel_name() const { return name_; }
   // Throws the TypeError naming the fused function and `what` cannot be fused.
@@ -158,6 +170,11 @@ class FusionTrace {
   // every name they read.
   std::vector<const std::string*> body(std::set<std::string>& needed) const;
   FusionNode strong_result(std::span<const int> inputs, DType dtype, std::string expr) const;
+  // A value of `dtype`: the C++ text `text` makes of node `id`'s expression
+  // as dtype `as` (a Python scalar first taking its NEP 50 dtype).
+  int apply(int id, DType as, DType dtype, const std::function<std::string(const std::string&)>& text);
+  // `id`, or a Python scalar as a value of its NEP 50 dtype (numpy.asarray(s)).
+  int strong(int id);
 
   std::string name_;
   std::vector<FusionNode> nodes_;

@@ -145,6 +145,11 @@ void register_fusion(py::module_& m) {
       .def("store", &FusionTrace::store, py::arg("target"), py::arg("value"))
       .def("where", [](FusionTrace& t, int cond, int x, int y) { return value(t, t.where(cond, x, y)); })
       .def("astype", [](FusionTrace& t, int id, py::handle dtype) { return value(t, t.astype(id, to_dtype(dtype))); })
+      .def("real", [](FusionTrace& t, int id) { return value(t, t.real(id)); })
+      .def("imag", [](FusionTrace& t, int id) { return value(t, t.imag(id)); })
+      .def("angle", [](FusionTrace& t, int id, bool deg) { return value(t, t.angle(id, deg)); })
+      .def("i0", [](FusionTrace& t, int id) { return value(t, t.i0(id)); })
+      .def("sinc", [](FusionTrace& t, int id) { return value(t, t.sinc(id)); })
       .def("inplace", &FusionTrace::inplace, py::arg("name"), py::arg("target"), py::arg("other"))
       .def(
           "reduce",

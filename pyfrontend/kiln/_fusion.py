@@ -169,8 +169,9 @@ def _swap_ufunc_call(on):
 
 
 # Note [Tracing kiln functions]
-# kiln.where, clip, around/round, copyto, nansum and nanprod are Python
-# functions over C++ calls that take arrays. While any thread traces, the
+# kiln.where, clip, around/round, copyto, nansum, nanprod, real, imag,
+# angle, i0, sinc and get_array_module are Python functions over C++ calls
+# that take arrays. While any thread traces, the
 # kiln namespace holds versions that trace them (from tracer operations and
 # ufunc calls) when the calling thread is tracing and an argument is a
 # traced value, and call kiln's own otherwise; kiln gets its own functions
@@ -241,6 +242,19 @@ class _Var:
                                            for k in (key if type(key) is tuple else (key,))):
             _cannot("assignment into a traced value (only x[...] = v and x[:] = v can be fused)")
         self.node = _tracing.tracer.trace.store(self.node, _tracing.tracer.node(value))
+
+    @property
+    def real(self):
+        return _FUNCTIONS["real"](self)
+
+    @property
+    def imag(self):
+        return _FUNCTIONS["imag"](self)
+
+    def conj(self):
+        return _core._ufuncs["conjugate"](self)
+
+    conjugate = conj
 
     def copy(self, order="K"):
         return self.astype(self.dtype)
@@ -476,5 +490,26 @@ def _nan_reduction(method, identity):
     return traced
 
 
+def _math_function(name):
+    """kiln.real, imag, i0, sinc: FusionTrace's (arraycore/fusion_functions.cpp)."""
+    def traced(x):
+        t = _tracing.tracer
+        return t.values([getattr(t.trace, name)(t.node(x))])
+    traced.__name__ = name
+    return traced
+
+
+def _angle(z, deg=False):
+    t = _tracing.tracer
+    return t.values([t.trace.angle(t.node(z), bool(deg))])
+
+
+def _get_array_module(*args):
+    """kiln: a traced value is a kiln array (the function is only traced when one is)."""
+    return kiln
+
+
 _FUNCTIONS.update(where=_where, clip=_clip, around=_around, round=_around, copyto=_copyto,
-                  nansum=_nan_reduction("sum", 0), nanprod=_nan_reduction("prod", 1))
+                  nansum=_nan_reduction("sum", 0), nanprod=_nan_reduction("prod", 1),
+                  real=_math_function("real"), imag=_math_function("imag"), angle=_angle,
+                  i0=_math_function("i0"), sinc=_math_function("sinc"), get_array_module=_get_array_module)
