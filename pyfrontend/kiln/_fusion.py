@@ -170,8 +170,7 @@ def _swap_ufunc_call(on):
 
 # Note [Tracing kiln functions]
 # kiln.where, clip, around/round, copyto, nansum, nanprod, real, imag,
-# angle, i0, sinc and get_array_module are Python functions over C++ calls
-# that take arrays. While any thread traces, the
+# angle, i0 and sinc are Python functions over C++ calls that take arrays. While any thread traces, the
 # kiln namespace holds versions that trace them (from tracer operations and
 # ufunc calls) when the calling thread is tracing and an argument is a
 # traced value, and call kiln's own otherwise; kiln gets its own functions
@@ -504,12 +503,7 @@ def _angle(z, deg=False):
     return t.values([t.trace.angle(t.node(z), bool(deg))])
 
 
-def _get_array_module(*args):
-    """kiln: a traced value is a kiln array (the function is only traced when one is)."""
-    return kiln
-
-
 _FUNCTIONS.update(where=_where, clip=_clip, around=_around, round=_around, copyto=_copyto,
                   nansum=_nan_reduction("sum", 0), nanprod=_nan_reduction("prod", 1),
                   real=_math_function("real"), imag=_math_function("imag"), angle=_angle,
-                  i0=_math_function("i0"), sinc=_math_function("sinc"), get_array_module=_get_array_module)
+                  i0=_math_function("i0"), sinc=_math_function("sinc"))
