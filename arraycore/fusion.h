@@ -36,6 +36,7 @@
 #include <optional>
 #include <set>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -188,6 +189,14 @@ class FusionTrace {
   int ntemps_ = 0, nhost_ = 0, nargs_ = 0;
 };
 
+// Thrown by FusionPlan::run, before anything runs, when an argument the plan
+// writes shares memory with another argument it reads or writes (Note
+// [Arguments sharing memory] in fusion.cpp): the caller runs the function
+// another way.
+struct FusionArgumentsShareMemory : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 class FusionPlan {
  public:
   // Where each result of the traced function comes from: kernel output j,
@@ -201,7 +210,9 @@ class FusionPlan {
   // Runs the plan for `args` (of the traced kinds) and the host values of
   // this call; returns the kernel outputs (Result::Output indexes them).
   // Throws std::invalid_argument when array arguments do not broadcast,
-  // ScalarOverflow when a Python int argument does not fit its dtype.
+  // ScalarOverflow when a Python int argument does not fit its dtype,
+  // FusionArgumentsShareMemory when a written argument shares memory with
+  // another one.
   std::vector<NDArray> run(std::span<const UfuncInput> args, std::span<const ScalarValue> host) const;
 
  private:
@@ -223,6 +234,7 @@ class FusionPlan {
     std::vector<Result> results;
     std::vector<Output> outputs;
     std::vector<int> array_args;
+    std::vector<std::pair<int, int>> must_not_overlap;   // (written, other) arguments (Note [Arguments sharing memory])
     std::mutex mutex;
     std::map<std::vector<int>, Kernel> kernels;   // by the outputs one kernel writes
     std::shared_ptr<RowKernel> rows;              // the one-kernel plan, when the trace has its form

@@ -152,6 +152,6 @@ def get_array_module(*args):
     runs on whichever side its data lives."""
     import kiln
     for a in args:
-        if isinstance(a, (ndarray, _fusion._Var)):
+        if isinstance(a, ndarray) or (isinstance(a, _fusion._Var) and a.ref is None):
             return kiln
     return _numpy

@@ -94,6 +94,12 @@ class Fusion:
             if not any(type(a) is ndarray for a in args):
                 return self._fn(*args)
             entry = self._plans[key] = _trace(self, args)
+        r = self._run(entry, key, args)
+        if r is NotImplemented:   # an argument it writes shares memory with another one
+            return self._call_sharing(key, args)
+        return r
+
+    def _run(self, entry, key, args, same=None):
         plan, host_ops, host_types, views = entry
         if not host_ops:
             return plan(_with_views(args, views) if views else args, None)
@@ -102,9 +108,25 @@ class Fusion:
             key = (key, tuple(map(type, host)))
             entry = self._plans.get(key)
             if entry is None:
-                entry = self._plans[key] = _trace(self, args)
+                entry = self._plans[key] = _trace(self, args, same)
             plan, host, views = entry[0], _host_values(entry[1], args), entry[3]
         return plan(_with_views(args, views) if views else args, host)
+
+    def _call_sharing(self, key, args):
+        """Note [Arguments sharing memory] (arraycore/fusion.cpp): one traced
+        value per array passed several times; unfused when memory is still
+        shared."""
+        same = tuple(next(j for j in range(k + 1) if args[j] is a) if type(a) is ndarray else k
+                     for k, a in enumerate(args))
+        if same == tuple(range(len(args))):
+            return self._fn(*args)
+        args_once = tuple(None if j != k else a for k, (a, j) in enumerate(zip(args, same)))
+        key = (key, "same", same)
+        entry = self._plans.get(key)
+        if entry is None:
+            entry = self._plans[key] = _trace(self, args_once, same)
+        r = self._run(entry, key, args_once, same)
+        return self._fn(*args) if r is NotImplemented else r
 
 
 def _with_views(args, views):
@@ -415,9 +437,12 @@ class _Tracer:
         return a
 
 
-def _trace(fusion, args):
-    """(plan, host operations, their types) for calls like this one."""
+def _trace(fusion, args, same=None):
+    """(plan, host operations, their types, views) for calls like this one;
+    with `same`, argument k is argument same[k] (None in `args` when not k)."""
     tracer = _Tracer(fusion, args)
+    for k, j in enumerate(same or ()):
+        tracer.proxies[k] = tracer.proxies[j]
     previous = getattr(_tracing, "tracer", None)
     _tracing.tracer = tracer
     _swap_ufunc_call(True)
