@@ -36,8 +36,9 @@ def fuse(*args, **kwargs):
 
     The function may call kiln ufuncs (``kiln.add(x, y)``, ``kiln.exp(x)``,
     ``dtype=``/``casting=``/``out=`` included), ``where``, ``clip``,
-    ``around``, ``copyto`` and the reductions (``axis=``, ``keepdims=``,
-    ``dtype=``), use operators on its arguments and Python or NumPy scalars,
+    ``around``, ``copyto``, ``real``, ``imag``, ``angle``, ``i0``, ``sinc``
+    and the reductions (``axis=``, ``keepdims=``, ``dtype=``), use
+    operators on its arguments and Python or NumPy scalars,
     write into its arguments (``x += y``, ``x[...] = v``), index them, and
     return one value or a tuple. Results have the dtypes and values of the
     same calls made one by one. Calls without any kiln array
