@@ -322,6 +322,7 @@ int FusionTrace::inplace(const std::string& name, int target, int other) {
 // to another shape), and a returned stored value is the argument itself.
 // Kernels that write arguments run after those that do not, so values
 // computed from an argument's old contents read them first.
+//
 // Note [Arguments sharing memory]
 // A plan reads and writes its arguments as separate arrays, so an argument
 // it writes must not share memory with another one it touches: with x and

@@ -193,8 +193,8 @@ def _swap_ufunc_call(on):
 
 # Note [Tracing kiln functions]
 # kiln.where, clip, around/round, copyto, nansum, nanprod, real, imag,
-# angle, i0 and sinc are Python functions over C++ calls that take arrays. While any thread traces, the
-# kiln namespace holds versions that trace them (from tracer operations and
+# angle, i0 and sinc are Python functions over C++ calls that take arrays.
+# While any thread traces, the kiln namespace holds versions that trace them (from tracer operations and
 # ufunc calls) when the calling thread is tracing and an argument is a
 # traced value, and call kiln's own otherwise; kiln gets its own functions
 # back when the last trace ends, so untraced calls never pay for this.
@@ -519,7 +519,8 @@ def _math_function(name):
     """kiln.real, imag, i0, sinc: FusionTrace's (arraycore/fusion_functions.cpp)."""
     def traced(x):
         t = _tracing.tracer
-        return t.values([getattr(t.trace, name)(t.node(x))])
+        r = t.values([getattr(t.trace, name)(t.node(x))])
+        return x if isinstance(x, _Var) and r.node == x.node else r   # real(x) of a real array is x, as eager
     traced.__name__ = name
     return traced
 
