@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "arraycore/axes.h"
+#include "arraycore/copy.h"
 #include "arraycore/generated_kernel.h"
 #include "arraycore/indexing.h"
 #include "arraycore/transfer.h"
@@ -321,6 +322,20 @@ int FusionTrace::inplace(const std::string& name, int target, int other) {
 // to another shape), and a returned stored value is the argument itself.
 // Kernels that write arguments run after those that do not, so values
 // computed from an argument's old contents read them first.
+//
+// Note [Arguments sharing memory]
+// A plan reads and writes its arguments as separate arrays, so an argument
+// it writes must not share memory with another one it touches: with x and
+// x.T, `x += z` reads elements that other threads write (NumPy copies an
+// overlapping operand first), and a later read of z must see the new x.
+// FusionPlan::run checks the pairs (by the bytes their views span) before
+// it launches anything and throws FusionArgumentsShareMemory. kiln/_fusion.py
+// then traces once more with one value for each array passed several times
+// (f(x, x): the function sees the same value twice, as it sees the same
+// object, and the duplicates are not passed to the plan), and when memory
+// is still shared (x and x.T, or a view x[1:] the function made) runs the
+// function unfused, one eager call after another. Plans that only read
+// their arguments need no check: reads of shared memory are safe.
 int FusionTrace::store(int target, int value) {
   target = operand(target);
   value = operand(value);
@@ -373,7 +388,7 @@ int FusionTrace::reduce(int id, const std::string& method, const std::optional<s
 }
 
 FusionPlan FusionTrace::plan(std::span<const int> results) const {
-  auto s = std::shared_ptr<FusionPlan::State>(new FusionPlan::State{*this, {}, {}, {}, {}, {}});
+  auto s = std::shared_ptr<FusionPlan::State>(new FusionPlan::State{*this, {}, {}, {}, {}, {}, {}});
   std::map<int, int> index;
   for (int id : results) {
     const FusionNode& n = node(id);
@@ -403,6 +418,17 @@ FusionPlan FusionTrace::plan(std::span<const int> results) const {
   for (const auto& [arg, id] : derived_) s->outputs.push_back({node(id).source, node(id).acc, id, -1, arg});
   for (const FusionNode& n : nodes_)
     if (n.kind == Kind::ArrayArg && !derived_.count(n.index)) s->array_args.push_back(n.index);
+  // Note [Arguments sharing memory]: the arguments the kernels read or write.
+  std::set<int> touched;
+  for (const FusionPlan::Output& o : s->outputs) {
+    const std::set<int>& leaves = node(o.node).leaves;
+    for (int k : leaves)
+      if (!derived_.count(k)) touched.insert(k);
+    if (o.arg >= 0) touched.insert(o.arg);
+  }
+  for (const auto& [arg, id] : stores_)
+    for (int k : touched)
+      if (k != arg && !(stores_.count(k) && k < arg)) s->must_not_overlap.push_back({arg, k});
   s->rows = FusionPlan::row_kernel(*s);
   return FusionPlan(std::move(s));
 }
@@ -558,6 +584,11 @@ std::vector<NDArray> FusionPlan::run(std::span<const UfuncInput> args, std::span
   for (int k : s.array_args)
     if (static_cast<size_t>(k) >= args.size() || !args[static_cast<size_t>(k)].array)
       throw std::invalid_argument(t.name_ + ": the arguments are not of the traced kinds");
+  for (const auto& [written, other] : s.must_not_overlap)
+    if (shares_bytes(*args[static_cast<size_t>(written)].array, *args[static_cast<size_t>(other)].array))
+      throw FusionArgumentsShareMemory(t.name_ + ": argument " + std::to_string(written) +
+                                       ", which the function writes, shares memory with argument " +
+                                       std::to_string(other));
   // Python scalars as the dtype NEP 50 gave them, then the loop's (ScalarOverflow when they do not fit).
   std::vector<EwArg> weak(t.weak_params_.size());
   for (size_t j = 0; j < weak.size(); ++j) {

@@ -29,12 +29,14 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -120,6 +122,17 @@ class FusionTrace {
   int reduce(int node, const std::string& method, const std::optional<std::vector<int64_t>>& axis,
              std::optional<DType> dtype, bool keepdims);
 
+  // NumPy's functions built on ufuncs, as kiln.real, imag, angle, i0 and
+  // sinc compute them (fusion_functions.cpp): the steps and dtypes of
+  // arraycore/math_functions' kernels. real() of a real array is the array
+  // itself; imag() of one is zeros of its dtype; i0 of a complex value is
+  // a TypeError.
+  int real(int id);
+  int imag(int id);
+  int angle(int id, bool deg);
+  int i0(int id);
+  int sinc(int id);
+
   const FusionNode& node(int id) const { return nodes_.at(static_cast<size_t>(id)); }
   const std::string& kernel_name() const { return name_; }
   // Throws the TypeError naming the fused function and `what` cannot be fused.
@@ -158,6 +171,11 @@ class FusionTrace {
   // every name they read; names in `given` are known already (not computed).
   std::vector<const std::string*> body(std::set<std::string>& needed, const std::set<std::string>& given = {}) const;
   FusionNode strong_result(std::span<const int> inputs, DType dtype, std::string expr) const;
+  // A value of `dtype`: the C++ text `text` makes of node `id`'s expression
+  // as dtype `as` (a Python scalar first taking its NEP 50 dtype).
+  int apply(int id, DType as, DType dtype, const std::function<std::string(const std::string&)>& text);
+  // `id`, or a Python scalar as a value of its NEP 50 dtype (numpy.asarray(s)).
+  int strong(int id);
 
   std::string name_;
   std::vector<FusionNode> nodes_;
@@ -169,6 +187,14 @@ class FusionTrace {
   std::map<int, int> derived_;  // argument -> the reduction whose result it is (Note [Reductions used inside])
   std::map<int, int> reduced_;  // reduction -> the node reading its result
   int ntemps_ = 0, nhost_ = 0, nargs_ = 0;
+};
+
+// Thrown by FusionPlan::run, before anything runs, when an argument the plan
+// writes shares memory with another argument it reads or writes (Note
+// [Arguments sharing memory] in fusion.cpp): the caller runs the function
+// another way.
+struct FusionArgumentsShareMemory : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 class FusionPlan {
@@ -184,7 +210,9 @@ class FusionPlan {
   // Runs the plan for `args` (of the traced kinds) and the host values of
   // this call; returns the kernel outputs (Result::Output indexes them).
   // Throws std::invalid_argument when array arguments do not broadcast,
-  // ScalarOverflow when a Python int argument does not fit its dtype.
+  // ScalarOverflow when a Python int argument does not fit its dtype,
+  // FusionArgumentsShareMemory when a written argument shares memory with
+  // another one.
   std::vector<NDArray> run(std::span<const UfuncInput> args, std::span<const ScalarValue> host) const;
 
  private:
@@ -206,6 +234,7 @@ class FusionPlan {
     std::vector<Result> results;
     std::vector<Output> outputs;
     std::vector<int> array_args;
+    std::vector<std::pair<int, int>> must_not_overlap;   // (written, other) arguments (Note [Arguments sharing memory])
     std::mutex mutex;
     std::map<std::vector<int>, Kernel> kernels;   // by the outputs one kernel writes
     std::shared_ptr<RowKernel> rows;              // the one-kernel plan, when the trace has its form

@@ -58,7 +58,12 @@ struct Plan {
     std::vector<ScalarValue> host;
     if (!host_values.is_none())
       for (py::handle v : host_values) host.push_back(scalar(v));
-    std::vector<arraycore::NDArray> outs = plan.run(in, host);
+    std::vector<arraycore::NDArray> outs;
+    try {
+      outs = plan.run(in, host);
+    } catch (const arraycore::FusionArgumentsShareMemory&) {
+      return py::reinterpret_borrow<py::object>(Py_NotImplemented);   // Note [Arguments sharing memory]
+    }
     std::vector<py::object> arrays(outs.size());   // an output returned twice is one object
     py::tuple results(node_result.size());
     for (size_t k = 0; k < node_result.size(); ++k) {
@@ -88,7 +93,9 @@ struct Plan {
 void register_fusion(py::module_& m) {
   py::class_<Plan>(m, "_FusionPlan", "What calls of a fused function with arguments of one kind run.")
       .def("__call__", &Plan::operator(), py::arg("args"), py::arg("host"),
-           "Runs the plan: `args` as the fused function got them, `host` the values of its host operations.");
+           "Runs the plan: `args` as the fused function got them, `host` the values of its host operations; "
+           "NotImplemented (nothing run) when an argument it writes shares memory with another one (Note "
+           "[Arguments sharing memory] in arraycore/fusion.cpp).");
   py::class_<FusionTrace>(m, "_FusionTrace", "The trace of one call of a fused function (kiln/_fusion.py).")
       .def(py::init([](const std::string& name, const py::tuple& args) {
              static const py::handle host_array = py::object(py::module_::import("numpy").attr("ndarray")).release();
@@ -145,6 +152,11 @@ void register_fusion(py::module_& m) {
       .def("store", &FusionTrace::store, py::arg("target"), py::arg("value"))
       .def("where", [](FusionTrace& t, int cond, int x, int y) { return value(t, t.where(cond, x, y)); })
       .def("astype", [](FusionTrace& t, int id, py::handle dtype) { return value(t, t.astype(id, to_dtype(dtype))); })
+      .def("real", [](FusionTrace& t, int id) { return value(t, t.real(id)); })
+      .def("imag", [](FusionTrace& t, int id) { return value(t, t.imag(id)); })
+      .def("angle", [](FusionTrace& t, int id, bool deg) { return value(t, t.angle(id, deg)); })
+      .def("i0", [](FusionTrace& t, int id) { return value(t, t.i0(id)); })
+      .def("sinc", [](FusionTrace& t, int id) { return value(t, t.sinc(id)); })
       .def("inplace", &FusionTrace::inplace, py::arg("name"), py::arg("target"), py::arg("other"))
       .def(
           "reduce",

@@ -30,6 +30,7 @@ from kiln._math_functions import (where, clip, nan_to_num, real, imag, isreal, i
                                   isclose, allclose, array_equal)
 from kiln._rounding import around, round, fix  # noqa: A004  (kiln.round is NumPy's, as numpy.round)
 from kiln._fusion import fuse
+from kiln import _fusion
 from kiln._vectorize import vectorize
 from kiln._indexing import (nonzero, argwhere, flatnonzero, extract, compress, take, take_along_axis, put,
                             put_along_axis, place)
@@ -149,10 +150,11 @@ def get_default_pinned_memory_pool():
 
 
 def get_array_module(*args):
-    """``kiln`` when any argument is a kiln array, else ``numpy``: code written
-    against the returned module runs on whichever side its data lives."""
+    """``kiln`` when any argument is a kiln array (or a value traced by
+    ``kiln.fuse``), else ``numpy``: code written against the returned module
+    runs on whichever side its data lives."""
     import kiln
     for a in args:
-        if isinstance(a, ndarray):
+        if isinstance(a, ndarray) or (isinstance(a, _fusion._Var) and a.ref is None):
             return kiln
     return _numpy

@@ -36,8 +36,9 @@ def fuse(*args, **kwargs):
 
     The function may call kiln ufuncs (``kiln.add(x, y)``, ``kiln.exp(x)``,
     ``dtype=``/``casting=``/``out=`` included), ``where``, ``clip``,
-    ``around``, ``copyto`` and the reductions (``axis=``, ``keepdims=``,
-    ``dtype=``), use operators on its arguments and Python or NumPy scalars,
+    ``around``, ``copyto``, ``real``, ``imag``, ``angle``, ``i0``, ``sinc``
+    and the reductions (``axis=``, ``keepdims=``, ``dtype=``), use
+    operators on its arguments and Python or NumPy scalars,
     write into its arguments (``x += y``, ``x[...] = v``), index them, and
     return one value or a tuple. Results have the dtypes and values of the
     same calls made one by one. Calls without any kiln array
@@ -94,6 +95,12 @@ class Fusion:
             if not any(type(a) is ndarray for a in args):
                 return self._fn(*args)
             entry = self._plans[key] = _trace(self, args)
+        r = self._run(entry, key, args)
+        if r is NotImplemented:   # an argument it writes shares memory with another one
+            return self._call_sharing(key, args)
+        return r
+
+    def _run(self, entry, key, args, same=None):
         plan, host_ops, host_types, views = entry
         if not host_ops:
             return plan(_with_views(args, views) if views else args, None)
@@ -102,9 +109,25 @@ class Fusion:
             key = (key, tuple(map(type, host)))
             entry = self._plans.get(key)
             if entry is None:
-                entry = self._plans[key] = _trace(self, args)
+                entry = self._plans[key] = _trace(self, args, same)
             plan, host, views = entry[0], _host_values(entry[1], args), entry[3]
         return plan(_with_views(args, views) if views else args, host)
+
+    def _call_sharing(self, key, args):
+        """Note [Arguments sharing memory] (arraycore/fusion.cpp): one traced
+        value per array passed several times; unfused when memory is still
+        shared."""
+        same = tuple(next(j for j in range(k + 1) if args[j] is a) if type(a) is ndarray else k
+                     for k, a in enumerate(args))
+        if same == tuple(range(len(args))):
+            return self._fn(*args)
+        args_once = tuple(None if j != k else a for k, (a, j) in enumerate(zip(args, same)))
+        key = (key, "same", same)
+        entry = self._plans.get(key)
+        if entry is None:
+            entry = self._plans[key] = _trace(self, args_once, same)
+        r = self._run(entry, key, args_once, same)
+        return self._fn(*args) if r is NotImplemented else r
 
 
 def _with_views(args, views):
@@ -169,9 +192,9 @@ def _swap_ufunc_call(on):
 
 
 # Note [Tracing kiln functions]
-# kiln.where, clip, around/round, copyto, nansum and nanprod are Python
-# functions over C++ calls that take arrays. While any thread traces, the
-# kiln namespace holds versions that trace them (from tracer operations and
+# kiln.where, clip, around/round, copyto, nansum, nanprod, real, imag,
+# angle, i0 and sinc are Python functions over C++ calls that take arrays.
+# While any thread traces, the kiln namespace holds versions that trace them (from tracer operations and
 # ufunc calls) when the calling thread is tracing and an argument is a
 # traced value, and call kiln's own otherwise; kiln gets its own functions
 # back when the last trace ends, so untraced calls never pay for this.
@@ -241,6 +264,19 @@ class _Var:
                                            for k in (key if type(key) is tuple else (key,))):
             _cannot("assignment into a traced value (only x[...] = v and x[:] = v can be fused)")
         self.node = _tracing.tracer.trace.store(self.node, _tracing.tracer.node(value))
+
+    @property
+    def real(self):
+        return _FUNCTIONS["real"](self)
+
+    @property
+    def imag(self):
+        return _FUNCTIONS["imag"](self)
+
+    def conj(self):
+        return _core._ufuncs["conjugate"](self)
+
+    conjugate = conj
 
     def copy(self, order="K"):
         return self.astype(self.dtype)
@@ -402,9 +438,12 @@ class _Tracer:
         return a
 
 
-def _trace(fusion, args):
-    """(plan, host operations, their types) for calls like this one."""
+def _trace(fusion, args, same=None):
+    """(plan, host operations, their types, views) for calls like this one;
+    with `same`, argument k is argument same[k] (None in `args` when not k)."""
     tracer = _Tracer(fusion, args)
+    for k, j in enumerate(same or ()):
+        tracer.proxies[k] = tracer.proxies[j]
     previous = getattr(_tracing, "tracer", None)
     _tracing.tracer = tracer
     _swap_ufunc_call(True)
@@ -476,5 +515,22 @@ def _nan_reduction(method, identity):
     return traced
 
 
+def _math_function(name):
+    """kiln.real, imag, i0, sinc: FusionTrace's (arraycore/fusion_functions.cpp)."""
+    def traced(x):
+        t = _tracing.tracer
+        r = t.values([getattr(t.trace, name)(t.node(x))])
+        return x if isinstance(x, _Var) and r.node == x.node else r   # real(x) of a real array is x, as eager
+    traced.__name__ = name
+    return traced
+
+
+def _angle(z, deg=False):
+    t = _tracing.tracer
+    return t.values([t.trace.angle(t.node(z), bool(deg))])
+
+
 _FUNCTIONS.update(where=_where, clip=_clip, around=_around, round=_around, copyto=_copyto,
-                  nansum=_nan_reduction("sum", 0), nanprod=_nan_reduction("prod", 1))
+                  nansum=_nan_reduction("sum", 0), nanprod=_nan_reduction("prod", 1),
+                  real=_math_function("real"), imag=_math_function("imag"), angle=_angle,
+                  i0=_math_function("i0"), sinc=_math_function("sinc"))

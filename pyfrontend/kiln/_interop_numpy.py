@@ -86,6 +86,13 @@ def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
     if not _operands_are_ours(inputs) or not _operands_are_ours(kwargs.get("out", ())):
         return NotImplemented
     ours = _UFUNCS.get(ufunc)
+    if any(type(v) is numpy.ndarray and v.ndim == 0 for v in inputs):
+        # Note [NumPy scalars compared with kiln arrays]
+        # numpy.float32(3) < a reaches here with the scalar made a 0-d
+        # NumPy array (NumPy's scalar comparisons do that; its arithmetic
+        # passes the scalar). Under NEP 50 a 0-d array and a NumPy scalar of
+        # one dtype promote alike, so the 0-d array goes on as its scalar.
+        inputs = tuple(v[()] if type(v) is numpy.ndarray and v.ndim == 0 else v for v in inputs)
     if method == "__call__" and ours is not None:
         return ours(*inputs, **kwargs)
     impl = getattr(ours, method, None) if ours is not None else None

@@ -9,6 +9,7 @@
 
 #include "arraycore/axes.h"
 #include "arraycore/fusion.h"
+#include "arraycore/views.h"
 #include "tests/cpp/engine_fixture.h"
 
 namespace kiln::arraycore {
@@ -110,6 +111,39 @@ TEST_F(FusionTest, EmptyMaxIsAnError) {
   const int m = t.reduce(0, "max", std::nullopt, std::nullopt, false);
   const int results[] = {m};
   EXPECT_THROW(t.plan(results).run(args, {}), std::invalid_argument);
+}
+
+TEST_F(FusionTest, WrittenArgumentSharingMemoryIsRefusedBeforeAnythingRuns) {
+  // Note [Arguments sharing memory]: x += z with z = x.T throws; reading x.T does not.
+  NDArray x = filled<int64_t>({2, 2}, DType::Int64, [](int64_t k) { return k; });
+  NDArray xt = transpose(x);
+  UfuncInput args[] = {UfuncInput::of(x), UfuncInput::of(xt)};
+  FusionTrace t("fusion_test_sharing", args);
+  const int sum[] = {0, 1};
+  const int added = t.ufunc("add", sum, std::nullopt, Casting::SameKind)[0];
+  const int reads[] = {added};
+  EXPECT_EQ(read<int64_t>(t.plan(reads).run(args, {})[0])[1], 3);   // x[0, 1] + x[1, 0]
+  const int stored[] = {t.inplace("add", 0, 1)};
+  EXPECT_THROW(t.plan(stored).run(args, {}), FusionArgumentsShareMemory);
+  EXPECT_EQ(read<int64_t>(x)[1], 1);   // nothing ran
+  NDArray other = NDArray::zeros({2, 2}, DType::Int64);
+  UfuncInput apart[] = {UfuncInput::of(x), UfuncInput::of(other)};
+  t.plan(stored).run(apart, {});
+  EXPECT_EQ(read<int64_t>(x)[1], 1);
+}
+
+TEST_F(FusionTest, MathFunctionsTakeTheDtypesOfTheEagerOnes) {
+  NDArray z = NDArray::zeros({3}, DType::Complex64);
+  NDArray i = NDArray::zeros({3}, DType::Int16);
+  UfuncInput args[] = {UfuncInput::of(z), UfuncInput::of(i)};
+  FusionTrace t("fusion_test_functions", args);
+  EXPECT_EQ(t.node(t.real(0)).dtype, DType::Float32);
+  EXPECT_EQ(t.node(t.imag(1)).dtype, DType::Int16);
+  EXPECT_EQ(t.real(1), 1);   // the array itself
+  EXPECT_EQ(t.node(t.angle(1, true)).dtype, DType::Float32);
+  EXPECT_EQ(t.node(t.i0(1)).dtype, DType::Float64);
+  EXPECT_EQ(t.node(t.sinc(0)).dtype, DType::Complex64);
+  EXPECT_THROW(t.i0(0), TypeError);
 }
 
 }  // namespace

@@ -99,6 +99,21 @@ def test_host_operands_stay_refused():
     assert type(numpy.float64(2) * a) is kiln.ndarray
 
 
+def test_numpy_scalars_compare_with_kiln_arrays(rng):
+    # NumPy's scalar comparisons hand __array_ufunc__ the scalar as a 0-d NumPy
+    # array (Note [NumPy scalars compared with kiln arrays]); it acts as the scalar.
+    h = random_array(rng, (2, 3), numpy.int8)
+    a = kiln.asarray(h)
+    for s in (numpy.int16(3), numpy.float32(-1.5), numpy.uint8(200)):
+        for op in ("__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"):
+            got, expected = getattr(s, op)(a), getattr(s, op)(h)
+            assert type(got) is kiln.ndarray
+            numpy.testing.assert_array_equal(got.get(), expected)
+    got = numpy.add(numpy.array(100, numpy.int16), a)   # a 0-d NumPy array: strong, as the scalar
+    assert got.dtype == numpy.int16
+    numpy.testing.assert_array_equal(got.get(), numpy.add(numpy.array(100, numpy.int16), h))
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_functions_dispatch_to_kiln(rng, dtype):
     h = random_array(rng, (5, 4), dtype)

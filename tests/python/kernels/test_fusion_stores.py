@@ -233,3 +233,47 @@ def test_none_arguments_are_passed_as_they_are():
     assert f(x, None) is not None and kiln.fuse(lambda x, y: y)(x, None) is None
     f.clear_cache()
     assert not f._plans and kiln.asnumpy(f(x, 1)).tolist() == [1, 2, 3, 4]
+
+
+def test_arguments_sharing_memory():
+    """Note [Arguments sharing memory]: an array passed twice is one traced
+    value (still one fused kernel); a written argument that shares memory
+    otherwise (x and x.T, a view of itself) runs the function unfused; values
+    as NumPy's on arguments that share memory alike."""
+    def same(names):
+        return [s for s in kiln._core._recorded_sources() if any("void %s_" % n in str(s) for n in names)]
+
+    def twice(x, y):
+        x += y
+        x += y
+        return x, y * 1
+    xn = numpy.arange(12).reshape(3, 4)
+    x = kiln.asarray(xn)
+    got = kiln.fuse(kernel_name="fuse_same_twice")(twice)(x, x)
+    expected = twice(xn, xn)
+    assert got[0] is x
+    for g, e in zip(got, expected):
+        assert_same_values(kiln.asnumpy(g), e)
+    assert same(["fuse_same_twice"])
+
+    def transposed(x, z):
+        x += z
+        x += z
+    x2n = numpy.arange(16).reshape(4, 4)
+    x2 = kiln.asarray(x2n)
+    kiln.fuse(transposed)(x2, x2.T)
+    transposed(x2n, x2n.T)
+    assert_same_values(kiln.asnumpy(x2), x2n)
+
+    def reversed_view(x):
+        x += x[::-1]
+        return x
+    x1n = numpy.arange(7.0)
+    x1 = kiln.asarray(x1n)
+    assert kiln.fuse(reversed_view)(x1) is x1
+    assert_same_values(kiln.asnumpy(x1), reversed_view(x1n))
+
+    # Reads of shared memory need nothing: fused.
+    reads = kiln.fuse(kernel_name="fuse_shared_reads")(lambda x, y: x - y)
+    assert_same_values(kiln.asnumpy(reads(x2, x2.T)), x2n - x2n.T)
+    assert same(["fuse_shared_reads"])
