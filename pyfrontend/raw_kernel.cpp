@@ -342,9 +342,10 @@ class RawKernel {
   // CuPy: they are copied into the parameter buffer after their size is
   // checked against the parameter's (the driver's cuFuncGetParamInfo, the
   // host backend's sizeof). The layout is the user's to match: a NumPy dtype
-  // with align=True lays fields out as C does; CUDA's vector types of 2 and 4
-  // elements are also aligned to their whole size (double2: 16), which only
-  // matters inside a larger struct.
+  // with align=True lays fields out as C does, except that CUDA's vector
+  // types of 2 and 4 elements are aligned to their size, up to 16 bytes
+  // (double2: 16; a plain struct of two doubles: 8), which matters only for
+  // a vector type inside a larger struct.
   static constexpr const char* struct_hint =
       " (a struct argument's NumPy dtype must have the parameter's size, padding included: "
       "numpy.dtype(..., align=True) pads as C does)";
