@@ -254,3 +254,19 @@ def test_kernel_with_its_own_stdint_typedefs_and_helpers():
     numpy.testing.assert_allclose(f.get(), (2.5 * k + 1.5).astype(numpy.float32), rtol=1e-6)
     want = [math.exp(math.lgamma(1 + kk) + math.lgamma(2) - math.lgamma(3 + kk)) for kk in k]
     numpy.testing.assert_allclose(d.get(), want, rtol=1e-10)   # the device's lgamma: a few ulps
+
+
+def test_libcudacxx_cstdint_on_both_backends():
+    # NVRTC code gets the fixed-width types from <cuda/std/cstdint>, 64-bit ones as long long;
+    # the kernel's own typedef of the same type is then a harmless redeclaration.
+    src = r'''
+#include <cuda/std/cstdint>
+typedef unsigned long long uint64_t;
+extern "C" __global__ void widen(const cuda::std::int32_t* x, uint64_t* y, intptr_t n) {
+    intptr_t i = threadIdx.x;
+    if (i < n) y[i] = (uint64_t)(int64_t)x[i] << 33;
+}'''
+    x = numpy.array([1, -1, 7], dtype=numpy.int32)
+    y = kiln.zeros(3, dtype=kiln.uint64)
+    kiln.RawKernel(src, 'widen')((1,), (4,), (kiln.asarray(x), y, 3))
+    numpy.testing.assert_array_equal(y.get(), x.astype(numpy.int64).astype(numpy.uint64) << numpy.uint64(33))
