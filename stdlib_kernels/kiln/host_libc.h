@@ -18,9 +18,8 @@
 // only what NVRTC also has: size_t, ptrdiff_t, clock_t, the math functions.
 // kiln's own headers spell their types `unsigned long long` and so on.
 // What is left of the C library's global names (printf, memcpy, the math
-// functions and their C++ overloads) is what CUDA device code also has, give
-// or take C++17's three-argument std::hypot, which <math.h> brings to the
-// global namespace, and a few POSIX names (index, div): see docs/kernels.md.
+// functions and their C++ overloads, Note [Host hypot]) is what CUDA device
+// code also has, give or take a few POSIX names (index, div): docs/kernels.md.
 #pragma once
 
 // <stdint.h>'s names, given back in std:: at the end; <sys/types.h>'s (which
@@ -96,11 +95,19 @@
 #define useconds_t kiln_sys_useconds_t
 #define suseconds_t kiln_sys_suseconds_t
 
+// The C library's <math.h> itself, then <cmath>, then the C++ overloads in
+// the global namespace as GCC's <math.h> puts them there, except std::hypot
+// (below); _GLIBCXX_MATH_H makes a later #include <math.h> add nothing.
+#define _GLIBCXX_INCLUDE_NEXT_C_HEADERS
+#include <math.h>
+#undef _GLIBCXX_INCLUDE_NEXT_C_HEADERS
+#include <cmath>
+#define _GLIBCXX_MATH_H 1
+
 #include <assert.h>
 #include <fenv.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <stddef.h>  // ::ptrdiff_t and ::size_t, which CUDA device code has without an include
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +183,30 @@
 #undef fsfilcnt_t
 #undef useconds_t
 #undef suseconds_t
+
+// Note [Host hypot]
+// `using std::hypot` would also bring C++17's three-argument overloads to the
+// global namespace, which CUDA does not have, so a kernel's own
+// `__device__ float hypot(float, float, float)` (a 3-D norm) would conflict
+// with them. The two-argument calls resolve as with std::hypot: C's
+// hypot(double, double) for doubles, this template for the rest
+// (hypot(1.0f, 2.0f) is float).
+#define KILN_HOST_STD_MATH(X)                                                                            \
+  X(abs) X(acos) X(asin) X(atan) X(atan2) X(cos) X(sin) X(tan) X(cosh) X(sinh) X(tanh) X(exp) X(frexp)   \
+  X(ldexp) X(log) X(log10) X(modf) X(pow) X(sqrt) X(ceil) X(fabs) X(floor) X(fmod) X(fpclassify)         \
+  X(isfinite) X(isinf) X(isnan) X(isnormal) X(signbit) X(isgreater) X(isgreaterequal) X(isless)          \
+  X(islessequal) X(islessgreater) X(isunordered) X(acosh) X(asinh) X(atanh) X(cbrt) X(copysign) X(erf)   \
+  X(erfc) X(exp2) X(expm1) X(fdim) X(fma) X(fmax) X(fmin) X(ilogb) X(lgamma) X(llrint) X(llround)        \
+  X(log1p) X(log2) X(logb) X(lrint) X(lround) X(nearbyint) X(nextafter) X(nexttoward) X(remainder)       \
+  X(remquo) X(rint) X(round) X(scalbln) X(scalbn) X(tgamma) X(trunc)
+#define KILN_HOST_USING_STD(name) using std::name;
+KILN_HOST_STD_MATH(KILN_HOST_USING_STD)
+#undef KILN_HOST_USING_STD
+#undef KILN_HOST_STD_MATH
+template <class A, class B>
+inline auto hypot(A a, B b) -> decltype(std::hypot(a, b)) {
+  return std::hypot(a, b);
+}
 
 // The standard's names in std::, for C++ headers a kernel includes later
 // (<atomic> and <random> name std::uint64_t and friends).

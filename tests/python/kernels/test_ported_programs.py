@@ -234,12 +234,14 @@ template <typename T> __device__ T min(T a, T b) { return b < a ? b : a; }
 template <typename T> __device__ T max(T a, T b) { return a < b ? b : a; }
 __device__ float lerp(float a, float b, float t) { return a + t * (b - a); }
 __device__ double beta(double a, double b) { return exp(lgamma(a) + lgamma(b) - lgamma(a + b)); }
+__device__ float hypot(float a, float b, float c) { return sqrtf(a * a + b * b + c * c); }   // a 3-D norm
+static_assert(sizeof(hypot(3.0f, 4.0f)) == 4 && sizeof(sqrt(2.0f)) == 4, "float overloads as CUDA's");
 extern "C" __global__ void own_names(const int64_t* x, uint64_t* big, float* f, double* d, int32_t n) {
     ssize_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     big[i] = (uint64_t)x[i] * 0x9e3779b97f4a7c15ULL;
     uint k = (uint)min<intptr_t>(x[i], 3);
-    f[i] = lerp(0.0f, 10.0f, 0.25f * k) + max(1.5f, 0.5f);
+    f[i] = lerp(0.0f, 10.0f, 0.25f * k) + max(1.5f, 0.5f) + hypot(2.0f * k, 3.0f * k, 6.0f * k);
     d[i] = beta(1.0 + k, 2.0);
 }'''
 
@@ -251,7 +253,7 @@ def test_kernel_with_its_own_stdint_typedefs_and_helpers():
     with numpy.errstate(over='ignore'):
         numpy.testing.assert_array_equal(big.get(), x.astype(numpy.uint64) * numpy.uint64(0x9e3779b97f4a7c15))
     k = numpy.minimum(x, 3).astype(numpy.uint32).astype(numpy.float64)
-    numpy.testing.assert_allclose(f.get(), (2.5 * k + 1.5).astype(numpy.float32), rtol=1e-6)
+    numpy.testing.assert_allclose(f.get(), (9.5 * k + 1.5).astype(numpy.float32), rtol=1e-6)   # hypot: 7k
     want = [math.exp(math.lgamma(1 + kk) + math.lgamma(2) - math.lgamma(3 + kk)) for kk in k]
     numpy.testing.assert_allclose(d.get(), want, rtol=1e-10)   # the device's lgamma: a few ulps
 
