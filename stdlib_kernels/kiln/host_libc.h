@@ -95,14 +95,9 @@
 #define useconds_t kiln_sys_useconds_t
 #define suseconds_t kiln_sys_suseconds_t
 
-// The C library's <math.h> itself, then <cmath>, then the C++ overloads in
-// the global namespace as GCC's <math.h> puts them there, except std::hypot
-// (below); _GLIBCXX_MATH_H makes a later #include <math.h> add nothing.
-#define _GLIBCXX_INCLUDE_NEXT_C_HEADERS
-#include <math.h>
-#undef _GLIBCXX_INCLUDE_NEXT_C_HEADERS
+// <cmath> (which reads the C library's <math.h> itself); the C++ overloads
+// go to the global namespace below (Note [Host hypot]).
 #include <cmath>
-#define _GLIBCXX_MATH_H 1
 
 #include <assert.h>
 #include <fenv.h>
@@ -199,14 +194,19 @@
   X(erfc) X(exp2) X(expm1) X(fdim) X(fma) X(fmax) X(fmin) X(ilogb) X(lgamma) X(llrint) X(llround)        \
   X(log1p) X(log2) X(logb) X(lrint) X(lround) X(nearbyint) X(nextafter) X(nexttoward) X(remainder)       \
   X(remquo) X(rint) X(round) X(scalbln) X(scalbn) X(tgamma) X(trunc)
+#if defined(__GLIBCXX__) && !defined(_GLIBCXX_MATH_H)
+#define _GLIBCXX_MATH_H 1  // libstdc++'s <math.h>, which would say `using std::hypot`, adds nothing now
 #define KILN_HOST_USING_STD(name) using std::name;
 KILN_HOST_STD_MATH(KILN_HOST_USING_STD)
 #undef KILN_HOST_USING_STD
-#undef KILN_HOST_STD_MATH
 template <class A, class B>
 inline auto hypot(A a, B b) -> decltype(std::hypot(a, b)) {
   return std::hypot(a, b);
 }
+#else
+#include <math.h>  // another C++ library: its own global overloads
+#endif
+#undef KILN_HOST_STD_MATH
 
 // The standard's names in std::, for C++ headers a kernel includes later
 // (<atomic> and <random> name std::uint64_t and friends).
