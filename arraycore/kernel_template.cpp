@@ -223,8 +223,9 @@ std::shared_ptr<EwSpec> elementwise_kernel_spec(const KernelTemplate& t, const R
   // ('z = x * y'); it goes on a line of its own so a trailing // comment
   // cannot swallow it.
   s->operation = text.operation + "\n;";
+  // Note [Placeholders before the preamble]
   s->preamble = cupy_names_include(resolved, {&text.operation, &text.preamble, &text.loop_prep, &text.after_loop}) +
-                text.preamble + "\n" + placeholder_typedefs(resolved);
+                placeholder_typedefs(resolved) + text.preamble + "\n";
   s->loop_prep = text.loop_prep;
   s->after_loop = text.after_loop;
   s->options = text.options;
@@ -273,7 +274,7 @@ std::shared_ptr<ReductionSpec> reduction_kernel_spec(const KernelTemplate& t, co
   s->preamble = "#include <kiln/ufunc_math.h>\n" +
                 cupy_names_include(resolved, {&text.map_expr, &text.reduce_expr, &text.post_map_expr, &text.identity,
                                               &text.reduce_type, &text.preamble}) +
-                text.preamble + "\n" + typedefs;
+                typedefs + text.preamble + "\n";  // Note [Placeholders before the preamble]
   s->options = text.options;
   return s;
 }

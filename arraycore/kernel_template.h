@@ -102,6 +102,13 @@ class KernelTemplate {
 
 // "typedef <ctype> <placeholder>;\n" per placeholder, sorted: the expressions
 // and the preamble name the placeholders.
+//
+// Note [Placeholders before the preamble]
+// The typedefs come before the user's preamble, as in CuPy, so that helper
+// functions in the preamble can be written with the placeholders
+// (`__device__ T call_value(T s, T x)` in CuPy's option-pricing examples).
+// Each call's dtypes give their own kernel source, so one kernel object
+// called with float32 and with float64 compiles the preamble once per type.
 std::string placeholder_typedefs(const ResolvedTypes& resolved);
 
 struct ElementwiseKernelText {

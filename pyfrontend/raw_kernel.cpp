@@ -124,7 +124,7 @@ class RawKernel {
   }
 
   void call(py::handle grid, py::handle block, py::handle args, uint32_t shared_mem,
-            py::handle stream) {
+            py::handle stream, bool cooperative_launch = false) {
     runtime::Backend& be = runtime::backend();
     runtime::Dim3 g = to_dim3(grid.ptr(), "grid");
     runtime::Dim3 b = to_dim3(block.ptr(), "block");
@@ -164,14 +164,15 @@ class RawKernel {
       offset += (params[i].size + 15) & ~size_t{15};
     }
     runtime::FunctionHandle handle = p.function.handle;
+    const bool cooperative = cooperative_launch || source_->cooperative;
     if (be.caps().runs_kernels_on_calling_thread) {  // let Python threads go on
       // A Ctrl-C that came before the launch (during a compile) is not missed
       // by it (Note [Cancelling host launches], runtime/host/launch_watch.h).
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
       ReleaseGil nogil;
-      if (source_->cooperative) be.launch_cooperative(handle, g, b, shared_mem, s, ptrs);
+      if (cooperative) be.launch_cooperative(handle, g, b, shared_mem, s, ptrs);
       else be.launch(handle, g, b, shared_mem, s, ptrs);
-    } else if (source_->cooperative) {
+    } else if (cooperative) {
       be.launch_cooperative(handle, g, b, shared_mem, s, ptrs);
     } else {
       be.launch(handle, g, b, shared_mem, s, ptrs);
@@ -224,9 +225,12 @@ class RawKernel {
                       const runtime::KernelFunction& f, unsigned char* out) const {
     static PyTypeObject* ndarray_type = nullptr;
     static PyObject* numpy_generic = nullptr;
+    static PyTypeObject* numpy_ndarray = nullptr;
     if (!ndarray_type) {
       ndarray_type = reinterpret_cast<PyTypeObject*>(py::type::of<arraycore::NDArray>().ptr());
-      numpy_generic = py::object(py::module_::import("numpy").attr("generic")).release().ptr();
+      py::module_ numpy = py::module_::import("numpy");
+      numpy_generic = py::object(numpy.attr("generic")).release().ptr();
+      numpy_ndarray = reinterpret_cast<PyTypeObject*>(py::object(numpy.attr("ndarray")).release().ptr());
     }
     if (Py_TYPE(obj) == ndarray_type || PyObject_TypeCheck(obj, ndarray_type)) {
       if (prm.size != sizeof(void*) || (prm.kind != ParamKind::Pointer && prm.kind != ParamKind::Unknown))
@@ -246,7 +250,8 @@ class RawKernel {
       if (len != prm.size) {
         PyBuffer_Release(&view);
         throw py::type_error(describe(i, f) + ": NumPy " + type_name(obj) + " has " +
-                             std::to_string(len) + " bytes, the parameter " + std::to_string(prm.size));
+                             std::to_string(len) + " bytes, the parameter " + std::to_string(prm.size) +
+                             (format.find('{') != std::string::npos ? struct_hint : ""));
       }
       char c = format.empty() ? 'B' : format.back();
       ParamKind k = ParamKind::Unknown;
@@ -266,6 +271,10 @@ class RawKernel {
       }
       std::memcpy(out, view.buf, len);
       PyBuffer_Release(&view);
+      return;
+    }
+    if (PyObject_TypeCheck(obj, numpy_ndarray)) {
+      write_struct_array(obj, prm, i, f, out);
       return;
     }
     if (PyBool_Check(obj)) {
@@ -322,8 +331,45 @@ class RawKernel {
       return;
     }
     throw py::type_error(describe(i, f) + ": unsupported argument type '" + type_name(obj) +
-                         "'; pass a kiln.ndarray, a MemoryPointer, a NumPy scalar, or a Python int, float, bool "
-                         "or complex");
+                         "'; pass a kiln.ndarray, a MemoryPointer, a NumPy scalar (numpy.void for a struct), a "
+                         "structured NumPy array of one element, or a Python int, float, bool or complex");
+  }
+
+  // Note [Structs by value]
+  // A struct or vector-type parameter (double3, a user struct, a packed
+  // matrix) takes the bytes of a numpy.void scalar or of a structured NumPy
+  // array of one element (`v.view(double3_dtype)`, 0-d or shape (1,)), as in
+  // CuPy: they are copied into the parameter buffer after their size is
+  // checked against the parameter's (the driver's cuFuncGetParamInfo, the
+  // host backend's sizeof). The layout is the user's to match: a NumPy dtype
+  // with align=True lays fields out as C does, except that CUDA's vector
+  // types of 2 and 4 elements are aligned to their size, up to 16 bytes
+  // (double2: 16; a plain struct of two doubles: 8), which matters only for
+  // a vector type inside a larger struct.
+  static constexpr const char* struct_hint =
+      " (a struct argument's NumPy dtype must have the parameter's size, padding included: "
+      "numpy.dtype(..., align=True) pads as C does)";
+
+  void write_struct_array(PyObject* obj, const ParamInfo& prm, size_t i, const runtime::KernelFunction& f,
+                          unsigned char* out) const {
+    py::handle a(obj);
+    const bool structured = !a.attr("dtype").attr("fields").is_none();
+    const Py_ssize_t size = a.attr("size").cast<Py_ssize_t>();
+    if (!structured || size != 1)
+      throw py::type_error(describe(i, f) + ": a numpy.ndarray is host memory and is not passed to a kernel, "
+                           "except a structured array of one element, whose bytes fill a struct parameter "
+                           "(got dtype " + std::string(py::str(a.attr("dtype"))) + ", size " +
+                           std::to_string(size) + "); pass kiln.asarray(x) for a pointer parameter");
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_ANY_CONTIGUOUS) != 0) throw py::error_already_set();
+    const size_t len = static_cast<size_t>(view.len);
+    if (len != prm.size) {
+      PyBuffer_Release(&view);
+      throw py::type_error(describe(i, f) + ": the structured array has " + std::to_string(len) +
+                           " bytes, the parameter " + std::to_string(prm.size) + struct_hint);
+    }
+    std::memcpy(out, view.buf, len);
+    PyBuffer_Release(&view);
   }
 
   std::shared_ptr<KernelSource> source_;
@@ -334,13 +380,24 @@ class RawKernel {
 // Note [Launch fast path]: __call__ is a METH_FASTCALL C function rather than
 // a pybind11 binding; pybind11's generic dispatcher (overload resolution,
 // keyword matching) cost about a microsecond per launch.
+//
+// Note [Launch keywords]
+// The call takes CuPy's signature, kernel(grid, block, args, *, shared_mem=0,
+// stream=None, enable_cooperative_groups=False), with `args` positional or a
+// keyword (CuPy's SGEMM example calls kern(grid, block, args=..., shared_mem=n)).
+// enable_cooperative_groups=True launches cooperatively even when the kernel
+// was not made with it; the constructor's True cannot be switched off here.
 PyObject* raw_kernel_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   try {
-    if (nargs != 3)
-      throw py::type_error("RawKernel.__call__ takes (grid, block, args, *, shared_mem=0, stream=None), got " +
-                           std::to_string(nargs) + " positional arguments");
+    constexpr const char* kSignature =
+        "RawKernel.__call__ takes (grid, block, args, *, shared_mem=0, stream=None, enable_cooperative_groups=False)";
+    if (nargs != 2 && nargs != 3)
+      throw py::type_error(std::string(kSignature) + ", got " + std::to_string(nargs) + " positional argument" +
+                           (nargs == 1 ? "" : "s"));
     uint32_t shared_mem = 0;
     py::handle stream = Py_None;
+    py::handle launch_args = nargs == 3 ? py::handle(args[2]) : py::handle();
+    bool cooperative = false;
     if (kwnames) {
       Py_ssize_t nk = PyTuple_GET_SIZE(kwnames);
       for (Py_ssize_t i = 0; i < nk; ++i) {
@@ -353,13 +410,21 @@ PyObject* raw_kernel_call(PyObject* self, PyObject* const* args, Py_ssize_t narg
           shared_mem = static_cast<uint32_t>(v);
         } else if (key && std::strcmp(key, "stream") == 0) {
           stream = value;
+        } else if (key && std::strcmp(key, "args") == 0) {
+          if (nargs == 3) throw py::type_error("RawKernel.__call__ got multiple values for argument 'args'");
+          launch_args = value;
+        } else if (key && std::strcmp(key, "enable_cooperative_groups") == 0) {
+          int truth = PyObject_IsTrue(value);
+          if (truth < 0) throw py::error_already_set();
+          cooperative = truth == 1;
         } else {
           throw py::type_error(std::string("RawKernel.__call__ got an unexpected keyword argument '") +
                                (key ? key : "?") + "'");
         }
       }
     }
-    py::handle(self).cast<RawKernel&>().call(args[0], args[1], args[2], shared_mem, stream);
+    if (!launch_args) throw py::type_error(std::string(kSignature) + ": missing the argument 'args'");
+    py::handle(self).cast<RawKernel&>().call(args[0], args[1], launch_args, shared_mem, stream, cooperative);
     Py_RETURN_NONE;
   } catch (...) {
     set_python_error(std::current_exception());
@@ -369,7 +434,8 @@ PyObject* raw_kernel_call(PyObject* self, PyObject* const* args, Py_ssize_t narg
 
 PyMethodDef g_raw_kernel_call_def = {"__call__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(raw_kernel_call)),
                                      METH_FASTCALL | METH_KEYWORDS,
-                                     "kernel(grid, block, args, *, shared_mem=0, stream=None): launch"};
+                                     "kernel(grid, block, args, *, shared_mem=0, stream=None, "
+                                     "enable_cooperative_groups=False): launch (Note [Launch keywords])"};
 
 std::vector<std::string> to_strings(py::handle seq, const char* what) {
   std::vector<std::string> out;
@@ -697,9 +763,13 @@ Keywords as CuPy's (Note [Raw constructor keywords]).)")
   function.def_property_readonly("ptr", [](const KernelObject& f) { return reinterpret_cast<uintptr_t>(f.function.handle); })
       .def_property_readonly("name", [](const KernelObject& f) { return f.function.name; })
       .def("__call__", [](const KernelObject& f, py::handle grid, py::handle block, py::handle args, uint32_t shared_mem,
-                          py::handle stream) { f.kernel->call(grid, block, args, shared_mem, stream); },
+                          py::handle stream, bool cooperative) {
+             f.kernel->call(grid, block, args, shared_mem, stream, cooperative);
+           },
            py::arg("grid"), py::arg("block"), py::arg("args"), py::kw_only(), py::arg("shared_mem") = 0,
-           py::arg("stream") = py::none(), "function(grid, block, args, *, shared_mem=0, stream=None): launch");
+           py::arg("stream") = py::none(), py::arg("enable_cooperative_groups") = false,
+           "function(grid, block, args, *, shared_mem=0, stream=None, enable_cooperative_groups=False): launch "
+           "(Note [Launch keywords])");
   bind_attributes(function, [](KernelObject& f) { return f.function.handle; });
 
   // cupy.cuda.compile_with_cache's place (deprecated there since CuPy 10, with

@@ -14,16 +14,7 @@
 #error "kiln/host_kernel.h is for the host C++ compiler only"
 #endif
 
-#include <assert.h>
-#include <stddef.h>  // ::ptrdiff_t and ::size_t, which CUDA device code has without an include
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-#include <cstdint>
-#include <type_traits>
+#include "kiln/host_libc.h"  // the C library without its integer typedefs (Note [Host prelude names])
 
 #include "kiln/host_abi.h"
 

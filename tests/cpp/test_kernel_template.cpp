@@ -157,7 +157,8 @@ TEST(KernelTemplate, ElementwiseSpec) {
   EXPECT_EQ(s->params[1].role, EwParam::Raw);
   EXPECT_EQ(s->params[2].role, EwParam::Output);
   EXPECT_EQ(s->operation, "z = x\n;");
-  EXPECT_EQ(s->preamble, "#include <cupy/carray.cuh>\n// p\ntypedef kiln::half T;\n");
+  // Note [Placeholders before the preamble]
+  EXPECT_EQ(s->preamble, "#include <cupy/carray.cuh>\ntypedef kiln::half T;\n// p\n");
   EXPECT_EQ(s->operation_file, "<ElementwiseKernel axpy operation>");
 }
 
@@ -174,7 +175,7 @@ TEST(KernelTemplate, ReductionSpec) {
   EXPECT_EQ(s->identity, "(_type_reduce)(0)");
   EXPECT_EQ(s->post_map_expr, "int& y = out;\ny = a\n;");
   EXPECT_EQ(s->reduce_dtype, DType::Int32);
-  EXPECT_EQ(s->preamble, "#include <kiln/ufunc_math.h>\n\ntypedef int T;\ntypedef int _type_reduce;\n");
+  EXPECT_EQ(s->preamble, "#include <kiln/ufunc_math.h>\ntypedef int T;\ntypedef int _type_reduce;\n\n");
   ReductionKernelText cupy_names{"x", "a + b", "y = a", "0", "", "CIndexer<1> unused;", {}};
   EXPECT_EQ(reduction_kernel_spec(t, r, cupy_names, lookup)->preamble.rfind("#include <kiln/ufunc_math.h>\n#include <cupy/carray.cuh>\n", 0), 0u);
   for (auto [name, want] : {std::pair{"T", DType::Int32}, {"double", DType::Float64}, {"float", DType::Float32},

@@ -259,8 +259,12 @@ def test_call_signature_errors():
     x = kiln.zeros(5, dtype=kiln.float32)
     with pytest.raises(TypeError, match="unexpected keyword argument 'shared'"):
         k((1,), (5,), (x, x, x), shared=4)
-    with pytest.raises(TypeError, match="got 2 positional arguments"):
+    with pytest.raises(TypeError, match="missing the argument 'args'"):
         k((1,), (5,))
+    with pytest.raises(TypeError, match="got 1 positional argument$"):
+        k((1,))
+    with pytest.raises(TypeError, match="multiple values for argument 'args'"):
+        k((1,), (5,), (x, x, x), args=(x, x, x))
     with pytest.raises(ValueError, match="shared_mem must be between"):
         k((1,), (5,), (x, x, x), shared_mem=-1)
     k((1,), (5,), (x, x, x), shared_mem=0, stream=kiln.cuda.Stream.null)
