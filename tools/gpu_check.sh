@@ -23,42 +23,32 @@ fi
 build_s=$(( $(date +%s) - t0 ))
 export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"
 
-# Dask (tests/python/interop/test_interop_dask.py) is not on the GPU machine, which has
-# no network: install the wheels in tools/wheels into a private target, dask
-# and its pure-Python dependencies always, pyyaml/packaging/click only when
-# the machine lacks them (so its own copies are not shadowed).
-if ! $py -c "import dask.array" 2>/dev/null; then
-  deps=/tmp/kiln_dask_site
+# Test dependencies the GPU machine (no network) may lack come from the wheels
+# in tools/wheels, installed into a private target:
+#   wheels_if_missing NAME "imports" "packages" "module:package ..."
+# installs the packages (and each module:package whose module does not
+# import, so the machine's own copies are not shadowed) when the imports fail.
+wheels_if_missing() {
+  local name=$1 imports=$2 need=$3 deps=/tmp/kiln_$1_site mod
+  $py -c "import $imports" 2>/dev/null && return
   rm -rf "$deps"
-  need="dask toolz cloudpickle partd locket fsspec"
-  for mod in yaml:pyyaml packaging:packaging click:click; do
+  for mod in $4; do
     $py -c "import ${mod%%:*}" 2>/dev/null || need="$need ${mod##*:}"
   done
   # shellcheck disable=SC2086
   if $py -m pip install -q --no-index --no-deps --find-links tools/wheels --target "$deps" $need \
-      >"$out/dask_install.log" 2>&1; then
+      >"$out/${name}_install.log" 2>&1; then
     export PYTHONPATH="$PYTHONPATH:$deps"
   else
-    echo "dask install from tools/wheels failed (see dask_install.log): the Dask tests will skip"
+    echo "$name install from tools/wheels failed (see ${name}_install.log): its tests will skip"
   fi
-fi
-
-# scikit-learn and array-api-compat (the array API interop test) likewise, where missing.
-if ! $py -c "import sklearn, array_api_compat" 2>/dev/null; then
-  deps=/tmp/kiln_sklearn_site
-  rm -rf "$deps"
-  need="scikit-learn array-api-compat"
-  for mod in joblib:joblib threadpoolctl:threadpoolctl; do
-    $py -c "import ${mod%%:*}" 2>/dev/null || need="$need ${mod##*:}"
-  done
-  # shellcheck disable=SC2086
-  if $py -m pip install -q --no-index --no-deps --find-links tools/wheels --target "$deps" $need \
-      >"$out/sklearn_install.log" 2>&1; then
-    export PYTHONPATH="$PYTHONPATH:$deps"
-  else
-    echo "scikit-learn install from tools/wheels failed (see sklearn_install.log): its test will skip"
-  fi
-fi
+}
+# Dask (tests/python/interop/test_interop_dask.py) and its pure-Python dependencies.
+wheels_if_missing dask dask.array "dask toolz cloudpickle partd locket fsspec" \
+  "yaml:pyyaml packaging:packaging click:click"
+# scikit-learn and array-api-compat (tests/python/interop/test_interop_sklearn.py).
+wheels_if_missing sklearn "sklearn, array_api_compat" "scikit-learn array-api-compat" \
+  "joblib:joblib threadpoolctl:threadpoolctl"
 
 # A kiln.jit and kiln.vectorize smoke test first: should the transpiler
 # crash, jit_smoke.log keeps the Python frames (faulthandler) and, where the
