@@ -203,8 +203,9 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
     k->staged_sizes.clear();
     std::set<std::string> scalars_used;
     std::set<int> computed;          // reductions whose results the rows already hold
-    std::map<std::string, std::string> cached;   // reduction values kept in shared memory: their buffers _sc<q>
-    std::vector<std::string> staged_types, cache_decls;   // the inputs' staged buffers' element types; the cached ones
+    // The staged buffers (element type, name) in the order they are met: inputs' _st<q>, cached values' _sc<q>.
+    std::vector<std::pair<std::string, std::string>> buffers;
+    std::map<std::string, size_t> cached;   // reduction values kept in shared memory: their buffers
     // Element _j's slot in a cached value's buffer: in the vector mode chunk-major per element of the chunk,
     // so that consecutive threads touch consecutive words.
     const std::string slot_j = mode == kRowVector ? "_u * (_n / _E) + _c" : "_j";
@@ -218,8 +219,9 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
       std::string chunk, loads;
       for (const std::string& name : needed) {
         if (auto c = cached.find(name); c != cached.end()) {
-          loads += std::string(mode == kRowVector ? "  " : "") + "      const " + c->second.substr(0, c->second.find(' ')) +
-                   " " + name + " = " + c->second.substr(c->second.find(' ') + 1) + "[" + slot_j + "];\n";
+          const auto& [type, buffer] = buffers[c->second];
+          loads += std::string(mode == kRowVector ? "  " : "") + "      const " + type + " " + name + " = " + buffer + "[" +
+                   slot_j + "];\n";
           continue;
         }
         auto it = params.find(name);
@@ -242,7 +244,7 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
         const std::string st = storage_ctype(d), v = "_v" + op;
         if (first_read) {
           k->inputs.push_back(p.index);
-          staged_types.push_back(st);
+          buffers.push_back({st, "_st" + op});
           k->staged_sizes.push_back(static_cast<int64_t>(itemsize(d)));
         }
         if (mode == kRowVector) {
@@ -295,7 +297,7 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
       std::string keep;
       if (stage && cache[q]) {   // kept after this loop, read by the later ones
         keep = "      _sc" + Q + "[" + slot_j + "] = " + src.expr + ";\n";
-        cache_decls.push_back(c_type(src.dtype) + " _sc" + Q);
+        buffers.push_back({c_type(src.dtype), "_sc" + Q});
         k->staged_sizes.push_back(static_cast<int64_t>(itemsize(src.dtype)));
       }
       body += "    " + nm + "_op" + Q + "::T _acc" + Q + " = " + nm + "_op" + Q + "::identity();\n";
@@ -303,7 +305,7 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
                    "      " + nm + "_op" + Q + "::T _e;\n      _e.v = " + cast_text(src.expr, src.dtype, r.acc) +
                        ";\n      _e.ok = true;\n      _acc" + Q + " = " + nm + "_op" + Q + "::combine(_acc" + Q + ", _e);\n" + keep,
                    "", "");
-      if (!keep.empty()) cached[src.expr] = cache_decls.back();
+      if (!keep.empty()) cached[src.expr] = buffers.size() - 1;
       const std::string slot = "(*reinterpret_cast<" + out + "*>(_shared + " + std::to_string(shared_bytes) + "))";
       shared_bytes += 16;
       body += "    _acc" + Q + " = kiln::block_reduce<" + nm + "_op" + Q + ">(_acc" + Q + ");\n    if (threadIdx.x == 0) {\n" +
@@ -349,14 +351,11 @@ std::shared_ptr<FusionPlan::RowKernel> FusionPlan::row_kernel(const State& s) {
       }
     const std::string NP = std::to_string(np);
     for (size_t at; (at = body.find("[NP]")) != std::string::npos;) body.replace(at, 4, "[" + NP + "]");
-    // The staged buffers: one region of _n elements each, 16-byte aligned, the inputs' then the cached values'
+    // The staged buffers: one region of _n elements each, 16-byte aligned, in the order they were met
     // (run_rows computes the same size on the host).
     std::string staged;
     if (stage) {
       staged = "  extern __shared__ __align__(16) unsigned char _dyn[];\n  long long _so = 0;\n";
-      std::vector<std::pair<std::string, std::string>> buffers;   // type, name
-      for (size_t q = 0; q < staged_types.size(); ++q) buffers.push_back({staged_types[q], "_st" + std::to_string(q)});
-      for (const std::string& c : cache_decls) buffers.push_back({c.substr(0, c.find(' ')), c.substr(c.find(' ') + 1)});
       for (const auto& [st, name] : buffers)
         staged += "  " + st + "* const " + name + " = reinterpret_cast<" + st + "*>(_dyn + _so);\n  _so = (_so + _n * (long long)sizeof(" +
                   st + ") + 15) / 16 * 16;\n";
